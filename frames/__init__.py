@@ -1,0 +1,57 @@
+"""frames: constrained mechanics in anholonomic frames.
+
+The public API is re-exported here; ``frames.models`` is the catalogue of
+benchmark systems and ``frames.strategies`` holds hypothesis strategies.
+"""
+
+from __future__ import annotations
+
+from ._chart import Chart
+from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
+from ._errors import (
+    ChartMismatchError,
+    ConstraintError,
+    FramesError,
+    InvalidExpressionError,
+    RegularityError,
+    SingularFrameError,
+)
+from ._fields import OneForm, VectorField, bracket
+from ._frame import Frame, anholonomy_after_change
+from ._lagrangian import Lagrangian
+from ._nonholonomic import NonholonomicSystem
+from ._tangent import SecondOrderField, TangentVectorField
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chart",
+    "ChartMismatchError",
+    "ConstraintError",
+    "Distribution",
+    "Frame",
+    "FramesError",
+    "FrobeniusResult",
+    "InvalidExpressionError",
+    "Lagrangian",
+    "LinearConstraints",
+    "NonholonomicSystem",
+    "OneForm",
+    "RegularityError",
+    "SecondOrderField",
+    "SingularFrameError",
+    "TangentVectorField",
+    "VectorField",
+    "anholonomy_after_change",
+    "bracket",
+    "complete_frame",
+]
+
+
+def __getattr__(name: str):  # type: ignore[no-untyped-def]
+    # lazy submodules: frames.models, frames.strategies (hypothesis is a test extra)
+    if name in ("models", "strategies"):
+        import importlib
+
+        return importlib.import_module(f"frames.{name}")
+    raise AttributeError(f"module 'frames' has no attribute {name!r}")
