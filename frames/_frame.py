@@ -24,7 +24,7 @@ import sympy as sp
 from ._chart import Chart
 from ._errors import ChartMismatchError, InvalidExpressionError, SingularFrameError
 from ._fields import OneForm, VectorField
-from ._simplify import canon, canon_matrix, entries, is_zero
+from ._simplify import canon, canon_matrix, entries, exact_inverse, is_zero
 
 if TYPE_CHECKING:
     from ._tangent import TangentVectorField
@@ -155,8 +155,7 @@ class Frame:
     @cached_property
     def coframe_matrix(self) -> sp.ImmutableMatrix:
         r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
-        Minv = self.matrix.T.inv(method="LU")
-        return canon_matrix(Minv)
+        return exact_inverse(self.matrix.T)
 
     @cached_property
     def coframe(self) -> tuple[OneForm, ...]:

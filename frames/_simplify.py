@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-__all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
+__all__ = ["canon", "canon_matrix", "entries", "exact_inverse", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
 
 
 def canon(expr: object) -> sp.Expr:
@@ -26,7 +26,14 @@ def canon(expr: object) -> sp.Expr:
         return e
     if isinstance(e, sp.Derivative) or isinstance(e, sp.core.function.AppliedUndef):
         return e
+    if not _has_denominator(e):
+        # a polynomial in its generators: expansion is its canonical form (as cancel's numerator)
+        return sp.expand(e)
     return sp.cancel(e)
+
+
+def _has_denominator(e: sp.Expr) -> bool:
+    return any(p.exp.is_negative or not p.exp.is_number for p in e.atoms(sp.Pow))
 
 
 def _trig_args(e: sp.Expr) -> list[sp.Expr]:
@@ -119,3 +126,34 @@ def entries(a: sp.NDimArray | sp.MatrixBase) -> list[sp.Expr]:
     if isinstance(a, sp.MatrixBase):
         return list(a)
     return list(sp.flatten(a.tolist()))
+
+
+def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
+    """Inverse by Gauss–Jordan elimination with :func:`canon` after every step.
+
+    Pivots are chosen among entries that are not identically zero, preferring
+    the one with the fewest operations (numbers first), which keeps frames with
+    unit or constant pivots polynomial and small. Raises ``ZeroDivisionError``
+    if the matrix is singular.
+    """
+    A = sp.Matrix(M)
+    n = A.rows
+    if A.cols != n:
+        raise ValueError(f"exact_inverse: matrix is {A.rows}x{A.cols}, not square")
+    aug = A.row_join(sp.eye(n)).tolist()
+    for c in range(n):
+        cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
+        if not cands:
+            raise ZeroDivisionError(f"exact_inverse: singular matrix (no pivot in column {c + 1})")
+        _, r = min(cands)
+        aug[c], aug[r] = aug[r], aug[c]
+        piv = aug[c][c]
+        if piv != 1:
+            aug[c] = [canon(x / piv) if x != 0 else x for x in aug[c]]
+        for r2 in range(n):
+            f = aug[r2][c]
+            if r2 == c or f == 0:
+                continue
+            row_c = aug[c]
+            aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
+    return sp.ImmutableMatrix([row[n:] for row in aug])
