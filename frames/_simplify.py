@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-__all__ = ["canon", "canon_matrix", "entries", "exact_inverse", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
+__all__ = ["canon", "canon_matrix", "entries", "exact_inverse", "exact_solve", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
 
 
 def canon(expr: object) -> sp.Expr:
@@ -157,3 +157,38 @@ def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
             row_c = aug[c]
             aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
     return sp.ImmutableMatrix([row[n:] for row in aug])
+
+
+def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """Solve ``G x = b`` by Gauss–Jordan elimination with :func:`canon` after every step.
+
+    Returns ``(x, det)`` where ``det`` is the determinant (product of pivots,
+    with the permutation sign). Pivots are the simplest entries that are not
+    identically zero. Raises ``ZeroDivisionError`` when ``G`` is singular.
+    Keeping every intermediate entry in canonical form avoids the expression
+    swell of a plain LU solve on symbolic matrices.
+    """
+    A = sp.Matrix(G)
+    n = A.rows
+    B = sp.Matrix(b)
+    aug = A.row_join(B).tolist()
+    det: sp.Expr = sp.S.One
+    for c in range(n):
+        cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
+        if not cands:
+            raise ZeroDivisionError(f"exact_solve: singular matrix (no pivot in column {c + 1})")
+        _, r = min(cands)
+        if r != c:
+            aug[c], aug[r] = aug[r], aug[c]
+            det = -det
+        piv = aug[c][c]
+        det = canon(det * piv)
+        if piv != 1:
+            aug[c] = [canon(x / piv) if x != 0 else x for x in aug[c]]
+        for r2 in range(n):
+            f = aug[r2][c]
+            if r2 == c or f == 0:
+                continue
+            row_c = aug[c]
+            aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
+    return sp.ImmutableMatrix([row[n:] for row in aug]), det
