@@ -238,8 +238,10 @@ class Lagrangian:
         --------
         >>> import frames as fr
         >>> ch = fr.Chart("x"); (x,), (u,) = ch.q, ch.u
-        >>> fr.Lagrangian(ch, u**2 / 2 - x**2 / 2).hamel_equations()
-        (Eq(x(t) + Derivative(v1(t), t), 0),)
+        >>> (eq,) = fr.Lagrangian(ch, u**2 / 2 - x**2 / 2).hamel_equations()
+        >>> t = sp.Symbol("t")
+        >>> sp.expand(eq.lhs - sp.Function("v1")(t).diff(t) - sp.Function("x")(t))
+        0
         """
         F = self._check_frame(frame)
         Lv = self.in_frame(F)

@@ -31,7 +31,7 @@ def _lagranges_accelerations(L):
 
 
 # ----------------------------------------------------------------- Proposition 1
-@settings(max_examples=6)
+@settings(max_examples=5)
 @given(st.data())
 def test_prop1_any_frame_equals_coordinate_frame_and_sympy_mechanics(data):
     ch = data.draw(fst.charts(min_dim=1, max_dim=3))
@@ -156,7 +156,7 @@ def test_cartan_system_rejects_bad_input():
 
 
 # ----------------------------------------------------------------- ε
-@settings(max_examples=6)
+@settings(max_examples=5)
 @given(st.data())
 def test_epsilon_is_C_infinity_Q_linear(data):
     ch = data.draw(fst.charts(min_dim=1, max_dim=2))
