@@ -17,8 +17,9 @@ from ._errors import (
     SingularFrameError,
 )
 from ._fields import OneForm, VectorField, bracket
+from ._forms import CartanSolution, CartanSystem, Form
 from ._frame import Frame, anholonomy_after_change
-from ._lagrangian import Lagrangian
+from ._lagrangian import Equations, Lagrangian
 from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
 
@@ -34,6 +35,10 @@ __all__ = [
     "FrobeniusResult",
     "InvalidExpressionError",
     "Lagrangian",
+    "CartanSolution",
+    "CartanSystem",
+    "Equations",
+    "Form",
     "LinearConstraints",
     "NonholonomicSystem",
     "OneForm",

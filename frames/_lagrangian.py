@@ -25,7 +25,27 @@ from ._frame import Frame
 from ._simplify import canon, canon_matrix, is_zero, tidy
 from ._tangent import SecondOrderField
 
-__all__ = ["Lagrangian", "solve_linear", "frame_el_terms"]
+__all__ = ["Equations", "Lagrangian", "solve_linear", "frame_el_terms"]
+
+
+class Equations(tuple):  # type: ignore[type-arg]
+    """A tuple of sympy equations that prints as an aligned LaTeX block in notebooks.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> print(Equations([sp.Eq(x, 1)]).latex())
+    \\begin{aligned} x &= 1 \\end{aligned}
+    """
+
+    def latex(self) -> str:
+        """The equations as a LaTeX ``aligned`` block."""
+        rows = [sp.latex(e.lhs) + " &= " + sp.latex(e.rhs) for e in self]
+        return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
+
+    def _repr_latex_(self) -> str:
+        return "$" + self.latex() + "$"
 
 
 def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
@@ -185,14 +205,14 @@ class Lagrangian:
         F = self._check_frame(frame)
         Lv = self.in_frame(F)
         g, r = frame_el_terms(Lv, F, range(F.dim), {}, self.chart.t if self.time_dependent else None)
-        det = canon(sp.Matrix(g).det(method="bareiss"))
-        if is_zero(det):
+        try:
+            G = solve_linear(g, r, f"Euler-Lagrange field of {self.expr}")
+        except RegularityError:
             rank = sp.Matrix(g).rank(iszerofunc=is_zero)
             raise RegularityError(
                 f"Lagrangian {self.expr} is not regular: its Hessian in the frame has rank {rank} < {F.dim}; "
-                "Proposition 1 needs a regular Lagrangian (use cartan_solve for singular ones)"
-            )
-        G = solve_linear(g, r, f"Euler-Lagrange field of {self.expr}")
+                "Proposition 1 needs a regular Lagrangian (use Lagrangian.cartan_solve for singular ones)"
+            ) from None
         return SecondOrderField(F, [tidy(x) for x in G], time_dependent=self.time_dependent)
 
     def epsilon(self, Z: VectorField, Gamma: SecondOrderField) -> sp.Expr:
@@ -206,10 +226,22 @@ class Lagrangian:
         Lv = self.in_frame(F)
         return canon(Gamma(Zv(Lv)) - Zc(Lv).xreplace(Gamma.on_constraint))
 
-    def hamel_equations(self, frame: Frame | None = None) -> list[sp.Eq]:
-        r"""Hamel's equations ``d/dt ∂L/∂v^i − X_i^j ∂L/∂q^j + R^j_ik v^k ∂L/∂v^j = 0``.
+    def hamel_equations(self, frame: Frame | None = None, kinematic: bool = False) -> Equations:
+        r"""Hamel's equations (Crampin–Mestdag, end of section 2.2).
 
-        Returned as sympy equations in functions ``q^j(t)``, ``v^i(t)``.
+        ``d/dt ∂L/∂v^i − X_i^j ∂L/∂q^j + R^j_ik v^k ∂L/∂v^j = 0``, i = 1..n,
+        returned as sympy equations in functions ``q^j(t)``, ``v^i(t)`` (named like the
+        symbols); with ``kinematic=True`` the equations ``q̇^j = v^i X_i^j`` follow.
+        The result prints as LaTeX (:class:`Equations`).
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.Chart("x"); (x,), (u,) = ch.q, ch.u
+        >>> (eq,) = fr.Lagrangian(ch, u**2 / 2 - x**2 / 2).hamel_equations()
+        >>> t = sp.Symbol("t")
+        >>> sp.expand(eq.lhs - sp.Function("v1")(t).diff(t) - sp.Function("x")(t))
+        0
         """
         F = self._check_frame(frame)
         Lv = self.in_frame(F)
@@ -228,7 +260,36 @@ class Lagrangian:
                 sub
             )
             eqs.append(sp.Eq(lhs, 0))
-        return eqs
+        if kinematic:
+            eqs += [sp.Eq(sp.Derivative(qf[j], t), F.u_in_v[j].xreplace(sub)) for j in range(n)]
+        return Equations(eqs)
+
+    def check_regular(self, frame: Frame | None = None) -> None:
+        """Raise :class:`RegularityError` (with the rank) unless the Hessian is nonsingular."""
+        F = self._check_frame(frame)
+        if not self.is_regular(F):
+            raise RegularityError(
+                f"Lagrangian {self.expr} is not regular: its Hessian has rank {self.hessian_rank(F)} < {F.dim}"
+            )
+
+    # ------------------------------------------------------------ Cartan forms (section 2.3)
+    def cartan(self, frame: Frame | None = None) -> Any:
+        """The :class:`~frames.CartanSystem` of L in ``frame`` (section 2.3)."""
+        from ._forms import CartanSystem
+
+        return CartanSystem(self._check_frame(frame), self)
+
+    def cartan_one_form(self, frame: Frame | None = None) -> Any:
+        r"""The Cartan 1-form ``X_i^V(L) θ^i`` as a :class:`~frames.Form` over ``(q, v)``."""
+        return self.cartan(frame).cartan_one_form()
+
+    def cartan_two_form(self, frame: Frame | None = None) -> Any:
+        r"""The Cartan 2-form ``ω = d(X_i^V(L) θ^i)``."""
+        return self.cartan(frame).cartan_two_form()
+
+    def cartan_solve(self, frame: Frame | None = None) -> Any:
+        r"""General solution of ``Γ ⌟ ω = −dE`` (also for singular L), a :class:`~frames.CartanSolution`."""
+        return self.cartan(frame).solve()
 
     def with_expr(self, expr: object) -> Lagrangian:
         """A Lagrangian on the same chart with another expression."""
