@@ -21,6 +21,9 @@ from ._forms import CartanSolution, CartanSystem, Form
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Equations, Lagrangian
 from ._nonholonomic import NonholonomicSystem
+from ._lagrangian import Lagrangian
+from ._mechanics import lagranges_method_accelerations
+from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
@@ -49,7 +52,11 @@ __all__ = [
     "VectorField",
     "anholonomy_after_change",
     "bracket",
+    "change_of_adapted_frame",
     "complete_frame",
+    "lagranges_method_accelerations",
+    "transform_field",
+    "transform_multipliers",
 ]
 
 

@@ -17,15 +17,161 @@ from functools import cached_property
 from typing import Any
 
 import sympy as sp
+from sympy.polys.fields import sfield
+from sympy.polys.matrices import DomainMatrix
 
 from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ._errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ._frame import Frame
-from ._lagrangian import Lagrangian, frame_el_terms, solve_linear
-from ._simplify import canon, is_zero, tidy
+from ._lagrangian import Lagrangian
+from ._simplify import canon, canon_matrix, is_zero, tidy, trig_normal
 from ._tangent import SecondOrderField
 
-__all__ = ["NonholonomicSystem"]
+__all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
+
+
+def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
+    r"""Solve ``M x = b`` exactly over the field of rational functions.
+
+    Transcendental atoms (``sin θ``, undefined functions and their derivatives) become
+    polynomial generators, so the elimination runs in sympy's sparse rational-function
+    domain instead of on expression trees; results are in canonical (cancelled) form.
+
+    Raises
+    ------
+    RegularityError
+        If ``M`` is singular; the message names ``what``.
+    """
+    M = sp.Matrix(M)
+    b = sp.Matrix(b)
+    if M.rows == 0:
+        return sp.ImmutableMatrix(0, b.cols, [])
+    aug = M.row_join(b)
+    atoms: set[Any] = set()
+    for e in aug:
+        atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
+    dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
+    A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
+    n = M.cols
+    A_M, A_b = A[:, :n], A[:, n:]
+    if A_M.det() == A_M.domain.zero:
+        raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})")
+    sol = A_M.lu_solve(A_b).to_Matrix()
+    back = {d: g for g, d in dummies.items()}
+    return sp.ImmutableMatrix(sol.xreplace(back))
+
+
+def _normal_many(exprs: Any) -> list[sp.Expr]:
+    """Canonical forms of several expressions at once.
+
+    Trig-free expressions are cancelled together in one rational-function field (one
+    ``sfield`` call instead of a ``cancel`` per entry); with ``sin``/``cos`` each entry gets
+    :func:`~frames._simplify.trig_normal` (Pythagorean normal form).
+    """
+    exprs = [sp.sympify(e) for e in exprs]
+    if not exprs:
+        return []
+    if any(e.has(sp.sin, sp.cos) for e in exprs):
+        return [trig_normal(e) for e in exprs]
+    try:
+        _, els = sfield(exprs)
+    except (sp.PolynomialError, sp.GeneratorsError, sp.CoercionFailed):
+        return [canon(e) for e in exprs]
+    return [x.as_expr() for x in els]
+
+
+def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatrix:
+    r"""The matrix ``A`` of ``Y_i = A_i^j X_j`` between two frames adapted to the same D.
+
+    ``A = Y X^{-1} = Y Θ^T``; adaptedness means ``A_α^a = 0`` (``Y_α`` in D), so
+    ``Y_α = A_α^β X_β`` and ``Y_a = A_a^b X_b + A_a^α X_α`` (Crampin–Mestdag, section 3).
+
+    Raises
+    ------
+    ConstraintError
+        If a field ``Y_α`` of the new frame is not in the span of the ``X_β``.
+    """
+    if old.chart.q != new.chart.q:
+        raise ChartMismatchError(f"change of adapted frame: frames on {old.chart!r} and {new.chart!r}")
+    A = canon_matrix(new.matrix * old.coframe_matrix.T)
+    n = old.dim
+    for al in range(m):
+        for a in range(m, n):
+            if not is_zero(A[al, a]):
+                raise ConstraintError(
+                    f"change of adapted frame: Y{al + 1} = {new.fields[al]!r} has component {A[al, a]} "
+                    f"along X{a + 1}; it is not in D = span(X1..X{m})"
+                )
+    return A
+
+
+def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
+    r"""Rewrite a second-order field tangent to C in another adapted frame by the rule of section 3.
+
+    With ``Y_α = A_α^β X_β`` and, on C, ``v^β = w^α A_α^β``,
+
+    .. math::
+
+        Γ = v^α X_α^C + Γ^α X_α^V = w^α Y_α^C + \bar A^α_β (Γ^β − \dot A^β_γ w^γ) Y_α^V,
+
+    where ``\bar A`` is the inverse of the m×m block ``(A_α^β)`` and ``\dot A = Γ(A)``
+    is the total derivative along ``u = w^α Y_α``. No equation is re-solved.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> nh = mdl.nonholonomic()
+    >>> X1, X2, X3 = mdl.frame.fields
+    >>> q1 = mdl.chart.q[0]
+    >>> Y = fr.Frame([X1, X2 / sp.sqrt(1 + q1**2), X3], v="w")
+    >>> transform_field(nh.field(), Y).Gamma[1]
+    0
+    """
+    if field.m is None:
+        raise ConstraintError("transform_field: the field is not declared on a constraint submanifold (m is None)")
+    m = field.m
+    old = field.frame
+    A = change_of_adapted_frame(old, new, m)
+    Aab = sp.Matrix(A[:m, :m])
+    Abar = Aab.inv(method="LU")
+    w = new.v
+    on_C_new = {w[a]: sp.S.Zero for a in range(m, new.dim)}
+    v_of_w = {old.v[be]: sp.Add(*[w[al] * Aab[al, be] for al in range(m)]) for be in range(m)}
+    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    u = [x.xreplace(on_C_new) for x in new.u_in_v]
+    q = old.chart.q
+
+    def dot(f: sp.Expr) -> sp.Expr:
+        return sp.Add(*[u[k] * sp.diff(f, q[k]) for k in range(old.dim)])
+
+    G_old = [field.Gamma[be].xreplace(v_of_w) for be in range(m)]
+    G_new = []
+    for al in range(m):
+        e = sp.Add(
+            *[(G_old[be] - sp.Add(*[dot(Aab[ga, be]) * w[ga] for ga in range(m)])) * Abar[be, al] for be in range(m)]
+        )
+        G_new.append(tidy(e))
+    return SecondOrderField(new, G_new + [sp.S.Zero] * (new.dim - m), m=m, time_dependent=field.time_dependent)
+
+
+def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> tuple[sp.Expr, ...]:
+    r"""Multipliers in a new adapted frame: ``λ'_a = ε(Y_a) = A_a^b λ_b`` (``ε = λ_b θ^b`` on C).
+
+    The multipliers are the components of ``ε`` in the coframe (Crampin–Mestdag, section 3),
+    so they transform with the rows ``A_a^b`` of the complementary block; the result is
+    written in the new quasi-velocities (``v^β = w^α A_α^β`` on C).
+    """
+    A = change_of_adapted_frame(old, new, m)
+    lam = list(multipliers)
+    w = new.v
+    v_of_w = {old.v[be]: sp.Add(*[w[al] * A[al, be] for al in range(m)]) for be in range(m)}
+    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    out = []
+    for a in range(m, new.dim):
+        e = sp.Add(*[A[a, b] * lam[b - m] for b in range(m, old.dim)])
+        out.append(tidy(e.xreplace(v_of_w)))
+    return tuple(out)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -117,74 +263,126 @@ class NonholonomicSystem:
 
     @property
     def is_holonomic(self) -> bool:
-        """True if D is integrable."""
-        R = self.frame.anholonomy
-        return all(is_zero(R[a, al, be]) for a in self.a for al in self.alpha for be in self.alpha)
+        """True if D is integrable (``R^a_αβ = 0`` for all a, α, β)."""
+        return all(is_zero(self._R(a, al, be)) for a in self.a for al in self.alpha for be in self.alpha)
 
     def __repr__(self) -> str:
         return f"NonholonomicSystem(L = {self.lagrangian.expr}, m = {self.m}, n = {self.n})"
 
     # --------------------------------------------------------------- pieces
     @cached_property
-    def _terms(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        L = self.lagrangian
-        return frame_el_terms(
-            L.in_frame(self.frame), self.frame, range(self.n), self.on_C, L.chart.t if L.time_dependent else None
+    def _on_C(self) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+        r"""``L_c`` and the momenta ``p_i = X_i^V(L)`` on C, as functions of ``(q, v^α, t)``.
+
+        Everything the fundamental equations need on C: with ``u = v^α X_α`` on C,
+        ``p_i|_C = X_i^k (∂L/∂u^k)|_C`` and ``(∂L/∂q^k)|_{v fixed}`` restricted to C equals
+        ``∂L_c/∂q^k``. The Lagrangian is never expanded in all ``n`` quasi-velocities.
+        """
+        F = self.frame
+        ch = self.lagrangian.chart
+        uC = [sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)]
+        sub = dict(zip(ch.u, uC, strict=True))
+        L = self.lagrangian.expr
+        dLdu = [sp.diff(L, uk).xreplace(sub) for uk in ch.u]
+        Lc, *p = _normal_many(
+            [L.xreplace(sub)] + [sp.Add(*[F.matrix[i, k] * dLdu[k] for k in range(self.n)]) for i in range(self.n)]
         )
+        return Lc, tuple(p)
+
+    def _R(self, j: int, i: int, be: int) -> sp.Expr:
+        r"""``R^j_iβ`` for β ≤ m, from the brackets ``[X_i, X_β]`` only (``m n`` brackets, not ``n(n−1)/2``)."""
+        F = self.frame
+        if "anholonomy" in F.__dict__:  # already computed by the frame
+            return F.anholonomy[j, i, be]  # type: ignore[no-any-return]
+        cache = self._cache.setdefault("R_D", {})
+        if (i, be) not in cache:
+            if i == be:
+                cache[(i, be)] = sp.zeros(self.n, 1)
+            elif i < self.m and (be, i) in cache:
+                cache[(i, be)] = -cache[(be, i)]
+            else:
+                B = F.fields[i].bracket(F.fields[be])
+                if all(c == 0 for c in B.components):
+                    cache[(i, be)] = sp.zeros(self.n, 1)
+                else:
+                    cache[(i, be)] = (F.coframe_matrix * B.components).applyfunc(canon)
+        return cache[(i, be)][j]  # type: ignore[no-any-return]
+
+    def _time_derivative(self, f: sp.Expr) -> sp.Expr:
+        t = self.lagrangian.chart.t
+        return sp.diff(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
+
+    def _drift(self, i: int) -> sp.Expr:
+        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C."""
+        F = self.frame
+        Lc, p = self._on_C
+        e = sp.Add(*[F.v[be] * F.fields[be](p[i]) for be in self.alpha]) + self._time_derivative(p[i])
+        e -= F.fields[i](Lc)
+        e += sp.Add(*[self._R(j, i, be) * F.v[be] * p[j] for j in range(self.n) for be in self.alpha])
+        return e
+
+    @cached_property
+    def _hessian_rows(self) -> sp.ImmutableMatrix:
+        """``∂p_i/∂v^β`` on C for all i and β ≤ m (the columns of the Hessian that act on Γ^β)."""
+        _, p = self._on_C
+        flat = _normal_many([sp.diff(p[i], self.frame.v[be]) for i in range(self.n) for be in self.alpha])
+        return sp.ImmutableMatrix(self.n, self.m, flat)
 
     def hessian_D(self) -> sp.ImmutableMatrix:
         """The block ``g_αβ = X_α^V X_β^V L`` on C."""
-        g, _ = self._terms
-        return sp.ImmutableMatrix(g[: self.m, : self.m])
+        return sp.ImmutableMatrix(self._hessian_rows[: self.m, :])
 
     def constrained_lagrangian(self) -> sp.Expr:
         """``L_c``: L restricted to C, in ``(q, v^α)``."""
-        return tidy(self.lagrangian.in_frame(self.frame).xreplace(self.on_C))
+        return tidy(self._on_C[0])
 
     def momenta(self) -> sp.ImmutableMatrix:
-        """``p_i = X_i^V(L)`` on C."""
-        Lv = self.lagrangian.in_frame(self.frame)
-        return sp.ImmutableMatrix([tidy(sp.diff(Lv, v).xreplace(self.on_C)) for v in self.frame.v])
+        """``p_i = X_i^V(L)`` on C, in ``(q, v^α)``."""
+        return sp.ImmutableMatrix([tidy(x) for x in self._on_C[1]])
 
     # --------------------------------------------------------- Proposition 2
     def field(self) -> SecondOrderField:
         r"""The nonholonomic field ``Γ = v^α X_α^C + Γ^α X_α^V`` (Proposition 2).
 
+        Solves ``g_αβ Γ^β = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C, computed from
+        ``L_c`` and the momenta on C only (see :meth:`momenta`).
+
         Raises
         ------
         RegularityError
-            If L is not regular with respect to D (``g_αβ`` singular on C).
+            If L is not regular with respect to D (``g_αβ`` singular on C); the message
+            gives the block.
         """
         if "field" not in self._cache:
-            g, r = self._terms
-            gD = g[: self.m, : self.m]
+            gD = self.hessian_D()
+            rhs = sp.Matrix(_normal_many([-self._drift(al) for al in self.alpha]))
             try:
-                G = solve_linear(gD, r[: self.m, :], "nonholonomic field")
+                G = solve_rational(gD, rhs, "nonholonomic field")
             except RegularityError as exc:
                 raise RegularityError(
                     f"L = {self.lagrangian.expr} is not regular with respect to D: the block "
-                    f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular"
+                    f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular "
+                    f"(rank {sp.Matrix(gD).rank(iszerofunc=is_zero)} < m = {self.m})"
                 ) from exc
-            Gam = [tidy(x) for x in G] + [sp.S.Zero] * (self.n - self.m)
+            Gam = [tidy(x) if x.has(sp.sin, sp.cos) else x for x in G] + [sp.S.Zero] * (self.n - self.m)
             self._cache["field"] = SecondOrderField(
                 self.frame, Gam, m=self.m, time_dependent=self.lagrangian.time_dependent
             )
         return self._cache["field"]  # type: ignore[no-any-return]
 
+    def _epsilon(self, i: int) -> sp.Expr:
+        G = self.field().Gamma
+        return sp.Add(*[self._hessian_rows[i, be] * G[be] for be in self.alpha]) + self._drift(i)
+
     def multipliers(self) -> tuple[sp.Expr, ...]:
-        r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n."""
+        r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
         if "mult" not in self._cache:
-            g, r = self._terms
-            G = sp.Matrix(self.field().Gamma)
-            lam = g[self.m :, :] * G - r[self.m :, :]
-            self._cache["mult"] = tuple(tidy(x) for x in lam)
+            self._cache["mult"] = tuple(tidy(self._epsilon(a)) for a in self.a)
         return self._cache["mult"]  # type: ignore[no-any-return]
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L`` on C (zero for i ≤ m)."""
-        g, r = self._terms
-        G = sp.Matrix(self.field().Gamma)
-        return tuple(tidy(x) for x in (g * G - r))
+        return tuple(tidy(self._epsilon(i)) for i in range(self.n))
 
     def coordinate_residuals(self) -> tuple[sp.Expr, ...]:
         r"""Residuals of ``Γ(∂L/∂u^i) − ∂L/∂q^i − θ^a_i λ_a`` on C (all should vanish).
@@ -205,11 +403,34 @@ class NonholonomicSystem:
         return tuple(out)
 
     def hamel_equations(self) -> list[sp.Eq]:
-        r"""Hamel form ``Γ(∂L/∂v^α) − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i = 0`` on C."""
+        r"""Hamel form ``d/dt ∂L/∂v^α − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i = 0`` on C, as sympy equations.
+
+        Written in functions ``q^j(t)``, ``v^α(t)`` with ``v^a = 0`` (Crampin–Mestdag, end of section 3).
+        """
         eqs = self.lagrangian.hamel_equations(self.frame)[: self.m]
         t = self.lagrangian.chart.t if self.lagrangian.chart.t is not None else sp.Symbol("t")
         sub = {sp.Function(str(self.frame.v[a]))(t): 0 for a in self.a}
-        return [sp.Eq(sp.simplify(e.lhs.subs(sub).doit()), 0) for e in eqs]
+        return [sp.Eq(e.lhs.subs(sub).doit(), 0) for e in eqs]
+
+    def hamel_residuals(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals of the Hamel form along the field, ``Γ(∂L/∂v^α) − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i`` on C.
+
+        All vanish for the nonholonomic field (an identity check of Proposition 2).
+        """
+        F = self.frame
+        R = F.anholonomy
+        Lv = self.lagrangian.in_frame(F)
+        G = self.field()
+        q = self.lagrangian.chart.q
+        out = []
+        for al in self.alpha:
+            e = G(sp.diff(Lv, F.v[al]))
+            e -= sp.Add(*[F.matrix[al, i] * sp.diff(Lv, q[i]) for i in range(self.n)]).xreplace(self.on_C)
+            e += sp.Add(
+                *[R[i, al, be] * F.v[be] * sp.diff(Lv, F.v[i]) for i in range(self.n) for be in self.alpha]
+            ).xreplace(self.on_C)
+            out.append(tidy(e))
+        return tuple(out)
 
     def constrained_equations(self) -> tuple[sp.Expr, ...]:
         r"""Residuals of ``Γ(X_α^V L_c) − X̄_α^C L_c + R^a_αβ v^β X_a^V L`` (all vanish on C).
@@ -239,9 +460,39 @@ class NonholonomicSystem:
                 raise ConstraintError(f"in_frame: field {k + 1} of the new frame, {X!r}, is not in D")
         return NonholonomicSystem(self.lagrangian, frame, self.m)
 
+    def transformed(self, frame: Frame) -> tuple[SecondOrderField, tuple[sp.Expr, ...]]:
+        r"""Field and multipliers in another adapted frame, by the transformation rules (no re-solving).
+
+        See :func:`transform_field` and :func:`transform_multipliers`; compare with
+        ``self.in_frame(frame).field()`` and ``.multipliers()``, which recompute them.
+        """
+        return (
+            transform_field(self.field(), frame),
+            transform_multipliers(self.multipliers(), self.frame, frame, self.m),
+        )
+
     def accelerations(self) -> sp.ImmutableMatrix:
-        """``q̈`` in natural coordinates on C."""
-        return self.field().accelerations()
+        r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
+
+        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``.
+        """
+        if "acc" not in self._cache:
+            F = self.frame
+            G = self.field().Gamma
+            u = self.lagrangian.chart.u
+            q = self.lagrangian.chart.q
+            sub = {F.v[al]: F.v_in_u[al] for al in self.alpha}
+            acc = []
+            for j in range(self.n):
+                e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
+                e += sp.Add(
+                    *[F.v[al] * u[k] * sp.diff(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
+                )
+                acc.append(e.xreplace(sub))
+            self._cache["acc"] = sp.ImmutableMatrix(
+                [tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)]
+            )
+        return self._cache["acc"]  # type: ignore[no-any-return]
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""

@@ -149,7 +149,9 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         Number of constrained coordinates (k ≥ 1).
     deltas : sequence of expressions in q1, or callable ``(q1, a) -> expr``, optional
         Default: undefined functions ``Delta3(q1), …``. Parameters ``I1, I2, I3, …``
-        are moments of inertia [kg m²] (dimension of the generalized coordinates aside).
+        are the inertia coefficients (kg for a length coordinate, kg m² for an angle).
+        Default initial conditions ``q1 = 0.5``, ``u1 = 1``, ``u2 = 0.5`` and, when the
+        Δ_a are concrete, ``u_a = −Δ_a u2`` (in D).
     """
     if not isinstance(k, int) or k < 1:
         raise FramesError(f"class71: k = {k!r} must be a positive integer")
@@ -176,6 +178,13 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
     Xa = [VectorField.coordinate(ch, i) for i in range(2, n)]
     F = Frame([X1, X2, *Xa])
     cons = LinearConstraints(ch, [u[2 + a] + D[a] * u[1] for a in range(k)])
+    q0: dict[sp.Symbol, float] = {qi: 0.0 for qi in q}
+    q0[q1] = 0.5
+    u0: dict[sp.Symbol, float] = {u[0]: 1.0, u[1]: 0.5}
+    for a in range(k):  # u_a = -Δ_a(q1) u2, when Δ_a is concrete
+        val = (-D[a] * u0[u[1]]).subs(q1, q0[q1])
+        if val.is_number:
+            u0[u[2 + a]] = float(val)
     return Model(
         f"class71-k{k}",
         ch,
@@ -184,6 +193,9 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         2,
         cons,
         params,
+        q0=q0,
+        u0=u0,
+        param_values={Ii: 1.0 for Ii in I},
         citation="Crampin & Mestdag (2010), section 7.1; Bloch, Fernandez & Mestdag (2009)",
         group=tuple(range(2, n)),
         extras={"deltas": tuple(D), "structure_constants": {}},
@@ -230,10 +242,10 @@ def vertical_rolling_disk() -> Model:
 
 
 def knife_edge() -> Model:
-    r"""Knife edge on a horizontal plane (class 7.1 with Δ = −tan-free form).
+    r"""Knife edge (skate) on a horizontal plane, a member of the [CM] section 7.1 class.
 
-    Coordinates ``(θ, x, y)``... written as ``(φ, x, y)``; constraint
-    ``−sin φ u_x + cos φ u_y = 0``; ``L = ½ m (u_x² + u_y²) + ½ J u_φ²``.
+    Coordinates ``(φ, x, y)``: heading φ and contact point (x, y); constraint
+    ``−sin φ u_x + cos φ u_y = 0`` (no sideways slip); ``L = ½ m (u_x² + u_y²) + ½ J u_φ²``.
     Frame ``X1 = ∂_φ, X2 = cos φ ∂_x + sin φ ∂_y, X3 = −sin φ ∂_x + cos φ ∂_y``.
     Params: m [kg], J [kg m²].
     """
@@ -352,7 +364,7 @@ def two_wheeled_carriage() -> Model:
         cons,
         params,
         q0={p1: 0.0, p2: 0.0, x: 0.0, y: 0.0, th: 0.0},
-        u0={up1: 1.0, up2: 0.5, ux: -0.15, uy: 0.0, uth: R / (2 * c) * (0.5 - 1.0)},
+        u0={up1: 1.0, up2: 0.5, ux: -0.15, uy: 0.0, uth: -1.0 / 6.0},  # in D for the default param_values
         param_values=pv,
         citation="Crampin & Mestdag (2010), section 7.2; Neimark & Fufaev (1972); Cortés et al. (2003), Example 6.7",
         group=(2, 3, 4),
@@ -366,7 +378,8 @@ def rolling_penny() -> Model:
 
     Coordinates ``(x, y, θ, φ)``: contact point, rolling angle θ, heading φ;
     ``L = ½ (u_x² + u_y² + u_θ² + u_φ²)``; constraints ``u_x = cos φ u_θ``,
-    ``u_y = sin φ u_θ`` (unit mass, radius and inertias, as in the source).
+    ``u_y = sin φ u_θ`` (unit mass, radius and inertias, as in the source; no parameters).
+    Frame ``X1 = cos φ ∂_x + sin φ ∂_y + ∂_θ``, ``X2 = ∂_φ`` (spanning D), ``X3 = ∂_x``, ``X4 = ∂_y``.
     """
     ch = Chart("x y theta phi")
     x, y, th, ph = ch.q
@@ -391,6 +404,7 @@ def rolling_penny() -> Model:
         {},
         q0={x: 0.0, y: 0.0, th: 0.0, ph: 0.0},
         u0={ux: 1.0, uy: 0.0, uth: 1.0, uph: 0.5},
+        notes="L and constraints checked against Cortés et al. (2003), Example 6.6 (m = I = J = R = 1).",
         citation="Cortés, de León, Martín de Diego & Martínez (2003), Example 6.6",
         group=(2, 3),
         extras={"structure_constants": {}},

@@ -224,3 +224,98 @@ def test_vakonomic_cartan_equations_two_wheeled_carriage():
     th = ch.q[4]
     assert is_zero(F.anholonomy[2, 0, 1] + vals[mdl.params["R"]] ** 2 / (2 * vals[mdl.params["c"]]) * sp.sin(th))
     _section4_check(L, F, mdl.m)
+# ------------------------------------------------- 7.2: nonholonomic dynamics of the carriage
+def _carriage():
+    mdl = models.two_wheeled_carriage()
+    p = mdl.params
+    m, m0, l, J, J2, R, c = (p[k] for k in ("m", "m0", "l", "J", "J2", "R", "c"))
+    P = R**2 / (4 * c**2) * (J + m * c**2) + J2
+    Q = R**2 / (4 * c**2) * (J - m * c**2)
+    K = m0 * l * R**3 / (4 * c**2)
+    return mdl, mdl.nonholonomic(), (m, m0, l, J, J2, R, c), P, Q, K
+
+
+def test_two_wheeled_carriage_constrained_lagrangian():
+    """L_c = ½ P (v1² + v2²) − Q v1 v2, P = (R²/4c²)(J + mc²) + J2, Q = (R²/4c²)(J − mc²) (section 7.2)."""
+    mdl, nh, _, P, Q, _ = _carriage()
+    v1, v2 = mdl.frame.v[:2]
+    Lc = nh.constrained_lagrangian()
+    assert is_zero(Lc - (P * (v1**2 + v2**2) / 2 - Q * v1 * v2))
+    # independent route: L with u = v1 X1 + v2 X2 substituted directly
+    X1, X2 = mdl.frame.fields[:2]
+    direct = mdl.lagrangian.expr.xreplace(dict(zip(mdl.chart.u, v1 * X1.components + v2 * X2.components)))
+    assert is_zero(Lc - direct)
+    # the printed coefficients are constants
+    assert not (P.free_symbols | Q.free_symbols) & set(mdl.chart.q)
+
+
+def test_two_wheeled_carriage_complete_lifts_of_L():
+    """X_1^C(L), X_2^C(L) on C (section 7.2). Erratum CM-2 (docs/errata.md).
+
+    The paper prints ``X_1^C(L) = −(m0 l R³/4c²)(v1 − v2) v2`` and
+    ``X_2^C(L) = (m0 l R³/4c²)(v1 − v2) v1``. On C, ``X_α^C(L) = X_α^C(v^a) p_a`` for the
+    terms linear in v3, v4 (the paper's own argument), and with the corrected bracket
+    (erratum CM-1) every ``X_α^C(v^a)`` changes sign, so ``X_1^C(L) = +K (v1 − v2) v2`` and
+    ``X_2^C(L) = −K (v1 − v2) v1``. Computed below from the full L in the frame with
+    ``X_i^C = X_i^j ∂_j − R^j_ik v^k ∂_{v^j}``, and confirmed by the natural-coordinate lift
+    ``Z^C = Z^i ∂_{q^i} + u^j ∂_j Z^i ∂_{u^i}`` applied to L(q, u).
+    """
+    mdl, nh, _, _, _, K = _carriage()
+    F = mdl.frame
+    v1, v2 = F.v[:2]
+    Lv = mdl.lagrangian.in_frame(F)
+    printed = (-K * (v1 - v2) * v2, K * (v1 - v2) * v1)
+    for al in (0, 1):
+        got = F.apply_complete(al, Lv).xreplace(nh.on_C)
+        nat = F.to_quasi(F.fields[al].complete_lift()(mdl.lagrangian.expr)).xreplace(nh.on_C)
+        assert is_zero(got - nat)
+        assert is_zero(got + printed[al])  # erratum CM-2: opposite sign to the print
+        assert not is_zero(got - printed[al])
+
+
+def test_two_wheeled_carriage_nonholonomic_field():
+    """Γ_1, Γ_2 with K = m0 l R³/4c² (section 7.2). Erratum CM-2.
+
+    Printed: ``Γ_1 = K/(P²−Q²) (v1−v2)(Q v1 − P v2)``, ``Γ_2 = K/(P²−Q²) (v1−v2)(P v1 − Q v2)``,
+    from the printed equations ``P Γ1 − Q Γ2 + K (v1−v2) v2 = 0``, ``−Q Γ1 + P Γ2 − K (v1−v2) v1 = 0``.
+    With the corrected X_α^C(L) the K terms change sign, and so do Γ_1, Γ_2. The library's Γ
+    agrees with the textbook Lagrange-multiplier equations from sympy.physics.mechanics
+    (tests/test_nonholonomic.py::test_carriage_agrees_with_sympy_mechanics), here checked through
+    the equations of motion: ψ̈_i = Γ_i since v_i = u_ψi.
+    """
+    mdl, nh, _, P, Q, K = _carriage()
+    v1, v2 = mdl.frame.v[:2]
+    G = nh.field()
+    printed = (
+        K / (P**2 - Q**2) * (v1 - v2) * (Q * v1 - P * v2),
+        K / (P**2 - Q**2) * (v1 - v2) * (P * v1 - Q * v2),
+    )
+    assert is_zero(G.Gamma[0] + printed[0]) and is_zero(G.Gamma[1] + printed[1])  # erratum CM-2
+    assert not is_zero(G.Gamma[0] - printed[0])
+    assert all(G.Gamma[i] == 0 for i in (2, 3, 4))
+    # the fundamental equations with the library's K-terms: P Γ1 − Q Γ2 − K (v1−v2) v2 = 0, ...
+    assert is_zero(P * G.Gamma[0] - Q * G.Gamma[1] - K * (v1 - v2) * v2)
+    assert is_zero(-Q * G.Gamma[0] + P * G.Gamma[1] + K * (v1 - v2) * v1)
+    # l = 0: the wheels spin at constant speeds (printed remark, sign-independent)
+    l = mdl.params["l"]
+    assert all(is_zero(g.subs(l, 0)) for g in G.Gamma)
+
+
+def test_two_wheeled_carriage_momenta_on_C():
+    """p_3, p_4 on C (section 7.2): printed values confirmed.
+
+    ``p_3 = −½ m R (v1+v2) cos θ + (2cK/R²)(v1−v2) sin θ``,
+    ``p_4 = −½ m R (v1+v2) sin θ − (2cK/R²)(v1−v2) cos θ``. These do not involve the bracket, so
+    erratum CM-1 does not affect them. Checked also from ``X_a^V L = X_a^k ∂L/∂u^k``.
+    """
+    mdl, nh, (m, _, _, _, _, R, c), _, _, K = _carriage()
+    F = mdl.frame
+    v1, v2 = F.v[:2]
+    th = mdl.chart.q[4]
+    p = nh.momenta()
+    p3 = -m * R / 2 * (v1 + v2) * sp.cos(th) + 2 * c * K / R**2 * (v1 - v2) * sp.sin(th)
+    p4 = -m * R / 2 * (v1 + v2) * sp.sin(th) - 2 * c * K / R**2 * (v1 - v2) * sp.cos(th)
+    assert is_zero(p[2] - p3) and is_zero(p[3] - p4)
+    Lv = mdl.lagrangian.in_frame(F)
+    assert is_zero(sp.diff(Lv, F.v[2]).xreplace(nh.on_C) - p3)
+    assert is_zero(sp.diff(Lv, F.v[3]).xreplace(nh.on_C) - p4)
