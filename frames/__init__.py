@@ -20,6 +20,26 @@ from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Lagrangian
 from ._nonholonomic import NonholonomicSystem
+from ._numeric import (
+    CompiledSystem,
+    InconsistentInitialDataError,
+    IntegrateJob,
+    IntegrationError,
+    OdeSystem,
+    OptionalDependencyError,
+    ParameterError,
+    SingularityError,
+    StateError,
+    Trajectory,
+    TrajectoryBatch,
+    compile_system,
+    grid_points,
+    integrate,
+    integrate_batch,
+    integrate_system,
+    ode_system,
+    sweep,
+)
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
@@ -45,6 +65,25 @@ __all__ = [
     "anholonomy_after_change",
     "bracket",
     "complete_frame",
+    # numerics (frames/_numeric.py)
+    "CompiledSystem",
+    "InconsistentInitialDataError",
+    "IntegrateJob",
+    "IntegrationError",
+    "OdeSystem",
+    "OptionalDependencyError",
+    "ParameterError",
+    "SingularityError",
+    "StateError",
+    "Trajectory",
+    "TrajectoryBatch",
+    "compile_system",
+    "grid_points",
+    "integrate",
+    "integrate_batch",
+    "integrate_system",
+    "ode_system",
+    "sweep",
 ]
 
 
