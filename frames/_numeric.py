@@ -58,6 +58,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import os
@@ -461,10 +462,12 @@ class CompiledSystem:
             self._guard, _ = _codegen([S.guard], [tg, yg, pg], "numpy", "guard")
             self.guard_depends_on_state = bool(S.guard.free_symbols & (set(S.states) | {S.time}))
         self.source = src1 + "\n" + src2
+        self.key = hashlib.sha256(srepr_key(S).encode()).hexdigest()
+        _LOADED.setdefault(self.key, self)
         self.param_names = tuple(p.name for p in S.params)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (CompiledSystem, (self.system,))
+        return (_load_compiled, (self.system, self.key))
 
     def __repr__(self) -> str:
         return f"CompiledSystem({self.system!r})"
@@ -629,6 +632,24 @@ class CompiledSystem:
         return u0 - MiAt @ lam  # type: ignore[no-any-return]
 
 
+_LOADED: dict[str, CompiledSystem] = {}
+
+
+def srepr_key(S: OdeSystem) -> str:
+    """A text key identifying an OdeSystem's content (used to reuse compiled code after unpickling)."""
+    parts = [S.form, sp.srepr(S.states), sp.srepr(S.rhs), sp.srepr(S.params), sp.srepr(S.initial)]
+    parts += [k + sp.srepr(val) for k, val in S.observables.items()]
+    parts += [sp.srepr(x) for x in (S.constraint_matrix, S.metric, S.guard, S.time, S.chart.q, S.chart.u)]
+    parts += [k + sp.srepr(val) for k, val in S.extra_inputs.items()]
+    return "|".join(parts)
+
+
+def _load_compiled(system: OdeSystem, key: str) -> CompiledSystem:
+    """Unpickle: reuse code already generated in this process for the same system."""
+    hit = _LOADED.get(key)
+    return hit if hit is not None else CompiledSystem(system)
+
+
 _COMPILE_CACHE: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, Any, CompiledSystem]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -684,7 +705,28 @@ def _resolve(obj: Any, system: Any, lagrangian: Any) -> tuple[Any, Any, Any, dic
 
 
 # ----------------------------------------------------------------------------- input checks
-def _vector(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
+def _numbers(vals: list[Any], what: str, chart: Chart | None, params: Mapping[Any, Any] | None) -> list[Any]:
+    """Evaluate sympy entries (e.g. a model's ``u0`` written with parameters) at the given parameters."""
+    if not any(isinstance(x, sp.Basic) for x in vals):
+        return vals
+    sub: dict[sp.Symbol, Any] = {}
+    if chart is not None:
+        byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in (params or {}).items()}
+        sub = {s: sp.sympify(byname[s.name]) for s in chart.params if s.name in byname}
+    out = []
+    for x in vals:
+        if isinstance(x, sp.Basic):
+            e = x.xreplace(sub)
+            if e.free_symbols:
+                raise StateError(f"{what}: {x} depends on {sorted(map(str, e.free_symbols))}, which have no values")
+            x = float(e)
+        out.append(x)
+    return out
+
+
+def _vector(
+    x: Any, syms: Sequence[sp.Symbol], what: str, chart: Chart | None = None, params: Mapping[Any, Any] | None = None
+) -> np.ndarray:
     n = len(syms)
     if isinstance(x, Mapping):
         byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in x.items()}
@@ -695,11 +737,11 @@ def _vector(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
         missing = [s.name for s in syms if s.name not in byname]
         if missing:
             raise StateError(f"{what}: missing values for {missing}")
-        vals = [byname[s.name] for s in syms]
+        vals = _numbers([byname[s.name] for s in syms], what, chart, params)
     else:
-        vals = list(np.asarray(x, dtype=float).reshape(-1)) if np.ndim(x) <= 1 else None  # type: ignore[assignment]
-        if vals is None:
+        if np.ndim(x) > 1:
             raise StateError(f"{what}: expected {n} numbers, got an array of shape {np.shape(x)}")
+        vals = _numbers(list(x) if np.ndim(x) == 1 else [x], what, chart, params)
     try:
         arr = np.array(vals, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -813,6 +855,9 @@ class Trajectory:
     energy : ndarray, shape (N,), or None
     constraint_values : ndarray, shape (N, n − m), or None
         ``θ^a_j(q) u^j`` evaluated numerically from ``q`` and ``u``.
+    reactions : ndarray, shape (N, n), or None
+        The constraint forces in natural coordinates, ``ρ_i = θ^a_i(q) λ_a``, so that
+        ``d/dt ∂L/∂u^i − ∂L/∂q^i = ρ_i`` along the motion.
     residual : ndarray, shape (N,)
         ``max_a |θ^a(u)|`` (zeros without constraints).
     extras : dict
@@ -841,6 +886,7 @@ class Trajectory:
     params: dict[str, float]
     form: str
     method: str
+    reactions: np.ndarray | None = None
     projection: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -928,8 +974,8 @@ class Trajectory:
                 ax.legend(fontsize=7)
                 ax.set_ylabel("λ")
             else:
-                ax.semilogy(self.t, np.maximum(self.residual, 1e-300))
-                ax.set_ylabel("max |θ^a(u)|")
+                ax.semilogy(self.t, np.maximum(self.residual, 1e-20))
+                ax.set_ylabel("max |θ^a(u)|\n(1e-20 = exact 0)")
         axes[-1, 0].set_xlabel("t")
         fig.suptitle(title or f"{self.form} form, {self.method}")
         fig.tight_layout()
@@ -955,6 +1001,11 @@ def _make_trajectory(
     cv = comp.constraint_values(t, q, u, p)
     residual = np.max(np.abs(cv), axis=0) if cv is not None and cv.shape[0] else np.zeros(len(t))
     extras = {k: _frozen(val.T) for k, val in obs.items() if k not in ("q", "u", "v", "energy", "multipliers")}
+    reactions = None
+    if "multipliers" in obs and comp._A is not None:
+        Af = comp._A(t, q, p)
+        Am = Af.reshape((Af.shape[0] // S.n, S.n) + Af.shape[1:])
+        reactions = np.einsum("ajN,aN->Nj", Am, obs["multipliers"])
     return Trajectory(
         t=_frozen(t),  # type: ignore[arg-type]
         q=_frozen(q.T),  # type: ignore[arg-type]
@@ -967,6 +1018,7 @@ def _make_trajectory(
         residual=_frozen(residual),  # type: ignore[arg-type]
         extras=extras,  # type: ignore[arg-type]
         params=params,
+        reactions=_frozen(reactions),
         form=S.form,
         method=method,
         projection=projection,
@@ -1000,8 +1052,8 @@ def integrate_system(
     S = comp.system
     t0, t1 = _t_span(t_span)
     p = comp.bind(params)
-    qv = _vector(q0, S.chart.q, "q0")
-    uv = _vector(u0, S.chart.u, "u0")
+    qv = _vector(q0, S.chart.q, "q0", S.chart, params)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, params)
     x0 = _extras(comp, extra0, None)
     uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
     y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
