@@ -16,10 +16,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-import frames as fr  # noqa: E402
+import frames as fr
 
 
 def simulate(T: float = 20.0, ls: tuple[float, ...] = (0.0, 0.1, 0.3)) -> dict[str, object]:
@@ -55,7 +55,7 @@ def main(outdir: str | Path = ".") -> list[Path]:
     ax[0, 0].set_aspect("equal", adjustable="datalim")
     ax[0, 1].set(xlabel="t", ylabel="θ", title="heading")
     ax[1, 0].set(xlabel="t", ylabel="λ3", title="multiplier λ3 along the motion")
-    ax[1, 1].set(xlabel="t", ylabel="max |θ^a(u)|", title="constraint residual (1e-20 = exact 0)")
+    ax[1, 1].set(xlabel="t", ylabel="dist(u, D)", title="constraint residual (1e-20 = exact 0)")
     for a in ax.flat:
         a.legend(fontsize=7)
     fig.suptitle("Two-wheeled carriage, nonholonomic motion (RK45, rtol 1e-10)")

@@ -200,7 +200,7 @@ def _codegen(
         lines.append("    return [" + ", ".join(f"{printer.doprint(e)}" for e in red) + "]")
     src = "\n".join(lines) + "\n"
     ns: dict[str, Any] = dict(_MODULES)
-    exec(compile(src, f"<frames generated {fname}>", "exec"), ns)  # noqa: S102 - generated from sympy printers
+    exec(compile(src, f"<frames generated {fname}>", "exec"), ns)
     return ns[fname], src
 
 
@@ -590,8 +590,26 @@ class CompiledSystem:
             return None
         n = self.system.n
         Af = self._A(t, q, p)
-        Am = Af.reshape((Af.shape[0] // n, n) + Af.shape[1:])
+        Am = Af.reshape((Af.shape[0] // n, n, *Af.shape[1:]))
         return np.einsum("aj...,j...->a...", Am, u)  # type: ignore[no-any-return]
+
+    def distance_to_D(self, t: Any, q: np.ndarray, u: np.ndarray, p: Any) -> np.ndarray:
+        r"""Euclidean distance of ``u`` from ``D_q``: ``|Aᵀ(AAᵀ)⁻¹A u|`` for ``q, u`` of shape ``(n, N)``.
+
+        Unlike ``A u`` it does not depend on which rows ``A`` (which annihilator basis) are used;
+        zeros without constraints.
+        """
+        n = self.system.n
+        N = q.shape[1]
+        if self._A is None:
+            return np.zeros(N)
+        Af = np.broadcast_to(self._A(t, q, p), (self._A(t, q, p).shape[0], N))
+        Am = Af.reshape(Af.shape[0] // n, n, N).transpose(2, 0, 1)  # (N, k, n)
+        c = np.einsum("Naj,jN->Na", Am, u)
+        G = Am @ Am.transpose(0, 2, 1)
+        lam = np.linalg.solve(G, c[..., None])[..., 0]
+        r = np.einsum("Naj,Na->Nj", Am, lam)
+        return np.sqrt(np.sum(r * r, axis=1))  # type: ignore[no-any-return]
 
     def initial_state(self, t0: float, q0: np.ndarray, u0: np.ndarray, x0: np.ndarray, p: Any) -> np.ndarray:
         """The state from natural data (``(n,)`` or ``(n, batch)`` arrays)."""
@@ -650,9 +668,7 @@ def _load_compiled(system: OdeSystem, key: str) -> CompiledSystem:
     return hit if hit is not None else CompiledSystem(system)
 
 
-_COMPILE_CACHE: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, Any, CompiledSystem]]] = (
-    weakref.WeakKeyDictionary()
-)
+_COMPILE_CACHE: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, Any, CompiledSystem]]] = weakref.WeakKeyDictionary()
 _MODEL_SYSTEMS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
@@ -859,7 +875,8 @@ class Trajectory:
         The constraint forces in natural coordinates, ``ρ_i = θ^a_i(q) λ_a``, so that
         ``d/dt ∂L/∂u^i − ∂L/∂q^i = ρ_i`` along the motion.
     residual : ndarray, shape (N,)
-        ``max_a |θ^a(u)|`` (zeros without constraints).
+        The Euclidean distance of ``u`` from ``D_q``, ``|Aᵀ(AAᵀ)⁻¹A u|`` with ``A = (θ^a_j)``: it does
+        not depend on the choice of the complement ``X_a`` (zeros without constraints).
     extras : dict
         Further observables (``"mu"``, ``"lambda"`` for vakonomic / MVM systems).
     params : dict
@@ -975,7 +992,7 @@ class Trajectory:
                 ax.set_ylabel("λ")
             else:
                 ax.semilogy(self.t, np.maximum(self.residual, 1e-20))
-                ax.set_ylabel("max |θ^a(u)|\n(1e-20 = exact 0)")
+                ax.set_ylabel("dist(u, D)\n(1e-20 = exact 0)")
         axes[-1, 0].set_xlabel("t")
         fig.suptitle(title or f"{self.form} form, {self.method}")
         fig.tight_layout()
@@ -999,12 +1016,12 @@ def _make_trajectory(
     S = comp.system
     q, u = obs["q"], obs["u"]
     cv = comp.constraint_values(t, q, u, p)
-    residual = np.max(np.abs(cv), axis=0) if cv is not None and cv.shape[0] else np.zeros(len(t))
+    residual = comp.distance_to_D(t, q, u, p) if cv is not None and cv.shape[0] else np.zeros(len(t))
     extras = {k: _frozen(val.T) for k, val in obs.items() if k not in ("q", "u", "v", "energy", "multipliers")}
     reactions = None
     if "multipliers" in obs and comp._A is not None:
         Af = comp._A(t, q, p)
-        Am = Af.reshape((Af.shape[0] // S.n, S.n) + Af.shape[1:])
+        Am = Af.reshape((Af.shape[0] // S.n, S.n, *Af.shape[1:]))
         reactions = np.einsum("ajN,aN->Nj", Am, obs["multipliers"])
     return Trajectory(
         t=_frozen(t),  # type: ignore[arg-type]
@@ -1253,6 +1270,15 @@ class TrajectoryBatch:
         )
 
 
+def _lincomb(coeffs: Any, K: np.ndarray) -> np.ndarray:
+    """``Σ_j c_j K[j]`` by in-place element-wise updates (faster than BLAS for tall batches)."""
+    out = np.zeros(K.shape[1:])
+    for c, k in zip(coeffs, K, strict=False):
+        if c != 0:
+            out += float(c) * k
+    return out
+
+
 def _rms(x: np.ndarray) -> np.ndarray:
     return np.sqrt(np.mean(x * x, axis=0))  # type: ignore[no-any-return]
 
@@ -1324,24 +1350,23 @@ def _dp45_batch(
         h = min(h, t1 - t)
         K[0] = f0
         for s in range(1, 6):
-            dy = np.tensordot(A[s, :s], K[:s], axes=(0, 0)) * h
+            dy = _lincomb(A[s, :s], K[:s]) * h
             K[s] = f(t + C[s] * h, y + dy)
-        y_new = y + h * np.tensordot(Bc, K[:6], axes=(0, 0))
+        y_new = y + h * _lincomb(Bc, K[:6])
         f_new = f(t + h, y_new)
         K[6] = f_new
         nfev += 6
-        err = h * np.tensordot(E, K, axes=(0, 0))
+        err = h * _lincomb(E, K)
         scale = atol + np.maximum(np.abs(y), np.abs(y_new)) * rtol
         en = _rms(err / scale)
         en = np.where(np.isfinite(en) & ~_bad(f_new), en, np.inf)
         worst = float(np.max(en))
         if worst < 1:
-            Q = np.tensordot(K, P, axes=(0, 0))  # (ns, nb, 4)
             tn = t + h
             while k_out < len(t_eval) and t_eval[k_out] <= tn:
                 x = (t_eval[k_out] - t) / h
                 pw = np.array([x, x * x, x**3, x**4])
-                out[k_out] = y + h * (Q @ pw)
+                out[k_out] = y + h * _lincomb(P @ pw, K)  # dense output: Σ_s K_s Σ_j P[s, j] x^(j+1)
                 k_out += 1
             t, y, f0 = tn, y_new, f_new
             nsteps += 1
@@ -1478,9 +1503,9 @@ def integrate_batch(
                     f"(max residual {float(np.max(np.abs(c))):.3g}); pass project= to project them onto D"
                 )
             how = "kinetic" if project is True else str(project)
-            for j in bad:
-                pj = p if p.ndim == 1 else p[:, j]
-                U0[:, j] = comp.project(how, t0, Q0[:, j], U0[:, j], pj)
+            for jb in bad:
+                pj = p if p.ndim == 1 else p[:, jb]
+                U0[:, jb] = comp.project(how, t0, Q0[:, jb], U0[:, jb], pj)
     Y0 = np.asarray(comp.initial_state(t0, Q0, U0, X0, p), dtype=float)
     te = np.linspace(t0, t1, 101) if t_eval is None else np.asarray(t_eval, dtype=float)
     if te.ndim != 1 or np.any(np.diff(te) < 0) or te[0] < t0 or te[-1] > t1:
@@ -1502,8 +1527,9 @@ def integrate_batch(
     else:
         raise FramesError(f"integrate_batch: unknown method {method!r}; use 'RK45' or 'RK4'")
     if comp.guard_depends_on_state:
-        G = comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)
-        G = np.broadcast_to(G, (len(te), nb))
+        G = np.broadcast_to(
+            np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
+        )
         flips = np.nonzero(np.any(np.sign(G) != np.sign(G[0]), axis=0))[0]
         if flips.size:
             j = int(flips[0])
@@ -1525,7 +1551,11 @@ def integrate_batch(
         return a.reshape(a.shape[0], nb, N).transpose(1, 2, 0)
 
     cv = comp.constraint_values(tf, obs["q"], obs["u"], pf)
-    res = np.max(np.abs(cv), axis=0).reshape(nb, N) if cv is not None and cv.shape[0] else np.zeros((nb, N))
+    res = (
+        comp.distance_to_D(tf, obs["q"], obs["u"], pf).reshape(nb, N)
+        if cv is not None and cv.shape[0]
+        else np.zeros((nb, N))
+    )
     params_out = {k: (np.asarray(val) if np.ndim(val) else float(val)) for k, val in pd_.items()}
     return TrajectoryBatch(
         t=_frozen(te),  # type: ignore[arg-type]

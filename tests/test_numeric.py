@@ -178,7 +178,7 @@ def test_carriage_l_zero_is_uniform_and_generic_l_conserves_energy(carriage):
 
 def test_time_dependent_field():
     """q̈ = sin t: q = q0 + (u0 + 1) t − sin t."""
-    ch, F, G = _free_particle_1d(lambda q, v, t: sp.sin(t), time=True)
+    _ch, _F, G = _free_particle_1d(lambda q, v, t: sp.sin(t), time=True)
     te = np.linspace(0, 3, 7)
     tr = G.integrate((0, 3), [0.5], [0.2], rtol=1e-12, atol=1e-14, t_eval=te)
     np.testing.assert_allclose(tr.q[:, 0], 0.5 + 1.2 * te - np.sin(te), atol=1e-10)
@@ -238,7 +238,7 @@ def test_inconsistent_initial_data_raises_or_projects(sleigh):
     ],
 )
 def test_bad_input(sleigh, kwargs, exc, pattern):
-    mdl, nh = sleigh
+    _mdl, nh = sleigh
     args = {"t_span": (0.0, 1.0), "q0": [0.0, 0.0, 0.0], "u0": [1.0, 1.0, 0.0], "params": {"m": 1, "I": 0.1, "a": 0.5}}
     args |= kwargs
     with pytest.raises(exc, match=pattern) as info:
@@ -276,7 +276,7 @@ def test_non_finite_rhs_is_reported():
 def test_solver_failure_is_reported_not_truncated():
     """q̈ = q̇²: q = −log(1 − t) blows up at t = 1."""
     _, _, G = _free_particle_1d(lambda q, v: v**2)
-    with pytest.raises(fr.IntegrationError, match="solve_ivp .* failed at t = 0.99") as info:
+    with pytest.raises(fr.IntegrationError, match=r"solve_ivp .* failed at t = 0\.99") as info:
         G.integrate((0, 2), [0.0], [1.0])
     assert not isinstance(info.value, fr.SingularityError)
     assert info.value.state is not None

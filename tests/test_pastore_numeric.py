@@ -63,7 +63,7 @@ def _rel(a, b):
 
 @pytest.mark.parametrize(("Om", "th0"), [(np.pi / 2, 0.0), (np.pi, 0.0), (2 * np.pi, 0.0), (2 * np.pi, np.pi / 2)])
 def test_coin_matches_closed_form(coin, Om, th0):
-    mdl, nh = coin
+    _mdl, nh = coin
     pv = {"m": M, "R": R, "g": G, "alpha": ALPHA}
     te = np.linspace(0, T, 4001)
     tr = fr.integrate(
@@ -92,7 +92,7 @@ def test_coin_matches_closed_form(coin, Om, th0):
 @pytest.mark.slow
 def test_coin_residual_over_1000_seconds(coin):
     """Reduced form: residual ≤ 1e-12 over T = 1000 s; the multiplier form's is reported for comparison."""
-    mdl, nh = coin
+    _mdl, nh = coin
     pv = {"m": M, "R": R, "g": G, "alpha": ALPHA}
     u0 = {"u_x_G": 0, "u_y_G": 0, "u_phi": 0, "u_theta": 2 * np.pi}
     red = fr.integrate(nh, (0, 1000), [0, 0, 0, 0], u0, params=pv, rtol=1e-10, atol=1e-14)
