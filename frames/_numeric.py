@@ -238,6 +238,9 @@ class OdeSystem:
         ``"reduced"``, ``"multiplier"``, or a name chosen by the plug-in.
     names : dict
         Display names for observables' components (``{"v": ("v1", ...)}``).
+    distribution_matrix : ImmutableMatrix or None
+        Rows ``X_α^j(q, t)`` spanning D (m × n); used for the residual (distance of ``u`` from D),
+        which is then computed from a basis of D rather than from ``A``.
     """
 
     states: tuple[sp.Symbol, ...]
@@ -253,6 +256,7 @@ class OdeSystem:
     guard: sp.Expr | None = None
     form: str = "reduced"
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    distribution_matrix: sp.ImmutableMatrix | None = None
 
     def __post_init__(self) -> None:
         ns = len(self.states)
@@ -418,6 +422,7 @@ def ode_system(
         guard=guard,
         form=form,
         names=names,
+        distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
     )
 
 
@@ -453,6 +458,9 @@ class CompiledSystem:
         self._A = None
         if S.constraint_matrix is not None:
             self._A, _ = _codegen(list(S.constraint_matrix), [tg, ("q", ch.q, False), pg], "numpy", "A")
+        self._D = None
+        if S.distribution_matrix is not None:
+            self._D, _ = _codegen(list(S.distribution_matrix), [tg, ("q", ch.q, False), pg], "numpy", "D")
         self._M = None
         if S.metric is not None:
             self._M, _ = _codegen(list(S.metric), [tg, ("q", ch.q, False), ("u", ch.u, False), pg], "numpy", "M")
@@ -594,15 +602,24 @@ class CompiledSystem:
         return np.einsum("aj...,j...->a...", Am, u)  # type: ignore[no-any-return]
 
     def distance_to_D(self, t: Any, q: np.ndarray, u: np.ndarray, p: Any) -> np.ndarray:
-        r"""Euclidean distance of ``u`` from ``D_q``: ``|Aᵀ(AAᵀ)⁻¹A u|`` for ``q, u`` of shape ``(n, N)``.
+        r"""Euclidean distance of ``u`` from ``D_q`` for ``q, u`` of shape ``(n, N)``.
 
-        Unlike ``A u`` it does not depend on which rows ``A`` (which annihilator basis) are used;
+        Computed from the basis ``X_α`` of D when known (well conditioned), otherwise as
+        ``|Aᵀ(AAᵀ)⁻¹A u|``. Unlike ``A u`` it does not depend on the choice of annihilator rows;
         zeros without constraints.
         """
         n = self.system.n
         N = q.shape[1]
         if self._A is None:
             return np.zeros(N)
+        if self._D is not None:  # least squares on a basis X_α of D: u − X_Dᵀ(X_D X_Dᵀ)⁻¹X_D u
+            Df = self._D(t, q, p)
+            Df = np.broadcast_to(Df, (Df.shape[0], N))
+            Xd = Df.reshape(Df.shape[0] // n, n, N).transpose(2, 0, 1)  # (N, m, n)
+            c = np.einsum("Naj,jN->Na", Xd, u)
+            w = np.linalg.solve(Xd @ Xd.transpose(0, 2, 1), c[..., None])[..., 0]
+            r = u.T - np.einsum("Naj,Na->Nj", Xd, w)
+            return np.sqrt(np.sum(r * r, axis=1))  # type: ignore[no-any-return]
         Af = np.broadcast_to(self._A(t, q, p), (self._A(t, q, p).shape[0], N))
         Am = Af.reshape(Af.shape[0] // n, n, N).transpose(2, 0, 1)  # (N, k, n)
         c = np.einsum("Naj,jN->Na", Am, u)
@@ -657,7 +674,10 @@ def srepr_key(S: OdeSystem) -> str:
     """A text key identifying an OdeSystem's content (used to reuse compiled code after unpickling)."""
     parts = [S.form, sp.srepr(S.states), sp.srepr(S.rhs), sp.srepr(S.params), sp.srepr(S.initial)]
     parts += [k + sp.srepr(val) for k, val in S.observables.items()]
-    parts += [sp.srepr(x) for x in (S.constraint_matrix, S.metric, S.guard, S.time, S.chart.q, S.chart.u)]
+    parts += [
+        sp.srepr(x)
+        for x in (S.constraint_matrix, S.metric, S.guard, S.time, S.chart.q, S.chart.u, S.distribution_matrix)
+    ]
     parts += [k + sp.srepr(val) for k, val in S.extra_inputs.items()]
     return "|".join(parts)
 
@@ -875,7 +895,8 @@ class Trajectory:
         The constraint forces in natural coordinates, ``ρ_i = θ^a_i(q) λ_a``, so that
         ``d/dt ∂L/∂u^i − ∂L/∂q^i = ρ_i`` along the motion.
     residual : ndarray, shape (N,)
-        The Euclidean distance of ``u`` from ``D_q``, ``|Aᵀ(AAᵀ)⁻¹A u|`` with ``A = (θ^a_j)``: it does
+        The Euclidean distance of ``u`` from ``D_q``, ``|u − X_Dᵀ(X_D X_Dᵀ)⁻¹X_D u|`` with ``X_D`` the
+        rows ``X_α^j`` (or ``|Aᵀ(AAᵀ)⁻¹A u|`` with ``A = (θ^a_j)`` when no basis of D is known): it does
         not depend on the choice of the complement ``X_a`` (zeros without constraints).
     extras : dict
         Further observables (``"mu"``, ``"lambda"`` for vakonomic / MVM systems).
