@@ -274,7 +274,7 @@ class OdeSystem:
             raise InvalidExpressionError(f"OdeSystem: constraint matrix must have {n} columns")
 
     @property
-    def n(self) -> int:
+    def dim(self) -> int:
         """dim Q."""
         return self.chart.dim
 
@@ -596,7 +596,7 @@ class CompiledSystem:
         """``A(q) u`` for ``q, u`` of shape ``(n, ...)``; None without constraints."""
         if self._A is None:
             return None
-        n = self.system.n
+        n = self.system.dim
         Af = self._A(t, q, p)
         Am = Af.reshape((Af.shape[0] // n, n, *Af.shape[1:]))
         return np.einsum("aj...,j...->a...", Am, u)  # type: ignore[no-any-return]
@@ -608,7 +608,7 @@ class CompiledSystem:
         ``|Aᵀ(AAᵀ)⁻¹A u|``. Unlike ``A u`` it does not depend on the choice of annihilator rows;
         zeros without constraints.
         """
-        n = self.system.n
+        n = self.system.dim
         N = q.shape[1]
         if self._A is None:
             return np.zeros(N)
@@ -639,7 +639,7 @@ class CompiledSystem:
         metric; the velocity right after an ideal constraint impulse). ``"euclidean"``: the same with
         ``M = I``. ``"frame"``: drop the transverse quasi-velocities, ``u ↦ Σ_α (θ^α u) X_α``.
         """
-        n = self.system.n
+        n = self.system.dim
         Af = self._A(t0, q0, p) if self._A is not None else None
         if Af is None:
             return u0
@@ -1042,7 +1042,7 @@ def _make_trajectory(
     reactions = None
     if "multipliers" in obs and comp._A is not None:
         Af = comp._A(t, q, p)
-        Am = Af.reshape((Af.shape[0] // S.n, S.n, *Af.shape[1:]))
+        Am = Af.reshape((Af.shape[0] // S.dim, S.dim, *Af.shape[1:]))
         reactions = np.einsum("ajN,aN->Nj", Am, obs["multipliers"])
     return Trajectory(
         t=_frozen(t),  # type: ignore[arg-type]

@@ -86,7 +86,7 @@ def test_coin_matches_closed_form(coin, Om, th0):
         lam2 = M * R * Om * Phi / 2 * np.sin(2 * Om * te) - M * G * np.sin(ALPHA) * te  # (94b)
         assert _rel(cumulative_simpson(rho[:, 0], x=te, initial=0.0), lam1) <= 1e-8
         assert _rel(cumulative_simpson(rho[:, 1], x=te, initial=0.0), lam2) <= 1e-8
-    assert tr.residual.max() <= 1e-15
+    assert tr.residual.max() <= 1e-12  # rounding of u = v^α X_α (|u_φ| ~ 50 rad/s)
 
 
 @pytest.mark.slow
