@@ -38,6 +38,7 @@ from ._numeric import (
     integrate_batch,
     integrate_system,
     ode_system,
+    reduced_ode_system,
     sweep,
 )
 from ._tangent import SecondOrderField, TangentVectorField
@@ -83,6 +84,7 @@ __all__ = [
     "integrate_batch",
     "integrate_system",
     "ode_system",
+    "reduced_ode_system",
     "sweep",
 ]
 

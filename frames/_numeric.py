@@ -31,8 +31,12 @@ shape ``(n_state, batch)``), with the parameters bound at call time.
 
 Plugging in other fields (vakonomic, MVM)
 -----------------------------------------
-Build an :class:`OdeSystem` directly, e.g. for the vakonomic field of
-Proposition 4 with states ``(q, v^α, μ_a)``::
+For fields on C with extra states use :func:`reduced_ode_system`, e.g. the vakonomic field of
+Proposition 4 (``μ̇_a = A_a``)::
+
+    reduced_ode_system(F, m, Gamma_alpha, lagrangian=L, extra_states={"mu": (mu, A_a)}, form="vakonomic")
+
+or build an :class:`OdeSystem` directly, e.g. with states ``(q, v^α, μ_a)``::
 
     OdeSystem(states=q + v_alpha + mu, rhs=qdot + Gamma_alpha + A_a, params=...,
               time=t, chart=chart,
@@ -101,6 +105,7 @@ __all__ = [
     "integrate_batch",
     "integrate_system",
     "ode_system",
+    "reduced_ode_system",
     "sweep",
 ]
 
@@ -364,7 +369,6 @@ def ode_system(
         lagrangian = system.lagrangian
     on_C = {v[a]: sp.S.Zero for a in range(m, n)}
     Th = F.coframe_matrix
-    u_of_v = tuple(sp.sympify(e).xreplace(on_C) for e in F.u_in_v)
     Gam = tuple(sp.sympify(field.Gamma[i]).xreplace(on_C) for i in range(m))
     energy = None if lagrangian is None else lagrangian.energy()
     metric = None if lagrangian is None else sp.ImmutableMatrix(sp.hessian(lagrangian.expr, u))
@@ -372,32 +376,28 @@ def ode_system(
     obs: dict[str, tuple[sp.Expr, ...]] = {"q": tuple(q)}
     names: dict[str, tuple[str, ...]] = {"q": tuple(map(str, q)), "u": tuple(map(str, u)), "v": tuple(map(str, v))}
     if form == "reduced":
-        states = tuple(q) + tuple(v[:m])
-        rhs = u_of_v + Gam
-        initial = tuple(q) + tuple(sp.Add(*[Th[al, j] * u[j] for j in range(n)]) for al in range(m))
-        obs["u"] = u_of_v
-        obs["v"] = tuple(v[:m]) + (sp.S.Zero,) * (n - m)
-        if energy is not None:
-            obs["energy"] = (energy.xreplace(dict(zip(u, u_of_v, strict=True))),)
-        if system is not None:
-            obs["multipliers"] = tuple(system.multipliers())
-            guard: sp.Expr | None = sp.Matrix(system.hessian_D()).det(method="bareiss")
-        else:
-            guard = _denominator_guard(Gam)
+        return reduced_ode_system(
+            F,
+            m,
+            Gam,
+            lagrangian=lagrangian,
+            multipliers=None if system is None else system.multipliers(),
+            guard=None if system is None else sp.Matrix(system.hessian_D()).det(method="bareiss"),
+        )
+    acc = tuple(field.accelerations())
+    states = tuple(q) + tuple(u)
+    rhs = tuple(u) + acc
+    initial = states
+    obs["u"] = tuple(u)
+    obs["v"] = tuple(sp.Add(*[Th[i, j] * u[j] for j in range(n)]) for i in range(n))
+    if energy is not None:
+        obs["energy"] = (energy,)
+    guard: sp.Expr | None
+    if system is not None:
+        obs["multipliers"] = tuple(system.multipliers_natural())
+        guard = F.to_natural(sp.Matrix(system.hessian_D()).det(method="bareiss"))
     else:
-        acc = tuple(field.accelerations())
-        states = tuple(q) + tuple(u)
-        rhs = tuple(u) + acc
-        initial = states
-        obs["u"] = tuple(u)
-        obs["v"] = tuple(sp.Add(*[Th[i, j] * u[j] for j in range(n)]) for i in range(n))
-        if energy is not None:
-            obs["energy"] = (energy,)
-        if system is not None:
-            obs["multipliers"] = tuple(system.multipliers_natural())
-            guard = F.to_natural(sp.Matrix(system.hessian_D()).det(method="bareiss"))
-        else:
-            guard = _denominator_guard(acc)
+        guard = _denominator_guard(acc)
     if "multipliers" in obs:
         names["multipliers"] = tuple(f"lambda{a + 1}" for a in range(m, n))
     known = set(states) | set(u) | set(q) | {t}
@@ -416,6 +416,115 @@ def ode_system(
         time=t,
         chart=ch,
         initial=initial,
+        observables=obs,
+        constraint_matrix=A,
+        metric=metric,
+        guard=guard,
+        form=form,
+        names=names,
+        distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
+    )
+
+
+def reduced_ode_system(
+    frame: Any,
+    m: int,
+    Gamma: Sequence[Any],
+    *,
+    lagrangian: Lagrangian | None = None,
+    multipliers: Sequence[Any] | None = None,
+    extra_states: Mapping[str, tuple[Sequence[sp.Symbol], Sequence[Any]]] | None = None,
+    extra_observables: Mapping[str, Sequence[Any]] | None = None,
+    guard: Any = None,
+    form: str = "reduced",
+) -> OdeSystem:
+    r"""The reduced-form system on ``C = {v^a = 0}`` of a frame, with optional extra states.
+
+    State ``(q, v^α, z)``: ``q̇ = v^α X_α(q)``, ``v̇^α = Γ^α``, ``ż = Z(q, v^α, z)``. This is the
+    building block for plug-in fields: a vakonomic field on ``C × R^{n−m}`` (Proposition 4) is
+    ``reduced_ode_system(F, m, Gamma_alpha, extra_states={"mu": (mu, A_a)}, form="vakonomic")`` and
+    is integrated with ``integrate(system, ..., mu0=...)``.
+
+    Parameters
+    ----------
+    frame : Frame
+        Adapted frame (the first ``m`` fields span D).
+    m : int
+        Rank of D (``m = n`` for a field on all of TQ).
+    Gamma : sequence
+        ``Γ^α`` (α < m), in ``q, v^α`` (``v^a`` are set to 0), extra state symbols, ``t``, params.
+    lagrangian : Lagrangian, optional
+        Energy (recorded) and kinetic metric (for ``project="kinetic"``).
+    multipliers : sequence, optional
+        ``λ_a`` in the state variables, recorded as ``Trajectory.multipliers``.
+    extra_states : mapping, optional
+        ``name -> (symbols, right-hand sides)``; their initial values are extra input ``name``
+        (``extra0={name: values}``) and they are recorded as ``Trajectory.extras[name]``.
+    extra_observables : mapping, optional
+        Further ``name -> expressions`` recorded in ``Trajectory.extras``.
+    guard : expression, optional
+        Vanishes where the system is singular (default: product of the denominators of ``Γ``).
+    form : str
+        Label stored on the system and its trajectories.
+    """
+    F = frame
+    ch = F.chart
+    n = F.dim
+    if not 0 < m <= n:
+        raise InvalidExpressionError(f"reduced_ode_system: m = {m} outside 1..{n}")
+    if len(Gamma) != m:
+        raise InvalidExpressionError(f"reduced_ode_system: {len(Gamma)} components Γ^α for m = {m}")
+    q, u, v = ch.q, ch.u, F.v
+    t = ch.t if ch.t is not None else sp.Symbol("t")
+    on_C = {v[a]: sp.S.Zero for a in range(m, n)}
+    Th = F.coframe_matrix
+    u_of_v = tuple(sp.sympify(e).xreplace(on_C) for e in F.u_in_v)
+    Gam = tuple(sp.sympify(g).xreplace(on_C) for g in Gamma)
+    extra_states = dict(extra_states or {})
+    ex_syms: list[sp.Symbol] = []
+    ex_rhs: list[sp.Expr] = []
+    extra_inputs: dict[str, tuple[sp.Symbol, ...]] = {}
+    obs: dict[str, tuple[sp.Expr, ...]] = {"q": tuple(q), "u": u_of_v, "v": tuple(v[:m]) + (sp.S.Zero,) * (n - m)}
+    for name, (syms, rhs_) in extra_states.items():
+        syms, rhs_ = tuple(syms), tuple(sp.sympify(e).xreplace(on_C) for e in rhs_)
+        if len(syms) != len(rhs_):
+            raise InvalidExpressionError(
+                f"reduced_ode_system: extra state {name!r} has {len(syms)} symbols, {len(rhs_)} RHS"
+            )
+        ex_syms += syms
+        ex_rhs += rhs_
+        extra_inputs[name] = syms
+        obs[name] = syms
+    states = tuple(q) + tuple(v[:m]) + tuple(ex_syms)
+    rhs = u_of_v + Gam + tuple(ex_rhs)
+    initial = tuple(q) + tuple(sp.Add(*[Th[al, j] * u[j] for j in range(n)]) for al in range(m)) + tuple(ex_syms)
+    metric = None
+    if lagrangian is not None:
+        obs["energy"] = (lagrangian.energy().xreplace(dict(zip(u, u_of_v, strict=True))),)
+        metric = sp.ImmutableMatrix(sp.hessian(lagrangian.expr, u))
+    names: dict[str, tuple[str, ...]] = {"q": tuple(map(str, q)), "u": tuple(map(str, u)), "v": tuple(map(str, v))}
+    if multipliers is not None:
+        obs["multipliers"] = tuple(sp.sympify(e).xreplace(on_C) for e in multipliers)
+        names["multipliers"] = tuple(f"lambda{a + 1}" for a in range(m, n))
+    for name, exprs in (extra_observables or {}).items():
+        obs[name] = tuple(sp.sympify(e).xreplace(on_C) for e in exprs)
+    if guard is None:
+        guard = _denominator_guard(Gam + tuple(ex_rhs))
+    A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None
+    known = set(states) | set(u) | set(q) | {t}
+    everything: list[sp.Expr] = list(rhs) + [e for vals in obs.values() for e in vals] + list(initial)
+    everything += list(A) if A is not None else []
+    everything += list(metric) if metric is not None else []
+    everything += [guard] if guard is not None else []
+    params = _free_params(everything, known, ch)
+    return OdeSystem(
+        states=states,
+        rhs=rhs,
+        params=params,
+        time=t,
+        chart=ch,
+        initial=initial,
+        extra_inputs=extra_inputs,
         observables=obs,
         constraint_matrix=A,
         metric=metric,

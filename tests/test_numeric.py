@@ -432,3 +432,37 @@ def test_sweep_dask_local_cluster(sweep_job):
         res = fr.sweep(sweep_job, GRID, executor=client.get_executor())
     for r, s in zip(res, ref, strict=True):
         np.testing.assert_array_equal(r, s)
+
+
+# ----------------------------------------------------------------------------- plug-in interface
+
+
+def test_reduced_ode_system_with_extra_states(knife):
+    """A plug-in system with extra states (as a vakonomic field adds μ): ż = −z v¹ (so z = z0 e^{−(φ−φ0)})."""
+    mdl, nh = knife
+    F = mdl.frame
+    z = sp.Symbol("z")
+    G = nh.field()
+    ode = fr.reduced_ode_system(
+        F,
+        2,
+        list(G.Gamma[:2]),
+        lagrangian=mdl.lagrangian,
+        multipliers=nh.multipliers(),
+        extra_states={"mu": ((z,), (-z * F.v[0],))},
+        extra_observables={"twice_mu": (2 * z,)},
+        form="vakonomic-like",
+    )
+    te = np.linspace(0, 2, 5)
+    tr = fr.integrate(
+        ode, (0, 2), mdl.q0, mdl.u0, params=mdl.param_values, mu0=[1.5], rtol=1e-11, atol=1e-13, t_eval=te
+    )
+    assert tr.form == "vakonomic-like"
+    np.testing.assert_allclose(tr.extras["mu"][:, 0], 1.5 * np.exp(-(tr.q[:, 0] - tr.q[0, 0])), rtol=1e-9)
+    np.testing.assert_allclose(tr.extras["twice_mu"][:, 0], 2 * tr.extras["mu"][:, 0])
+    assert tr.multipliers is not None and tr.energy is not None and tr.residual.max() < 1e-14
+    with pytest.raises(fr.StateError, match="missing initial data mu0"):
+        fr.integrate(ode, (0, 2), mdl.q0, mdl.u0, params=mdl.param_values)
+    b = fr.integrate_batch(ode, (0, 2), [list(mdl.q0.values())] * 2, [list(mdl.u0.values())] * 2,
+                           params=mdl.param_values, extra0={"mu": [[1.5], [3.0]]}, t_eval=te)  # fmt: skip
+    np.testing.assert_allclose(b.extras["mu"][1, :, 0], 2 * b.extras["mu"][0, :, 0], rtol=1e-8)
