@@ -24,6 +24,27 @@ from ._nonholonomic import NonholonomicSystem
 from ._lagrangian import Lagrangian
 from ._mechanics import lagranges_method_accelerations
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
+from ._numeric import (
+    CompiledSystem,
+    InconsistentInitialDataError,
+    IntegrateJob,
+    IntegrationError,
+    OdeSystem,
+    OptionalDependencyError,
+    ParameterError,
+    SingularityError,
+    StateError,
+    Trajectory,
+    TrajectoryBatch,
+    compile_system,
+    grid_points,
+    integrate,
+    integrate_batch,
+    integrate_system,
+    ode_system,
+    reduced_ode_system,
+    sweep,
+)
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
@@ -57,6 +78,26 @@ __all__ = [
     "lagranges_method_accelerations",
     "transform_field",
     "transform_multipliers",
+    # numerics (frames/_numeric.py)
+    "CompiledSystem",
+    "InconsistentInitialDataError",
+    "IntegrateJob",
+    "IntegrationError",
+    "OdeSystem",
+    "OptionalDependencyError",
+    "ParameterError",
+    "SingularityError",
+    "StateError",
+    "Trajectory",
+    "TrajectoryBatch",
+    "compile_system",
+    "grid_points",
+    "integrate",
+    "integrate_batch",
+    "integrate_system",
+    "ode_system",
+    "reduced_ode_system",
+    "sweep",
 ]
 
 

@@ -308,6 +308,15 @@ class SecondOrderField:
         eqs += [sp.Eq(sp.Derivative(vf[i], t), self.Gamma[i].xreplace(sub)) for i in rng]
         return eqs
 
+    def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
+        """Integrate numerically from natural data; see :func:`frames.integrate` (returns a ``Trajectory``).
+
+        Pass ``system=`` (the :class:`~frames.NonholonomicSystem`) to record multipliers and energy.
+        """
+        from ._numeric import integrate
+
+        return integrate(self, t_span, q0, u0, params=params, **kwargs)
+
     def simplified(self) -> SecondOrderField:
         """A copy with trig-simplified coefficients."""
         return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)
