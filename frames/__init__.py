@@ -19,7 +19,10 @@ from ._errors import (
 from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Lagrangian
+from ._latex import latex_equations
 from ._nonholonomic import NonholonomicSystem
+from ._report import Report, build_report, display_form
+from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
@@ -40,6 +43,16 @@ __all__ = [
     "RegularityError",
     "SecondOrderField",
     "SingularFrameError",
+    "SystemFileError",
+    "Report",
+    "build_report",
+    "display_form",
+    "dump_system",
+    "latex_equations",
+    "load_system",
+    "loads_system",
+    "parse_expression",
+    "write_system",
     "TangentVectorField",
     "VectorField",
     "anholonomy_after_change",
