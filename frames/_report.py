@@ -145,7 +145,7 @@ class Analysis:
 
     @cached_property
     def vk(self) -> Any:
-        from ._vakonomic import VakonomicSystem  # noqa: PLC0415 - may be missing before the merge
+        from ._vakonomic import VakonomicSystem
 
         return VakonomicSystem(self.model.lagrangian, self.model.frame, self.model.m)
 
@@ -269,7 +269,7 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
 
 
 def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:
-    from ._consistency import strong_consistency, weak_consistency  # noqa: PLC0415
+    from ._consistency import strong_consistency, weak_consistency
 
     for kind, test in (("weak", weak_consistency), ("strong", strong_consistency)):
         res = test(a.vk, list(phi))
@@ -294,7 +294,7 @@ def _chaplygin(a: Analysis) -> Iterable[Item]:
     mdl = a.model
     if not mdl.group:
         raise SectionSkipped("not a Chaplygin system (Model.group is empty)")
-    from ._chaplygin import ChaplyginSystem  # noqa: PLC0415
+    from ._chaplygin import ChaplyginSystem
 
     yield note(", ".join(f"X{g + 1}" for g in mdl.group), "group generators")
     cs = ChaplyginSystem.from_model(mdl)
@@ -326,7 +326,7 @@ def _mvm(a: Analysis) -> Iterable[Item]:
     data = mvm_data(a.model)
     if data is None:
         raise SectionSkipped('the model provides no auxiliary functions (Model.extras["auxiliary"])')
-    from ._mvm import ModifiedVakonomic  # noqa: PLC0415
+    from ._mvm import ModifiedVakonomic
 
     cons, aux = data
     mvm = ModifiedVakonomic(a.model.lagrangian, constraints=list(cons), auxiliary=list(aux))

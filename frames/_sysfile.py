@@ -32,6 +32,7 @@ import json
 import math
 import tomllib
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -121,9 +122,7 @@ class SystemFileError(FramesError):
 
 # ------------------------------------------------------------ expression parser
 class _Parser:
-    def __init__(
-        self, symbols: Mapping[str, sp.Expr], functions: Mapping[str, Any], source: str, key: str
-    ) -> None:
+    def __init__(self, symbols: Mapping[str, sp.Expr], functions: Mapping[str, Any], source: str, key: str) -> None:
         self.symbols = symbols
         self.functions = functions
         self.source = source
@@ -473,7 +472,7 @@ def loads_system(text: str, source: str = "<string>") -> Any:
             if len(r) != n:
                 raise fail(f"{key}[{i}]", f"has {len(r)} components, the chart has dimension {n}")
             comps = [expr(c, f"{key}[{i}][{j}]") for j, c in enumerate(r)]
-            out.append(wrap(f"{key}[{i}]", lambda comps=comps: VectorField(ch, comps)))
+            out.append(wrap(f"{key}[{i}]", partial(VectorField, ch, comps)))
         return out
 
     if "frame" in data and "complement" in data:
@@ -485,7 +484,9 @@ def loads_system(text: str, source: str = "<string>") -> Any:
         for i, X in enumerate(Xs[:m]):
             vals = A * sp.Matrix(X.components)
             if not all(is_zero(x) for x in vals):
-                raise fail(f"frame[{i}]", f"field {X!r} does not satisfy the constraints (the first m = {m} must span D)")
+                raise fail(
+                    f"frame[{i}]", f"field {X!r} does not satisfy the constraints (the first m = {m} must span D)"
+                )
     elif "complement" in data:
         comp = fields("complement")
         F = wrap("complement", lambda: complete_frame(cons.distribution(), comp))
@@ -663,7 +664,14 @@ def dump_system(model: Any) -> str:
     sc = model.extras.get("structure_constants") or {}
     for (a, b), row in sorted(sc.items()):
         for c, val in sorted(row.items()):
-            lines += ["", "[[structure_constants]]", f"a = {a + 1}", f"b = {b + 1}", f"c = {c + 1}", f"value = {_e(val)}"]
+            lines += [
+                "",
+                "[[structure_constants]]",
+                f"a = {a + 1}",
+                f"b = {b + 1}",
+                f"c = {c + 1}",
+                f"value = {_e(val)}",
+            ]
     units = model.extras.get("units", {})
     if model.params:
         lines += ["", "[parameters]"]

@@ -66,7 +66,7 @@ class ProgressBar:
         if not self.enabled:
             return
         frac = min(max(done / self.total, 0.0), 1.0)
-        k = int(round(frac * self.width))
+        k = round(frac * self.width)
         self.stream.write(f"\r[{'#' * k}{'.' * (self.width - k)}] {100 * frac:3.0f}%  t = {done:g} / {self.total:g}")
         self.stream.flush()
 

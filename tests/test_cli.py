@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -28,7 +28,7 @@ SLOW = [n for n in models.catalogue() if n not in FAST]
 _real_build = rep_mod.build_report
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached(spec: str, only: tuple[str, ...] | None):
     return _real_build(cli.load_model(spec), only=list(only) if only else None)
 
@@ -156,7 +156,7 @@ def test_errata_registry_matches_docs(capsys):
         assert name in models.catalogue()
         for eid, _ in entries:
             assert f"### {eid}:" in errata
-    code, out, _ = _run(capsys, ["analyze", "knife-edge", "--only", "errata"])
+    _code, out, _ = _run(capsys, ["analyze", "knife-edge", "--only", "errata"])
     assert "no known errata" in out
 
 
@@ -168,10 +168,12 @@ def test_export_and_analyze_file(tmp_path, capsys):
     assert code == 0 and out == path.read_text()
     code, out, err = _run(capsys, ["analyze", str(path), "--only", "nonholonomic"])
     assert code == 0, err
-    code2, out2, _ = _run(capsys, ["analyze", "knife-edge", "--only", "nonholonomic"])
+    _code2, out2, _ = _run(capsys, ["analyze", "knife-edge", "--only", "nonholonomic"])
     assert out == out2
     bad = tmp_path / "bad.toml"
-    bad.write_text(path.read_text().replace('lagrangian = "', "lagrangian = \"__import__('os').system('echo pwned') + "))
+    bad.write_text(
+        path.read_text().replace('lagrangian = "', "lagrangian = \"__import__('os').system('echo pwned') + ")
+    )
     code, out, err = _run(capsys, ["analyze", str(bad)])
     assert code == 2 and "bad.toml: lagrangian:" in err and "pwned" not in out
 
@@ -197,9 +199,24 @@ def test_user_written_system_gets_a_complete_report(capsys):
 
 def test_simulate(tmp_path, capsys):
     png, csv = tmp_path / "out.png", tmp_path / "out.csv"
-    argv = ["simulate", "knife-edge", "--t-end", "2", "--plot", str(png), "--csv", str(csv), "--param", "m=2",
-            "--ic", "u_phi=0.3", "--points", "50", "--progress"]
-    code, out, err = _run(capsys, argv)
+    argv = [
+        "simulate",
+        "knife-edge",
+        "--t-end",
+        "2",
+        "--plot",
+        str(png),
+        "--csv",
+        str(csv),
+        "--param",
+        "m=2",
+        "--ic",
+        "u_phi=0.3",
+        "--points",
+        "50",
+        "--progress",
+    ]
+    code, _out, err = _run(capsys, argv)
     has_numeric = hasattr(fr.SecondOrderField, "integrate")
     if has_numeric:
         assert code == 0, err
