@@ -35,11 +35,11 @@ def main(outdir: str | Path = "cli_tour_out") -> list[Path]:
     # 3. a user-written system not in the catalogue
     sleigh = fr.load_system(HERE / "systems" / "sleigh_offset_mass.toml")
     path = out / "sleigh_offset_mass.md"
-    path.write_text(fr.build_report(sleigh, only=["anholonomy", "frobenius", "nonholonomic"]).to_markdown())
+    path.write_text(fr.build_report(sleigh, only=["chart", "anholonomy", "frobenius"]).to_markdown())
     written.append(path)
     # 4. LaTeX of the equations of motion
-    path = out / "sleigh_equations.tex"
-    path.write_text(fr.latex_equations(sleigh.nonholonomic()), encoding="utf-8")
+    path = out / "knife_edge_equations.tex"
+    path.write_text(fr.latex_equations(back.nonholonomic()), encoding="utf-8")
     written.append(path)
     # 5. the command line, in-process
     assert cli.main(["analyze", str(toml), "--only", "anholonomy", "--format", "markdown"]) == 0

@@ -52,7 +52,7 @@ class ProgressBar:
 
     >>> import io
     >>> s = io.StringIO(); bar = ProgressBar(10.0, stream=s, width=10); bar.update(5.0); bar.close()
-    >>> s.getvalue().splitlines()[0].strip()
+    >>> s.getvalue().strip()
     '[#####.....]  50%  t = 5 / 10'
     """
 
