@@ -230,3 +230,21 @@ def test_simulate(tmp_path, capsys):
     assert code == 2 and "zz" in err
     code, _, err = _run(capsys, ["simulate", "class71", "--t-end", "1"])
     assert code == 2 and "no value" in err
+
+
+def test_repr_latex_on_main_objects():
+    mdl = models.nonholonomic_particle()
+    nh = mdl.nonholonomic()
+    objs = [mdl, mdl.chart, mdl.frame, mdl.frame.fields[1], mdl.lagrangian, nh.field(), mdl.constraints, nh.frobenius()]
+    for obj in objs:
+        tex = obj._repr_latex_()
+        assert tex.startswith("$") and tex.endswith("$"), type(obj)
+        body = tex.replace(r"\{", "").replace(r"\}", "")
+        assert body.count("{") == body.count("}"), type(obj)
+    assert sp.latex(mdl.lagrangian.expr) in mdl._repr_latex_()
+    tex = fr.latex_equations(nh)
+    check_latex_structure("\\documentclass{x}\n\\begin{document}\n" + tex + "\n\\end{document}")
+    for e in nh.field().equations():
+        assert f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" in tex
+    with pytest.raises(fr.FramesError):
+        fr.latex_equations(42)
