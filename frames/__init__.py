@@ -45,6 +45,11 @@ from ._numeric import (
     reduced_ode_system,
     sweep,
 )
+from ._lagrangian import Lagrangian
+from ._latex import latex_equations
+from ._nonholonomic import NonholonomicSystem
+from ._report import Report, build_report, display_form
+from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
@@ -69,6 +74,16 @@ __all__ = [
     "RegularityError",
     "SecondOrderField",
     "SingularFrameError",
+    "SystemFileError",
+    "Report",
+    "build_report",
+    "display_form",
+    "dump_system",
+    "latex_equations",
+    "load_system",
+    "loads_system",
+    "parse_expression",
+    "write_system",
     "TangentVectorField",
     "VectorField",
     "anholonomy_after_change",

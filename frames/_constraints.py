@@ -47,6 +47,12 @@ class FrobeniusResult:
         i, j, B = self.offending[0]
         return f"D is not integrable: [X{i + 1}, X{j + 1}] = {B!r} is not in D"
 
+    def _repr_latex_(self) -> str:
+        if self.integrable:
+            return r"$\text{D is integrable}$"
+        i, j, B = self.offending[0]
+        return rf"$[X_{{{i + 1}}}, X_{{{j + 1}}}] = {B._repr_latex_().strip('$')} \notin D$"
+
 
 @dataclass(frozen=True, eq=True, repr=False)
 class Distribution:
@@ -180,6 +186,16 @@ class LinearConstraints:
 
     def __repr__(self) -> str:
         return "LinearConstraints(" + ", ".join(f"{f} = 0" for f in self.functions) + ")"
+
+    def _repr_latex_(self) -> str:
+        r"""The constraints ``a^a_i u^i = 0`` as a LaTeX ``aligned`` block.
+
+        >>> import frames as fr
+        >>> print(fr.models.nonholonomic_particle().constraints._repr_latex_())
+        $\begin{aligned}q_{1} u_{2} + u_{3} &= 0\end{aligned}$
+        """
+        rows = [sp.latex(f) + " &= 0" for f in self.functions]
+        return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
 
 
 def complete_frame(

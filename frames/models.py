@@ -71,6 +71,15 @@ class Model:
     structure_constants : dict
         ``(a, b) -> {c: C^c_ab}`` with ``[Ẽ_a, Ẽ_b] = -C^c_ab Ẽ_c`` (Chaplygin).
     notes : str
+    extras : dict
+        Optional model-specific data. Conventions read by the library:
+        ``"structure_constants"`` (Chaplygin, see above); ``"auxiliary"``: m
+        auxiliary functions ``F^β(q, u)``, affine in the velocities, which with
+        the constraints form a coframe, for the modified vakonomic method
+        (``ModifiedVakonomic(L, constraints=..., auxiliary=extras["auxiliary"])``,
+        also read as ``"mvm_auxiliary"``); ``"mvm_constraints"``: the constraints
+        in the form used by the MVM (default: ``constraints.functions``);
+        ``"units"``: parameter name -> unit string (set by system files).
     """
 
     name: str
@@ -104,6 +113,17 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({self.name!r}, q={self.chart.q}, m={self.m}, params={list(self.params)})"
+
+    def _repr_latex_(self) -> str:
+        r"""LaTeX display for Jupyter: coordinates, Lagrangian and constraints.
+
+        >>> print(nonholonomic_particle()._repr_latex_())
+        $\begin{aligned}q &= \left(q_{1}, q_{2}, q_{3}\right)\\ L &= \frac{u_{1}^{2}}{2} + \frac{u_{2}^{2}}{2} + \frac{u_{3}^{2}}{2}\\ 0 &= q_{1} u_{2} + u_{3}\end{aligned}$
+        """
+        rows = [r"q &= \left(" + ", ".join(sp.latex(s) for s in self.chart.q) + r"\right)"]
+        rows.append("L &= " + sp.latex(self.lagrangian.expr))
+        rows += ["0 &= " + sp.latex(f) for f in self.constraints.functions]
+        return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
 
 
 def _params(names: str) -> dict[str, sp.Symbol]:

@@ -1,0 +1,250 @@
+"""The `frames` command: analyze (every model, every format), export, simulate; JSON schema; LaTeX structure."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import pytest
+import sympy as sp
+
+import frames as fr
+import frames._report as rep_mod
+from frames import cli, models
+from frames._report import ERRATA, SECTIONS, build_report, display_form
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "docs" / "analyze.schema.json").read_text())
+EXAMPLE = ROOT / "examples" / "systems" / "sleigh_offset_mass.toml"
+FORMATS = ["text", "markdown", "latex", "json"]
+# fast default subset; the full matrix (the carriage's report is the slowest) is marked slow
+FAST = ["nonholonomic-particle", "knife-edge", "class71"]
+SLOW = [n for n in models.catalogue() if n not in FAST]
+
+_real_build = rep_mod.build_report
+
+
+@cache
+def _cached(spec: str, only: tuple[str, ...] | None):
+    return _real_build(cli.load_model(spec), only=list(only) if only else None)
+
+
+@pytest.fixture
+def cached_reports(monkeypatch):
+    """Build each model's report once; every format reuses it (main() still runs end to end)."""
+
+    def build(model, only=None):
+        return _cached(model.name if not model.name.startswith("class71") else "class71", tuple(only) if only else None)
+
+    monkeypatch.setattr(rep_mod, "build_report", build)
+
+
+def _run(capsys, argv):
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _check_output(fmt: str, out: str) -> None:
+    if fmt == "json":
+        jsonschema.validate(json.loads(out), SCHEMA)
+    elif fmt == "latex":
+        check_latex_structure(out)
+    else:
+        assert out.startswith("# ")
+
+
+def check_latex_structure(tex: str) -> None:
+    """Balanced braces (ignoring escaped ones) and properly nested begin/end pairs."""
+    body = tex.replace(r"\{", "").replace(r"\}", "")
+    depth = 0
+    for ch in body:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        assert depth >= 0, "unbalanced }"
+    assert depth == 0, "unbalanced {"
+    stack = []
+    for kind, env in re.findall(r"\\(begin|end)\{([^}]*)\}", tex):
+        if kind == "begin":
+            stack.append(env)
+        else:
+            assert stack and stack.pop() == env, f"\\end{{{env}}} without matching begin"
+    assert not stack
+    assert tex.lstrip().startswith(r"\documentclass") and r"\end{document}" in tex
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("name", FAST)
+def test_analyze_every_format_fast(name, fmt, cached_reports, capsys):
+    code, out, err = _run(capsys, ["analyze", name, "--format", fmt])
+    assert code == 0, err
+    _check_output(fmt, out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("name", SLOW)
+def test_analyze_every_format_full(name, fmt, cached_reports, capsys):
+    code, out, err = _run(capsys, ["analyze", name, "--format", fmt])
+    assert code == 0, err
+    _check_output(fmt, out)
+
+
+def test_json_sections_and_latex_match_library(capsys):
+    mdl = models.knife_edge()
+    code, out, _ = _run(capsys, ["analyze", "knife-edge", "--format", "json"])
+    assert code == 0
+    data = json.loads(out)
+    jsonschema.validate(data, SCHEMA)
+    ids = [s["id"] for s in data["sections"]]
+    assert ids == list(SECTIONS)
+    by = {s["id"]: s for s in data["sections"]}
+    for sid in ("chart", "frame", "anholonomy", "frobenius", "lagrangian", "nonholonomic", "errata"):
+        assert by[sid]["status"] == "ok" and by[sid]["items"], sid
+    nh = mdl.nonholonomic()
+    items = {it["label"]: it for it in by["nonholonomic"]["items"]}
+    # each equation's LaTeX is sympy.latex of the library's (factored) expression
+    assert items["λ_3"]["latex"] == sp.latex(display_form(nh.multipliers()[0]))
+    assert items["Γ^1"]["latex"] == sp.latex(display_form(nh.field().Gamma[0]))
+    assert sp.simplify(display_form(nh.multipliers()[0]) - nh.multipliers()[0]) == 0
+    assert by["frobenius"]["items"][0]["value"] is False
+    # the schema rejects a malformed report
+    bad = dict(data, sections=[dict(data["sections"][0], status="weird")])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, SCHEMA)
+
+
+def test_latex_report_equations_are_sympy_latex(capsys):
+    code, out, _ = _run(capsys, ["analyze", "nonholonomic-particle", "--format", "latex", "--only", "nonholonomic"])
+    assert code == 0
+    check_latex_structure(out)
+    nh = models.nonholonomic_particle().nonholonomic()
+    lam = sp.latex(display_form(nh.multipliers()[0]))
+    assert f"\\lambda_{{3}} = {lam}" in out
+    with pytest.raises(AssertionError):
+        check_latex_structure(out.replace(r"\end{equation*}", "", 1))
+
+
+def test_only_and_errors(capsys):
+    code, out, _ = _run(capsys, ["analyze", "knife-edge", "--only", "anholonomy", "errata"])
+    assert code == 0
+    assert "## Object of anholonomy" in out and "## Frame\n" not in out and "## Errata" in out
+    code, _, err = _run(capsys, ["analyze", "no-such-model"])
+    assert code == 2 and "unknown model" in err
+    with pytest.raises(SystemExit):
+        cli.main(["analyze", "knife-edge", "--only", "nonsense"])
+    with pytest.raises(fr.FramesError):
+        build_report(models.knife_edge(), only=["nonsense"])
+
+
+def test_missing_modules_are_skipped_with_a_note():
+    rep = build_report(models.knife_edge(), only=["vakonomic", "consistency", "mvm", "chaplygin"])
+    st = {s.id: s for s in rep.sections}
+    assert st["chaplygin"].status == "skipped" and "Chaplygin" in st["chaplygin"].note
+    for sid in ("vakonomic", "consistency"):
+        has = importlib.util.find_spec("frames._vakonomic") is not None
+        assert (st[sid].status == "ok") == has, st[sid].note
+    assert st["mvm"].status == "skipped" and "auxiliary" in st["mvm"].note
+
+
+def test_errata_registry_matches_docs(capsys):
+    errata = (ROOT / "docs" / "errata.md").read_text()
+    for name, entries in ERRATA.items():
+        assert name in models.catalogue()
+        for eid, _ in entries:
+            assert f"### {eid}:" in errata
+    _code, out, _ = _run(capsys, ["analyze", "knife-edge", "--only", "errata"])
+    assert "no known errata" in out
+
+
+def test_export_and_analyze_file(tmp_path, capsys):
+    path = tmp_path / "k.toml"
+    code, _, _ = _run(capsys, ["export", "knife-edge", "-o", str(path)])
+    assert code == 0
+    code, out, _ = _run(capsys, ["export", "knife-edge"])
+    assert code == 0 and out == path.read_text()
+    code, out, err = _run(capsys, ["analyze", str(path), "--only", "nonholonomic"])
+    assert code == 0, err
+    _code2, out2, _ = _run(capsys, ["analyze", "knife-edge", "--only", "nonholonomic"])
+    assert out == out2
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        path.read_text().replace('lagrangian = "', "lagrangian = \"__import__('os').system('echo pwned') + ")
+    )
+    code, out, err = _run(capsys, ["analyze", str(bad)])
+    assert code == 2 and "bad.toml: lagrangian:" in err and "pwned" not in out
+
+
+def test_user_written_system_gets_a_complete_report(capsys):
+    code, out, err = _run(capsys, ["analyze", str(EXAMPLE), "--format", "json"])
+    assert code == 0, err
+    data = json.loads(out)
+    jsonschema.validate(data, SCHEMA)
+    assert data["model"] == "sleigh-offset-mass"
+    by = {s["id"]: s for s in data["sections"]}
+    for sid in ("chart", "frame", "anholonomy", "frobenius", "lagrangian", "nonholonomic", "errata"):
+        assert by[sid]["status"] == "ok" and by[sid]["items"], sid
+    for sid, module in (("vakonomic", "_vakonomic"), ("consistency", "_consistency"), ("mvm", "_mvm")):
+        has = importlib.util.find_spec(f"frames.{module}") is not None
+        assert by[sid]["status"] == ("ok" if has else "skipped"), by[sid]["note"]
+    assert by["chaplygin"]["status"] == "skipped"  # no group declared
+    labels = [it["label"] for it in by["nonholonomic"]["items"]]
+    assert {"Γ^1", "Γ^2", "λ_3"} <= set(labels)
+    units = [it["text"] for it in by["chart"]["items"] if it["label"] == "parameter I"]
+    assert units == ["[kg m^2] default 0.1"]
+
+
+def test_simulate(tmp_path, capsys):
+    png, csv = tmp_path / "out.png", tmp_path / "out.csv"
+    argv = [
+        "simulate",
+        "knife-edge",
+        "--t-end",
+        "2",
+        "--plot",
+        str(png),
+        "--csv",
+        str(csv),
+        "--param",
+        "m=2",
+        "--ic",
+        "u_phi=0.3",
+        "--points",
+        "50",
+        "--progress",
+    ]
+    code, _out, err = _run(capsys, argv)
+    has_numeric = hasattr(fr.SecondOrderField, "integrate")
+    if has_numeric:
+        assert code == 0, err
+        assert png.stat().st_size > 1000
+        rows = csv.read_text().splitlines()
+        assert rows[0] == "t,phi,x,y,u_phi,u_x,u_y" and len(rows) > 40
+        assert "100%" in err  # progress bar
+    else:
+        assert code == 2 and "not available" in err
+    code, _, err = _run(capsys, ["simulate", "knife-edge", "--t-end", "1", "--param", "zz=1"])
+    assert code == 2 and "zz" in err
+    code, _, err = _run(capsys, ["simulate", "class71", "--t-end", "1"])
+    assert code == 2 and "no value" in err
+
+
+def test_repr_latex_on_main_objects():
+    mdl = models.nonholonomic_particle()
+    nh = mdl.nonholonomic()
+    objs = [mdl, mdl.chart, mdl.frame, mdl.frame.fields[1], mdl.lagrangian, nh.field(), mdl.constraints, nh.frobenius()]
+    for obj in objs:
+        tex = obj._repr_latex_()
+        assert tex.startswith("$") and tex.endswith("$"), type(obj)
+        body = tex.replace(r"\{", "").replace(r"\}", "")
+        assert body.count("{") == body.count("}"), type(obj)
+    assert sp.latex(mdl.lagrangian.expr) in mdl._repr_latex_()
+    tex = fr.latex_equations(nh)
+    check_latex_structure("\\documentclass{x}\n\\begin{document}\n" + tex + "\n\\end{document}")
+    for e in nh.field().equations():
+        assert f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" in tex
+    with pytest.raises(fr.FramesError):
+        fr.latex_equations(42)
