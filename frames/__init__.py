@@ -20,8 +20,7 @@ from ._fields import OneForm, VectorField, bracket
 from ._forms import CartanSolution, CartanSystem, Form
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Equations, Lagrangian
-from ._nonholonomic import NonholonomicSystem
-from ._lagrangian import Lagrangian
+from ._latex import latex_equations
 from ._mechanics import lagranges_method_accelerations
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
 from ._numeric import (
@@ -45,9 +44,6 @@ from ._numeric import (
     reduced_ode_system,
     sweep,
 )
-from ._lagrangian import Lagrangian
-from ._latex import latex_equations
-from ._nonholonomic import NonholonomicSystem
 from ._report import Report, build_report, display_form
 from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
 from ._tangent import SecondOrderField, TangentVectorField
@@ -55,64 +51,63 @@ from ._tangent import SecondOrderField, TangentVectorField
 __version__ = "0.1.0"
 
 __all__ = [
+    "CartanSolution",
+    "CartanSystem",
     "Chart",
     "ChartMismatchError",
+    "CompiledSystem",
     "ConstraintError",
     "Distribution",
+    "Equations",
+    "Form",
     "Frame",
     "FramesError",
     "FrobeniusResult",
-    "InvalidExpressionError",
-    "Lagrangian",
-    "CartanSolution",
-    "CartanSystem",
-    "Equations",
-    "Form",
-    "LinearConstraints",
-    "NonholonomicSystem",
-    "OneForm",
-    "RegularityError",
-    "SecondOrderField",
-    "SingularFrameError",
-    "SystemFileError",
-    "Report",
-    "build_report",
-    "display_form",
-    "dump_system",
-    "latex_equations",
-    "load_system",
-    "loads_system",
-    "parse_expression",
-    "write_system",
-    "TangentVectorField",
-    "VectorField",
-    "anholonomy_after_change",
-    "bracket",
-    "change_of_adapted_frame",
-    "complete_frame",
-    "lagranges_method_accelerations",
-    "transform_field",
-    "transform_multipliers",
-    # numerics (frames/_numeric.py)
-    "CompiledSystem",
     "InconsistentInitialDataError",
     "IntegrateJob",
     "IntegrationError",
+    "InvalidExpressionError",
+    "Lagrangian",
+    "LinearConstraints",
+    "NonholonomicSystem",
     "OdeSystem",
+    "OneForm",
     "OptionalDependencyError",
     "ParameterError",
+    "RegularityError",
+    "Report",
+    "SecondOrderField",
+    "SingularFrameError",
     "SingularityError",
     "StateError",
+    "SystemFileError",
+    "TangentVectorField",
     "Trajectory",
     "TrajectoryBatch",
+    "VectorField",
+    "anholonomy_after_change",
+    "bracket",
+    "build_report",
+    "change_of_adapted_frame",
     "compile_system",
+    "complete_frame",
+    "display_form",
+    "dump_system",
     "grid_points",
     "integrate",
     "integrate_batch",
     "integrate_system",
+    "lagranges_method_accelerations",
+    "latex_equations",
+    "load_system",
+    "loads_system",
     "ode_system",
+    "parse_expression",
     "reduced_ode_system",
     "sweep",
+    "transform_field",
+    "transform_multipliers",
+    "write_system",
 ]
 
 

@@ -22,7 +22,7 @@ from ._chart import Chart
 from ._errors import ChartMismatchError, InvalidExpressionError, RegularityError
 from ._fields import VectorField
 from ._frame import Frame
-from ._simplify import canon, canon_matrix, is_zero, tidy
+from ._simplify import canon, canon_matrix, exact_solve, is_zero, tidy
 from ._tangent import SecondOrderField
 
 __all__ = ["Equations", "Lagrangian", "solve_linear", "frame_el_terms"]
@@ -49,16 +49,21 @@ class Equations(tuple):  # type: ignore[type-arg]
 
 
 def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
-    """Solve ``G x = b`` exactly, raising :class:`RegularityError` if ``G`` is singular."""
+    """Solve ``G x = b`` exactly, raising :class:`RegularityError` if ``G`` is singular.
+
+    Gauss–Jordan elimination with the canonical form after every step
+    (:func:`frames._simplify.exact_solve`), which avoids the expression swell
+    of a plain LU solve on symbolic matrices.
+    """
     G = sp.Matrix(G)
     if G.shape[0] == 0:
         return sp.ImmutableMatrix(0, 1, [])
-    det = canon(G.det(method="bareiss"))
-    if is_zero(det):
+    try:
+        x, _ = exact_solve(G, b)
+    except ZeroDivisionError:
         rank = G.rank(iszerofunc=is_zero)
-        raise RegularityError(f"{what}: the matrix {G.tolist()} is singular (rank {rank} < {G.shape[0]})")
-    x = G.LUsolve(sp.Matrix(b))
-    return canon_matrix(x)
+        raise RegularityError(f"{what}: the matrix {G.tolist()} is singular (rank {rank} < {G.shape[0]})") from None
+    return x
 
 
 def frame_el_terms(
