@@ -6,7 +6,22 @@ benchmark systems and ``frames.strategies`` holds hypothesis strategies.
 
 from __future__ import annotations
 
+from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
+from ._consistency import (
+    ConsistencyResult,
+    MotionConsistency,
+    SectionFamily,
+    VakonomicLift,
+    consistency_along_motion,
+    dimension_terms,
+    find_sections,
+    is_dimensionally_homogeneous,
+    split_conditions,
+    strong_consistency,
+    vakonomic_lift,
+    weak_consistency,
+)
 from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ._errors import (
     ChartMismatchError,
@@ -21,6 +36,7 @@ from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Lagrangian
 from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
+from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 
 __version__ = "0.1.0"
 
@@ -45,6 +61,24 @@ __all__ = [
     "anholonomy_after_change",
     "bracket",
     "complete_frame",
+    "ChaplyginSystem",
+    "Proposition5",
+    "ConsistencyResult",
+    "MotionConsistency",
+    "SectionFamily",
+    "VakonomicLift",
+    "consistency_along_motion",
+    "dimension_terms",
+    "find_sections",
+    "is_dimensionally_homogeneous",
+    "split_conditions",
+    "strong_consistency",
+    "vakonomic_lift",
+    "weak_consistency",
+    "Theorem1Check",
+    "VakonomicField",
+    "VakonomicSystem",
+    "VakonomicTangentField",
 ]
 
 
