@@ -362,7 +362,9 @@ class ChaplyginSystem:
         if volume == "velocities":
             return Nv  # type: ignore[no-any-return]
         if volume != "momenta":
-            raise InvalidExpressionError(f"invariant_measure_density: volume must be 'momenta' or 'velocities', got {volume!r}")
+            raise InvalidExpressionError(
+                f"invariant_measure_density: volume must be 'momenta' or 'velocities', got {volume!r}"
+            )
         Lc = self.nonholonomic.constrained_lagrangian()
         gc = sp.hessian(Lc, v_al)
         return sp.powsimp(canon(Nv / gc.det()), force=True)  # type: ignore[no-any-return]

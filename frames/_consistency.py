@@ -443,7 +443,9 @@ def consistency_along_motion(
     else:
         fs = [sp.Function(f"psi{a + 1}")(t) for a in ia]
         odes = [sp.Eq(sp.diff(fs[i], t), lam_t[i] - sum(fs[j] * Mx[i, j] for j in range(k))) for i in range(k)]
-        sol = sp.dsolve(odes if k > 1 else odes[0], fs if k > 1 else fs[0], ics={f.subs(t, 0): x for f, x in zip(fs, p0)})
+        sol = sp.dsolve(
+            odes if k > 1 else odes[0], fs if k > 1 else fs[0], ics={f.subs(t, 0): x for f, x in zip(fs, p0)}
+        )
         sol = sol if isinstance(sol, list) else [sol]
         psi = [next(x.rhs for x in sol if x.lhs == f) for f in fs]
     psi = [sp.simplify(x) for x in psi]
@@ -484,4 +486,3 @@ def is_dimensionally_homogeneous(expr: Any, dims: Mapping[sp.Symbol, Any]) -> bo
     """True if all terms of ``expr`` have the same dimension (see :func:`dimension_terms`)."""
     ds = [d for _, d in dimension_terms(expr, dims)]
     return all(is_zero(d / ds[0] - 1) for d in ds[1:]) if ds else True
-

@@ -252,7 +252,7 @@ class VakonomicSystem:
     m: int
     mu: tuple[sp.Symbol, ...]
     A: tuple[sp.Symbol, ...]
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False)
 
     def __init__(
         self,
@@ -361,9 +361,7 @@ class VakonomicSystem:
         rows_al = [
             sp.Add(*[phi[k] * R[a, al, be] * v[be] for k, a in enumerate(ia) for be in self.alpha]) for al in self.alpha
         ]
-        rows_a = [
-            sp.Add(*[phi[kb] * R[b, a, al] * v[al] for kb, b in enumerate(ia) for al in self.alpha]) for a in ia
-        ]
+        rows_a = [sp.Add(*[phi[kb] * R[b, a, al] * v[al] for kb, b in enumerate(ia) for al in self.alpha]) for a in ia]
         return rows_al, rows_a
 
     # --------------------------------------------------------- Proposition 3
@@ -520,9 +518,7 @@ class VakonomicSystem:
         Lt = self.variational_lagrangian(phi, extension)
         tf = self.tangent_field(phi)
         F2 = self.frame
-        g, r = frame_el_terms(
-            Lt.in_frame(F2), F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None
-        )
+        g, r = frame_el_terms(Lt.in_frame(F2), F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
         res = tuple(tidy(x) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
         tang = tf.tangency_conditions()
         holds = _decide(res)
