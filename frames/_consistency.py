@@ -85,8 +85,18 @@ def _check_vk(vk: Any, what: str) -> VakonomicSystem:
     return vk
 
 
-def weak_consistency(vk: VakonomicSystem, section: Any) -> ConsistencyResult:
+def _specialize(conds: Sequence[sp.Expr], subs: Mapping[Any, Any] | None) -> tuple[sp.Expr, ...]:
+    if not subs:
+        return tuple(conds)
+    return tuple(tidy(sp.sympify(c).subs(dict(subs))) for c in conds)
+
+
+def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
     r"""Weak consistency on ``μ_a = φ_a`` (Theorem 2 (ii)): ``φ_a R^a_αβ v^β = 0``.
+
+    ``subs`` (optional) specializes parameters *after* the conditions are computed with
+    symbolic parameters, e.g. ``{J: J_s(l)}`` for a parameter relation; this is much cheaper
+    than building the system with the relation substituted.
 
     Examples
     --------
@@ -100,12 +110,14 @@ def weak_consistency(vk: VakonomicSystem, section: Any) -> ConsistencyResult:
     """
     vk = _check_vk(vk, "weak_consistency")
     phi = vk.section(section)
-    conds = tuple(_weak_conditions(vk, phi))
+    conds = _specialize(_weak_conditions(vk, phi), subs)
     return ConsistencyResult("weak", phi, conds, _decide(conds))
 
 
-def strong_consistency(vk: VakonomicSystem, section: Any) -> ConsistencyResult:
+def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
     r"""Strong consistency on ``μ_a = φ_a`` (Corollary 1).
+
+    ``subs`` specializes parameters after the computation (see :func:`weak_consistency`).
 
     Conditions: ``φ_a R^a_αβ v^β = 0`` and ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a = 0``
     with Γ, λ the nonholonomic field and multipliers (Proposition 2).
@@ -120,7 +132,7 @@ def strong_consistency(vk: VakonomicSystem, section: Any) -> ConsistencyResult:
     """
     vk = _check_vk(vk, "strong_consistency")
     phi = vk.section(section)
-    conds = tuple(_weak_conditions(vk, phi) + _strong_extra(vk, phi))
+    conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), subs)
     return ConsistencyResult("strong", phi, conds, _decide(conds))
 
 

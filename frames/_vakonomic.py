@@ -505,7 +505,11 @@ class VakonomicSystem:
         return Lagrangian(ch, sp.expand(expr))
 
     def theorem1(
-        self, section: Any = None, extension: Sequence[Any] | None = None, el_field: bool = True
+        self,
+        section: Any = None,
+        extension: Sequence[Any] | None = None,
+        el_field: bool = True,
+        subs: dict[Any, Any] | None = None,
     ) -> Theorem1Check:
         r"""Check Theorem 1 for ``φ``: is ``Γ_C`` (Proposition 4) Euler–Lagrange for ``L̃`` on C?
 
@@ -513,14 +517,17 @@ class VakonomicSystem:
         ``i = α`` and equal ``−`` the tangency conditions for ``i = a``). With
         ``el_field=True`` and ``L̃`` regular, the Euler–Lagrange field of ``L̃``
         (Proposition 1) is computed as well and compared with ``Γ_C`` on C.
+        ``subs`` specializes parameters in the residuals and in that comparison, after
+        the computation with symbolic parameters.
         """
         phi = self.section(section)
         Lt = self.variational_lagrangian(phi, extension)
         tf = self.tangent_field(phi)
         F2 = self.frame
         g, r = frame_el_terms(Lt.in_frame(F2), F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
-        res = tuple(tidy(x) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
-        tang = tf.tangency_conditions()
+        sub = dict(subs or {})
+        res = tuple(tidy(sp.sympify(x).subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
+        tang = tuple(tidy(sp.sympify(x).subs(sub)) for x in tf.tangency_conditions())
         holds = _decide(res)
         elf = None
         same = None
@@ -530,7 +537,7 @@ class VakonomicSystem:
             except RegularityError:
                 elf = None
             if elf is not None:
-                diff = [canon(elf.Gamma[i].xreplace(self.on_C) - tf.Gamma[i]) for i in range(self.n)]
+                diff = [canon((elf.Gamma[i].xreplace(self.on_C) - tf.Gamma[i]).subs(sub)) for i in range(self.n)]
                 same = _decide(diff)
         return Theorem1Check(Lt, res, tang, holds, elf, same)
 
