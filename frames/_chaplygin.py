@@ -51,7 +51,6 @@ class Proposition5:
         The Euler–Lagrange field ``Γ̃`` of ``L̃`` (Proposition 1).
     tangent : bool
         ``Γ̃^a = 0`` on C.
-    holds : bool
     """
 
     routhian: Lagrangian
