@@ -168,9 +168,10 @@ class Theorem1Check:
     holds : bool or None
         Whether ``Γ_C`` satisfies the Euler–Lagrange equations of ``L̃`` on C.
     el_field : SecondOrderField or None
-        The Euler–Lagrange field of ``L̃`` (None if ``L̃`` is singular or it was not requested).
+        The restriction to C of the Euler–Lagrange field of ``L̃`` (Proposition 1, solved on C; its
+        ``Γ̃^a`` are the transverse components). None if ``L̃`` is singular on C or not requested.
     restriction_equal : bool or None
-        Whether ``el_field`` is tangent to C and its restriction equals ``Γ_C``.
+        Whether ``el_field`` is tangent to C (``Γ̃^a = 0``) and equals ``Γ_C`` there.
     """
 
     lagrangian: Lagrangian
@@ -515,8 +516,8 @@ class VakonomicSystem:
 
         Computes the residuals ``Γ_C(X_i^V L̃) − X_i^C L̃`` on C (they vanish for
         ``i = α`` and equal ``−`` the tangency conditions for ``i = a``). With
-        ``el_field=True`` and ``L̃`` regular, the Euler–Lagrange field of ``L̃``
-        (Proposition 1) is computed as well and compared with ``Γ_C`` on C.
+        ``el_field=True`` and ``L̃`` regular on C, the restriction to C of the Euler–Lagrange
+        field of ``L̃`` (Proposition 1) is computed as well and compared with ``Γ_C``.
         ``subs`` specializes parameters in the residuals and in that comparison, after
         the computation with symbolic parameters.
         """
@@ -532,12 +533,15 @@ class VakonomicSystem:
         elf = None
         same = None
         if el_field:
+            # The Euler–Lagrange field of L̃ is defined pointwise by g̃ Γ̃ = r̃; its restriction to C
+            # is therefore obtained by solving the same system with v^a = 0 (Proposition 1 on C).
             try:
-                elf = Lt.euler_lagrange_field(F2)
+                Gt = solve_linear(g, r, f"Euler-Lagrange field of L̃ = {Lt.expr}")
             except RegularityError:
-                elf = None
-            if elf is not None:
-                diff = [canon((elf.Gamma[i].xreplace(self.on_C) - tf.Gamma[i]).subs(sub)) for i in range(self.n)]
+                Gt = None
+            if Gt is not None:
+                elf = SecondOrderField(F2, [tidy(x) for x in Gt], m=self.m, time_dependent=Lt.time_dependent)
+                diff = [canon((Gt[i] - tf.Gamma[i]).subs(sub)) for i in range(self.n)]
                 same = _decide(diff)
         return Theorem1Check(Lt, res, tang, holds, elf, same)
 
