@@ -488,7 +488,8 @@ class VakonomicSystem:
         """
         phi = self.section(section)
         if extension is None:
-            Phi = self.extension(phi)
+            sub_v = dict(zip(self.frame.v, self.frame.v_in_u, strict=True))
+            Phi = tuple(sp.sympify(p).xreplace(sub_v) for p in phi)
         else:
             Phi = tuple(sp.sympify(x) for x in extension)
             if len(Phi) != len(phi):
@@ -525,7 +526,12 @@ class VakonomicSystem:
         Lt = self.variational_lagrangian(phi, extension)
         tf = self.tangent_field(phi)
         F2 = self.frame
-        g, r = frame_el_terms(Lt.in_frame(F2), F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
+        if extension is None:
+            # with Φ_a = φ_a (independent of v^a), L̃ = L − φ_a v^a directly in the frame coordinates
+            Ltv = self.lagrangian.in_frame(F2) - sum((p * F2.v[a] for p, a in zip(phi, self.a, strict=True)), sp.S.Zero)
+        else:
+            Ltv = Lt.in_frame(F2)
+        g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
         sub = dict(subs or {})
         res = tuple(tidy(sp.sympify(x).subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
         tang = tuple(tidy(sp.sympify(x).subs(sub)) for x in tf.tangency_conditions())
