@@ -19,12 +19,14 @@ from ._errors import (
 from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Lagrangian
+from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
 from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Ansatz2Result",
     "Chart",
     "ChartMismatchError",
     "ConstraintError",
@@ -35,16 +37,21 @@ __all__ = [
     "InvalidExpressionError",
     "Lagrangian",
     "LinearConstraints",
+    "ModifiedVakonomic",
     "NonholonomicSystem",
     "OneForm",
     "RegularityError",
     "SecondOrderField",
     "SingularFrameError",
     "TangentVectorField",
+    "Theorem1Result",
     "VectorField",
     "anholonomy_after_change",
+    "ansatz2",
     "bracket",
     "complete_frame",
+    "mvm_w_coordinate",
+    "mvm_w_frame",
 ]
 
 
