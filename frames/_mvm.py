@@ -34,7 +34,7 @@ from ._errors import ConstraintError, InvalidExpressionError, RegularityError
 from ._fields import VectorField
 from ._frame import Frame
 from ._lagrangian import Lagrangian
-from ._simplify import canon, canon_matrix, is_zero, tidy
+from ._simplify import canon, is_zero, tidy
 
 __all__ = [
     "Ansatz2Result",
@@ -124,11 +124,8 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
     n = chart.dim
     if H.shape != (n, n):
         raise ConstraintError(f"MVM: {H.shape[0]} quasi-velocities given on a chart of dimension {n}; need exactly {n}")
-    Xm = H.inv(method="LU").T  # rows X_i^j
-    Xm = Xm.applyfunc(canon)
-    timed = chart.t is not None and (
-        any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c)
-    )
+    Xm = _inverse(H).T  # rows X_i^j
+    timed = chart.t is not None and (any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c))
     u = sp.Matrix(chart.u)
     if not timed and all(is_zero(ci) for ci in c):
         F = Frame([VectorField(chart, list(Xm.row(i))) for i in range(n)], v=v)
@@ -140,7 +137,9 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
     ext, sub = _extended(chart)
     back = {val: key for key, val in sub.items()}
     X0 = [sp.S.One] + [-sp.Add(*[c[i] * Xm[i, j] for i in range(n)]).xreplace(sub) for j in range(n)]
-    fields = [VectorField(ext, X0)] + [VectorField(ext, [0] + [Xm[i, j].xreplace(sub) for j in range(n)]) for i in range(n)]
+    fields = [VectorField(ext, X0)] + [
+        VectorField(ext, [0] + [Xm[i, j].xreplace(sub) for j in range(n)]) for i in range(n)
+    ]
     F = Frame(fields, v=v)
     R = F.anholonomy
     Om = [sp.S.One] + [sp.sympify(o).xreplace(sub) for o in omegas]
@@ -248,6 +247,11 @@ class ModifiedVakonomic:
     constraints: tuple[sp.Expr, ...]
     auxiliary: tuple[sp.Expr, ...]
     forces: tuple[sp.Expr, ...] | None
+    extra_symbols: tuple[sp.Symbol, ...]
+    qdd: tuple[sp.Symbol, ...]
+    lam: tuple[sp.Symbol, ...]
+    lamdot: tuple[sp.Symbol, ...]
+    mu: tuple[sp.Symbol, ...]
 
     def __init__(
         self,
@@ -344,12 +348,19 @@ class ModifiedVakonomic:
         return not all(is_zero(x) for x in self.offset)
 
     def __repr__(self) -> str:
-        return f"ModifiedVakonomic(L = {self.lagrangian.expr}, V = {list(self.constraints)}, F = {list(self.auxiliary)})"
+        return (
+            f"ModifiedVakonomic(L = {self.lagrangian.expr}, V = {list(self.constraints)}, F = {list(self.auxiliary)})"
+        )
+
+    @cached_property
+    def X(self) -> sp.ImmutableMatrix:
+        r"""Frame matrix (rows ``X_i^h``) dual to the linear part of (V, F): ``(H^{-1})^T``."""
+        return sp.ImmutableMatrix(_inverse(sp.Matrix(self.H)).T)
 
     @cached_property
     def frame(self) -> Frame:
         r"""The frame ``{X_i}`` dual to the linear part of the coframe (V, F): rows of ``(H^{-1})^T``."""
-        Xm = self.H.inv(method="LU").T
+        Xm = self.X
         ch = self.chart
         if ch.t is not None and any(e.has(ch.t) for e in Xm):
             raise ConstraintError("MVM.frame: the coframe depends on t; use mvm_w_frame (frame on R × Q)")
@@ -422,8 +433,8 @@ class ModifiedVakonomic:
             e = self.E(L, k) + self.WTp[k] + sp.Add(*[self.lamdot[a] * self.A[a, k] for a in range(self.m)])
             if self.forces is not None:
                 e += self.forces[k]
-            out.append(canon(e))
-        out += [canon(-V) for V in self.constraints]
+            out.append(sp.expand(e))
+        out += [sp.expand(-V) for V in self.constraints]
         return tuple(out)
 
     def lagrangian_c_equations(self) -> tuple[sp.Expr, ...]:
@@ -456,7 +467,9 @@ class ModifiedVakonomic:
         L = self.lagrangian.expr
         zero = dict.fromkeys(self.qdd, 0)
         M = sp.Matrix(self.lagrangian.hessian())
-        bq = sp.Matrix([canon(self.E(L, k).xreplace(zero) + (self.forces[k] if self.forces else 0)) for k in range(self.n)])
+        bq = sp.Matrix(
+            [canon(self.E(L, k).xreplace(zero) + (self.forces[k] if self.forces else 0)) for k in range(self.n)]
+        )
         bc = sp.Matrix([canon(self.ddt(V).xreplace(zero)) for V in self.constraints])
         return M, sp.Matrix(self.A), bq, bc
 
@@ -491,7 +504,7 @@ class ModifiedVakonomic:
 
         ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c`` and ``λ̇ = −S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)``.
         """
-        M, A, bq, bc = self._blocks
+        _M, A, bq, bc = self._blocks
         Mi, Si, P = self._schur
         f = bq + sp.Matrix(self.WTp)
         qdd = P * f - Mi * A.T * Si * bc
@@ -500,7 +513,7 @@ class ModifiedVakonomic:
 
     def tnhm_solve(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""TNHM (53)–(54): ``q̈ = P b_q − M^{-1}Aᵀ S^{-1} b_c``, ``μ = −S^{-1}(A M^{-1} b_q + b_c)``."""
-        M, A, bq, bc = self._blocks
+        _M, A, bq, bc = self._blocks
         Mi, Si, P = self._schur
         qdd = P * bq - Mi * A.T * Si * bc
         mu = -Si * (A * Mi * bq + bc)
@@ -514,7 +527,7 @@ class ModifiedVakonomic:
         # parametrize C by the auxiliary values, named s1..s_{n-m}
         s = sp.symbols(f"s_aux1:{n - m + 1}")
         w = sp.Matrix([0] * m + list(s)) - sp.Matrix(self.offset)
-        u = self.H.LUsolve(w).applyfunc(canon)
+        u = (self.X.T * w).applyfunc(canon)
         # substitute back the auxiliaries in terms of u so results stay in (q, u): solve F = s
         sol = {si: canon(self.auxiliary[b]) for b, si in enumerate(s)}
         return {ui: canon(u[k].xreplace(sol)) for k, ui in enumerate(self.chart.u)}
@@ -525,8 +538,8 @@ class ModifiedVakonomic:
 
     def d_basis(self) -> list[sp.Matrix]:
         """A basis ``Y_β`` of ``D = ker A`` (the frame fields dual to the auxiliaries)."""
-        Xm = self.H.inv(method="LU").T
-        return [sp.Matrix(Xm.row(b)).T.applyfunc(canon) for b in range(self.m, self.n)]
+        Xm = self.X
+        return [sp.Matrix(Xm.row(b)).T for b in range(self.m, self.n)]
 
     # ------------------------------------------------------------ Theorem 1
     def theorem1(self) -> Theorem1Result:
@@ -538,7 +551,10 @@ class ModifiedVakonomic:
         shift = (Si * A * Mi * wtp).applyfunc(self.on_constraint)
         dcomp = sp.Matrix([self.on_constraint((wtp.T * Y)[0]) for Y in self.d_basis()])
         return Theorem1Result(
-            sp.ImmutableMatrix(proj), sp.ImmutableMatrix(shift), sp.ImmutableMatrix(dcomp), all(is_zero(x) for x in proj)
+            sp.ImmutableMatrix(proj),
+            sp.ImmutableMatrix(shift),
+            sp.ImmutableMatrix(dcomp),
+            all(is_zero(x) for x in proj),
         )
 
     def corollary1(self) -> bool:
@@ -609,14 +625,13 @@ class ModifiedVakonomic:
             self.auxiliary,
             forces,
             W=self._W,  # type: ignore[attr-defined]
-            extra_symbols=self.extra_symbols,  # type: ignore[attr-defined]
+            extra_symbols=self.extra_symbols,
         )
 
     # ------------------------------------------------ Crampin–Mestdag bridge
     def frame_components(self, covector: Any) -> sp.ImmutableMatrix:
         """Frame components ``X_j^k ξ_k`` of a covector ξ (frame dual to (V, F))."""
-        Xm = self.H.inv(method="LU").T
-        return sp.ImmutableMatrix((Xm * sp.Matrix(covector)).applyfunc(tidy))
+        return sp.ImmutableMatrix((self.X * sp.Matrix(covector)).applyfunc(tidy))
 
     def hamel_transpositional(self) -> sp.ImmutableMatrix:
         r"""Hamel's transpositional term ``P_i R^i_{jk} v^k`` in the frame dual to (V, F), in ``(q, u)``.
@@ -634,6 +649,32 @@ class ModifiedVakonomic:
             for j in range(n)
         ]
         return sp.ImmutableMatrix(out)
+
+    def weak_consistency_expression(self) -> sp.ImmutableMatrix:
+        r"""Crampin–Mestdag Theorem 2 (ii) on the section ``φ_a = P_a``: ``P_a R^a_{βγ} v^γ`` on C.
+
+        ``a`` runs over the constraint directions (0..m−1 here), ``β, γ`` over the D directions
+        (dual to the auxiliaries). Equals the D-components of ``Wᵀp`` on C (Theorem 1, (55a))
+        when the D-block ``R^{γ'}_{βγ}`` of the anholonomy vanishes.
+        """
+        F = self.frame
+        R = F.anholonomy
+        n, m = self.n, self.m
+        P = [F.to_natural(x) for x in self.lagrangian.momenta(F)]
+        v = list(self.H * sp.Matrix(self.chart.u))
+        out = [
+            self.on_constraint(
+                sp.Add(*[P[a] * R[a, b, g] * v[g] for a in range(m) for g in range(m, n) if R[a, b, g] != 0])
+            )
+            for b in range(m, n)
+        ]
+        return sp.ImmutableMatrix(out)
+
+    def d_block_holonomic(self) -> bool:
+        """True if ``R^{γ'}_{βγ} = 0`` for all D indices (then Theorem 1 is CM weak consistency)."""
+        R = self.frame.anholonomy
+        D = range(self.m, self.n)
+        return all(is_zero(R[c, b, g]) for c in D for b in D for g in D)
 
 
 # ---------------------------------------------------------------- Ansatz 2
@@ -677,7 +718,7 @@ def ansatz2(
                 z = sp.Symbol(f"z_{i + 1}_{k + 1}")
                 zs.append(z)
                 Z[i, k] = z
-    X = sp.Matrix(base.H).inv(method="LU").T.applyfunc(canon)  # rows X_i; X^T = H^{-1}
+    X = sp.Matrix(base.X)  # rows X_i; X^T = H^{-1}
     P = (X * sp.Matrix(base.p)).applyfunc(canon)  # quasi-momenta P_i = X_i^h p_h
     # Theorem 1 (55a): (W^T p)(Y_β) = Σ_i P_i (Z Y_β)_i = 0 for the D basis Y_β = X_β (β ≥ m)
     eqs = [sp.expand(sum((P[i] * (Z.row(i) * X.row(b).T)[0] for i in range(n)), sp.S.Zero)) for b in range(m, n)]
@@ -689,7 +730,9 @@ def ansatz2(
     rhos = tuple(sp.Symbol(names if j == 0 else f"{names}{j + 1}") for j in range(len(params)))
     if free:
         if len(free) != len(params):
-            raise ConstraintError(f"ansatz2: {len(free)} preferred free entries but the family has {len(params)} parameters")
+            raise ConstraintError(
+                f"ansatz2: {len(free)} preferred free entries but the family has {len(params)} parameters"
+            )
         sol2 = _linsolve_fast([W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)], params)
         if sol2 is None:
             raise ConstraintError(f"ansatz2: the entries {list(free)} cannot serve as the free functions")
