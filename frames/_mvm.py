@@ -95,7 +95,8 @@ def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMat
     Emat = sp.Matrix(
         n, n, lambda i, k: sp.diff(omegas[i], chart.q[k]) - chart.total_derivative(sp.diff(omegas[i], chart.u[k]))
     )
-    W = H.LUsolve(-Emat)
+    # adjugate / Bareiss determinant: LUsolve may pick a symbolic pivot that vanishes (nan)
+    W = (H.adjugate(method="bareiss") * (-Emat)) / det
     return sp.ImmutableMatrix(W.applyfunc(tidy))
 
 
@@ -155,10 +156,8 @@ def _inverse(M: sp.Matrix) -> sp.Matrix:
     """Exact inverse, entries tidied (diagonal matrices inverted entrywise)."""
     if M.is_diagonal():
         return sp.diag(*[tidy(1 / M[i, i]) for i in range(M.shape[0])])
-    if M.shape[0] <= 3:
-        det = tidy(M.det(method="bareiss"))
-        return (M.adjugate() / det).applyfunc(tidy)
-    return M.inv(method="LU").applyfunc(tidy)
+    det = tidy(M.det(method="bareiss"))
+    return (M.adjugate(method="bareiss") / det).applyfunc(tidy)
 
 
 # ------------------------------------------------------------------ results
