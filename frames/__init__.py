@@ -61,6 +61,9 @@ from ._numeric import (
 )
 from ._report import Report, build_report, display_form
 from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
+from ._lagrangian import Lagrangian
+from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
+from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
 from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 
@@ -69,6 +72,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CartanSolution",
     "CartanSystem",
+    "Ansatz2Result",
     "Chart",
     "ChartMismatchError",
     "CompiledSystem",
@@ -85,6 +89,7 @@ __all__ = [
     "InvalidExpressionError",
     "Lagrangian",
     "LinearConstraints",
+    "ModifiedVakonomic",
     "NonholonomicSystem",
     "OdeSystem",
     "OneForm",
@@ -100,8 +105,10 @@ __all__ = [
     "TangentVectorField",
     "Trajectory",
     "TrajectoryBatch",
+    "Theorem1Result",
     "VectorField",
     "anholonomy_after_change",
+    "ansatz2",
     "bracket",
     "build_report",
     "change_of_adapted_frame",
@@ -142,6 +149,8 @@ __all__ = [
     "VakonomicField",
     "VakonomicSystem",
     "VakonomicTangentField",
+    "mvm_w_coordinate",
+    "mvm_w_frame",
 ]
 
 
