@@ -37,6 +37,7 @@ from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Equations, Lagrangian
 from ._latex import latex_equations
 from ._mechanics import lagranges_method_accelerations
+from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
 from ._numeric import (
     CompiledSystem,
@@ -61,21 +62,20 @@ from ._numeric import (
 )
 from ._report import Report, build_report, display_form
 from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
-from ._lagrangian import Lagrangian
-from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
-from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
 from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Ansatz2Result",
     "CartanSolution",
     "CartanSystem",
-    "Ansatz2Result",
+    "ChaplyginSystem",
     "Chart",
     "ChartMismatchError",
     "CompiledSystem",
+    "ConsistencyResult",
     "ConstraintError",
     "Distribution",
     "Equations",
@@ -90,22 +90,30 @@ __all__ = [
     "Lagrangian",
     "LinearConstraints",
     "ModifiedVakonomic",
+    "MotionConsistency",
     "NonholonomicSystem",
     "OdeSystem",
     "OneForm",
     "OptionalDependencyError",
     "ParameterError",
+    "Proposition5",
     "RegularityError",
     "Report",
     "SecondOrderField",
+    "SectionFamily",
     "SingularFrameError",
     "SingularityError",
     "StateError",
     "SystemFileError",
     "TangentVectorField",
+    "Theorem1Check",
+    "Theorem1Result",
     "Trajectory",
     "TrajectoryBatch",
-    "Theorem1Result",
+    "VakonomicField",
+    "VakonomicLift",
+    "VakonomicSystem",
+    "VakonomicTangentField",
     "VectorField",
     "anholonomy_after_change",
     "ansatz2",
@@ -114,43 +122,33 @@ __all__ = [
     "change_of_adapted_frame",
     "compile_system",
     "complete_frame",
+    "consistency_along_motion",
+    "dimension_terms",
     "display_form",
     "dump_system",
+    "find_sections",
     "grid_points",
     "integrate",
     "integrate_batch",
     "integrate_system",
+    "is_dimensionally_homogeneous",
     "lagranges_method_accelerations",
     "latex_equations",
     "load_system",
     "loads_system",
+    "mvm_w_coordinate",
+    "mvm_w_frame",
     "ode_system",
     "parse_expression",
     "reduced_ode_system",
+    "split_conditions",
+    "strong_consistency",
     "sweep",
     "transform_field",
     "transform_multipliers",
-    "write_system",
-    "ChaplyginSystem",
-    "Proposition5",
-    "ConsistencyResult",
-    "MotionConsistency",
-    "SectionFamily",
-    "VakonomicLift",
-    "consistency_along_motion",
-    "dimension_terms",
-    "find_sections",
-    "is_dimensionally_homogeneous",
-    "split_conditions",
-    "strong_consistency",
     "vakonomic_lift",
     "weak_consistency",
-    "Theorem1Check",
-    "VakonomicField",
-    "VakonomicSystem",
-    "VakonomicTangentField",
-    "mvm_w_coordinate",
-    "mvm_w_frame",
+    "write_system",
 ]
 
 

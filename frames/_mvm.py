@@ -34,7 +34,7 @@ from ._errors import ConstraintError, InvalidExpressionError, RegularityError
 from ._fields import VectorField
 from ._frame import Frame
 from ._lagrangian import Lagrangian
-from ._simplify import canon, is_zero, tidy
+from ._simplify import canon, exact_inverse, exact_solve, is_zero, tidy
 
 __all__ = [
     "Ansatz2Result",
@@ -95,8 +95,8 @@ def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMat
     Emat = sp.Matrix(
         n, n, lambda i, k: sp.diff(omegas[i], chart.q[k]) - chart.total_derivative(sp.diff(omegas[i], chart.u[k]))
     )
-    # adjugate / Bareiss determinant: LUsolve may pick a symbolic pivot that vanishes (nan)
-    W = (H.adjugate(method="bareiss") * (-Emat)) / det
+    # Gauss-Jordan with exact zero tests for pivots (LUsolve may pick a pivot that vanishes: nan)
+    W, _ = exact_solve(H, -Emat)
     return sp.ImmutableMatrix(W.applyfunc(tidy))
 
 
@@ -156,8 +156,7 @@ def _inverse(M: sp.Matrix) -> sp.Matrix:
     """Exact inverse, entries tidied (diagonal matrices inverted entrywise)."""
     if M.is_diagonal():
         return sp.diag(*[tidy(1 / M[i, i]) for i in range(M.shape[0])])
-    det = tidy(M.det(method="bareiss"))
-    return (M.adjugate(method="bareiss") / det).applyfunc(tidy)
+    return sp.Matrix(exact_inverse(M)).applyfunc(tidy)
 
 
 # ------------------------------------------------------------------ results

@@ -32,7 +32,7 @@ from ._errors import ChartMismatchError, ConstraintError, InvalidExpressionError
 from ._frame import Frame
 from ._lagrangian import Lagrangian, frame_el_terms, solve_linear
 from ._nonholonomic import NonholonomicSystem
-from ._simplify import canon, is_zero, tidy
+from ._simplify import canon, exact_inverse, exact_solve, is_zero, tidy
 from ._tangent import SecondOrderField
 
 __all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
@@ -427,7 +427,7 @@ class VakonomicSystem:
             raise RegularityError(
                 f"L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             )
-        gDinv = gD.inv(method="LU")
+        gDinv = sp.Matrix(exact_inverse(gD))
         S = (g[m:, m:] - g[m:, :m] * gDinv * g[:m, m:]).applyfunc(canon)
         if is_zero(S.det(method="bareiss")):
             raise RegularityError(
@@ -459,7 +459,7 @@ class VakonomicSystem:
         ral, ra = self._phiR(phi)
         Yal = sp.Matrix([r[al] + ral[al] for al in self.alpha])
         Ya = sp.Matrix([r[a] + ra[k] for k, a in enumerate(self.a)])
-        Gal = (gDinv * Yal).applyfunc(tidy)
+        Gal = sp.Matrix(exact_solve(g[:m, :m], Yal)[0]).applyfunc(tidy)
         Lam = (g[m:, :m] * Gal - sp.Matrix(r[m:, :])).applyfunc(tidy)
         A = (g[m:, :m] * Gal - Ya).applyfunc(tidy)
         fld = SecondOrderField(

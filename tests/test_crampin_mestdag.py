@@ -227,7 +227,7 @@ def test_vakonomic_cartan_equations_two_wheeled_carriage():
 
 
 # ------------------------------------------------- 7.2: nonholonomic dynamics of the carriage
-def _carriage():
+def _carriage_nh():
     mdl = models.two_wheeled_carriage()
     p = mdl.params
     m, m0, l, J, J2, R, c = (p[k] for k in ("m", "m0", "l", "J", "J2", "R", "c"))
@@ -239,7 +239,7 @@ def _carriage():
 
 def test_two_wheeled_carriage_constrained_lagrangian():
     """L_c = ½ P (v1² + v2²) − Q v1 v2, P = (R²/4c²)(J + mc²) + J2, Q = (R²/4c²)(J − mc²) (section 7.2)."""
-    mdl, nh, _, P, Q, _ = _carriage()
+    mdl, nh, _, P, Q, _ = _carriage_nh()
     v1, v2 = mdl.frame.v[:2]
     Lc = nh.constrained_lagrangian()
     assert is_zero(Lc - (P * (v1**2 + v2**2) / 2 - Q * v1 * v2))
@@ -252,7 +252,7 @@ def test_two_wheeled_carriage_constrained_lagrangian():
 
 
 def test_two_wheeled_carriage_complete_lifts_of_L():
-    """X_1^C(L), X_2^C(L) on C (section 7.2). Erratum CM-2 (docs/errata.md).
+    """X_1^C(L), X_2^C(L) on C (section 7.2). Erratum CM-6 (docs/errata.md).
 
     The paper prints ``X_1^C(L) = −(m0 l R³/4c²)(v1 − v2) v2`` and
     ``X_2^C(L) = (m0 l R³/4c²)(v1 − v2) v1``. On C, ``X_α^C(L) = X_α^C(v^a) p_a`` for the
@@ -262,7 +262,7 @@ def test_two_wheeled_carriage_complete_lifts_of_L():
     ``X_i^C = X_i^j ∂_j − R^j_ik v^k ∂_{v^j}``, and confirmed by the natural-coordinate lift
     ``Z^C = Z^i ∂_{q^i} + u^j ∂_j Z^i ∂_{u^i}`` applied to L(q, u).
     """
-    mdl, nh, _, _, _, K = _carriage()
+    mdl, nh, _, _, _, K = _carriage_nh()
     F = mdl.frame
     v1, v2 = F.v[:2]
     Lv = mdl.lagrangian.in_frame(F)
@@ -271,12 +271,12 @@ def test_two_wheeled_carriage_complete_lifts_of_L():
         got = F.apply_complete(al, Lv).xreplace(nh.on_C)
         nat = F.to_quasi(F.fields[al].complete_lift()(mdl.lagrangian.expr)).xreplace(nh.on_C)
         assert is_zero(got - nat)
-        assert is_zero(got + printed[al])  # erratum CM-2: opposite sign to the print
+        assert is_zero(got + printed[al])  # erratum CM-6: opposite sign to the print
         assert not is_zero(got - printed[al])
 
 
 def test_two_wheeled_carriage_nonholonomic_field():
-    """Γ_1, Γ_2 with K = m0 l R³/4c² (section 7.2). Erratum CM-2.
+    """Γ_1, Γ_2 with K = m0 l R³/4c² (section 7.2). Erratum CM-6.
 
     Printed: ``Γ_1 = K/(P²−Q²) (v1−v2)(Q v1 − P v2)``, ``Γ_2 = K/(P²−Q²) (v1−v2)(P v1 − Q v2)``,
     from the printed equations ``P Γ1 − Q Γ2 + K (v1−v2) v2 = 0``, ``−Q Γ1 + P Γ2 − K (v1−v2) v1 = 0``.
@@ -285,14 +285,14 @@ def test_two_wheeled_carriage_nonholonomic_field():
     (tests/test_nonholonomic.py::test_carriage_agrees_with_sympy_mechanics), here checked through
     the equations of motion: ψ̈_i = Γ_i since v_i = u_ψi.
     """
-    mdl, nh, _, P, Q, K = _carriage()
+    mdl, nh, _, P, Q, K = _carriage_nh()
     v1, v2 = mdl.frame.v[:2]
     G = nh.field()
     printed = (
         K / (P**2 - Q**2) * (v1 - v2) * (Q * v1 - P * v2),
         K / (P**2 - Q**2) * (v1 - v2) * (P * v1 - Q * v2),
     )
-    assert is_zero(G.Gamma[0] + printed[0]) and is_zero(G.Gamma[1] + printed[1])  # erratum CM-2
+    assert is_zero(G.Gamma[0] + printed[0]) and is_zero(G.Gamma[1] + printed[1])  # erratum CM-6
     assert not is_zero(G.Gamma[0] - printed[0])
     assert all(G.Gamma[i] == 0 for i in (2, 3, 4))
     # the fundamental equations with the library's K-terms: P Γ1 − Q Γ2 − K (v1−v2) v2 = 0, ...
@@ -310,7 +310,7 @@ def test_two_wheeled_carriage_momenta_on_C():
     ``p_4 = −½ m R (v1+v2) sin θ − (2cK/R²)(v1−v2) cos θ``. These do not involve the bracket, so
     erratum CM-1 does not affect them. Checked also from ``X_a^V L = X_a^k ∂L/∂u^k``.
     """
-    mdl, nh, (m, _, _, _, _, R, c), _, _, K = _carriage()
+    mdl, nh, (m, _, _, _, _, R, c), _, _, K = _carriage_nh()
     F = mdl.frame
     v1, v2 = F.v[:2]
     th = mdl.chart.q[4]
@@ -321,6 +321,8 @@ def test_two_wheeled_carriage_momenta_on_C():
     Lv = mdl.lagrangian.in_frame(F)
     assert is_zero(sp.diff(Lv, F.v[2]).xreplace(nh.on_C) - p3)
     assert is_zero(sp.diff(Lv, F.v[3]).xreplace(nh.on_C) - p4)
+
+
 # ------------------------------------------------------------------ sections 4-7: vakonomic, consistency, Chaplygin
 def _particle_vk():
     mdl = models.nonholonomic_particle()

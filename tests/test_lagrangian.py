@@ -274,11 +274,28 @@ def _ga_coeffs(mv, es, degree, n):
     return res
 
 
+def _import_galgebra_ga():
+    """Import galgebra's Ga without keeping its global printing patches.
+
+    Importing galgebra replaces ``sympy.Basic.__repr__``, ``MatrixBase.__repr__`` and
+    ``builtins.print`` for the whole process (its own printer), which would change the
+    output of every later doctest in the same worker. Restore them.
+    """
+    import builtins
+
+    saved = (sp.Basic.__repr__, sp.MatrixBase.__repr__, builtins.print)
+    try:
+        from galgebra.ga import Ga
+    finally:
+        sp.Basic.__repr__, sp.MatrixBase.__repr__, builtins.print = saved
+    return Ga
+
+
 @settings(max_examples=8)
 @given(st.data())
 def test_forms_agree_with_galgebra(data):
     """d, ∧ and ⌟ of Form against galgebra's ∇∧, ^ and left contraction (Euclidean, dx^i ↔ e_i)."""
-    from galgebra.ga import Ga
+    Ga = _import_galgebra_ga()
 
     xs = sp.symbols("x1:4")
     ga = Ga("e", g=[1, 1, 1], coords=xs)

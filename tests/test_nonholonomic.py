@@ -60,7 +60,7 @@ def test_model_agrees_with_sympy_mechanics_slow(make):
 
 @pytest.mark.slow
 def test_carriage_agrees_with_sympy_mechanics():
-    """Settles the signs of erratum CM-2 (the field Γ_α of section 7.2) independently of the frame route."""
+    """Settles the signs of erratum CM-6 (the field Γ_α of section 7.2) independently of the frame route."""
     mdl = models.two_wheeled_carriage()
     assert _agrees_with_sympy_mechanics(mdl.lagrangian, mdl.constraints.functions, mdl.nonholonomic())
 
