@@ -452,7 +452,7 @@ class VakonomicSystem:
         key = ("tangent", phi)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
-        gDinv, _ = self._schur()
+        self._schur()  # regularity checks w.r.t. D and D^⊥
         g, r = self._terms
         g = sp.Matrix(g)
         m = self.m
