@@ -6,7 +6,22 @@ benchmark systems and ``frames.strategies`` holds hypothesis strategies.
 
 from __future__ import annotations
 
+from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
+from ._consistency import (
+    ConsistencyResult,
+    MotionConsistency,
+    SectionFamily,
+    VakonomicLift,
+    consistency_along_motion,
+    dimension_terms,
+    find_sections,
+    is_dimensionally_homogeneous,
+    split_conditions,
+    strong_consistency,
+    vakonomic_lift,
+    weak_consistency,
+)
 from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ._errors import (
     ChartMismatchError,
@@ -19,12 +34,15 @@ from ._errors import (
 from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Lagrangian
+from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
 from ._nonholonomic import NonholonomicSystem
 from ._tangent import SecondOrderField, TangentVectorField
+from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Ansatz2Result",
     "Chart",
     "ChartMismatchError",
     "ConstraintError",
@@ -35,16 +53,39 @@ __all__ = [
     "InvalidExpressionError",
     "Lagrangian",
     "LinearConstraints",
+    "ModifiedVakonomic",
     "NonholonomicSystem",
     "OneForm",
     "RegularityError",
     "SecondOrderField",
     "SingularFrameError",
     "TangentVectorField",
+    "Theorem1Result",
     "VectorField",
     "anholonomy_after_change",
+    "ansatz2",
     "bracket",
     "complete_frame",
+    "ChaplyginSystem",
+    "Proposition5",
+    "ConsistencyResult",
+    "MotionConsistency",
+    "SectionFamily",
+    "VakonomicLift",
+    "consistency_along_motion",
+    "dimension_terms",
+    "find_sections",
+    "is_dimensionally_homogeneous",
+    "split_conditions",
+    "strong_consistency",
+    "vakonomic_lift",
+    "weak_consistency",
+    "Theorem1Check",
+    "VakonomicField",
+    "VakonomicSystem",
+    "VakonomicTangentField",
+    "mvm_w_coordinate",
+    "mvm_w_frame",
 ]
 
 
