@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
+from ._chetaev import ChetaevSystem, CommutationTest
 from ._consistency import (
     ConsistencyResult,
     MotionConsistency,
@@ -33,6 +34,15 @@ from ._errors import (
 )
 from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
+from ._comparison import (
+    Candidate,
+    ComparisonStep,
+    CortesComparison,
+    MotionComparison,
+    compare_motion,
+    time_coefficients,
+)
+from ._kozlov import KozlovCheck, KozlovEquations, kozlov_vs_frame
 from ._lagrangian import Lagrangian
 from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
 from ._nonholonomic import NonholonomicSystem
@@ -86,6 +96,17 @@ __all__ = [
     "VakonomicTangentField",
     "mvm_w_coordinate",
     "mvm_w_frame",
+    "Candidate",
+    "ComparisonStep",
+    "CortesComparison",
+    "MotionComparison",
+    "compare_motion",
+    "time_coefficients",
+    "KozlovCheck",
+    "KozlovEquations",
+    "kozlov_vs_frame",
+    "ChetaevSystem",
+    "CommutationTest",
 ]
 
 

@@ -32,7 +32,7 @@ from ._errors import ChartMismatchError, ConstraintError, InvalidExpressionError
 from ._frame import Frame
 from ._lagrangian import Lagrangian, frame_el_terms, solve_linear
 from ._nonholonomic import NonholonomicSystem
-from ._simplify import canon, is_zero, tidy
+from ._simplify import canon, exact_inverse, is_zero, tidy
 from ._tangent import SecondOrderField
 
 __all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
@@ -426,8 +426,8 @@ class VakonomicSystem:
             raise RegularityError(
                 f"L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             )
-        gDinv = gD.inv(method="LU")
-        S = (g[m:, m:] - g[m:, :m] * gDinv * g[:m, m:]).applyfunc(canon)
+        gDinv = sp.Matrix(exact_inverse(gD))  # Gauss-Jordan with canon: LU inverse blew up on the carriage
+        S = (g[m:, m:] - g[m:, :m] * (gDinv * g[:m, m:]).applyfunc(canon)).applyfunc(canon)
         if is_zero(S.det(method="bareiss")):
             raise RegularityError(
                 f"L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
