@@ -9,6 +9,14 @@ from __future__ import annotations
 from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
 from ._chetaev import ChetaevSystem, CommutationTest
+from ._comparison import (
+    Candidate,
+    ComparisonStep,
+    CortesComparison,
+    MotionComparison,
+    compare_motion,
+    time_coefficients,
+)
 from ._consistency import (
     ConsistencyResult,
     MotionConsistency,
@@ -34,14 +42,6 @@ from ._errors import (
 )
 from ._fields import OneForm, VectorField, bracket
 from ._frame import Frame, anholonomy_after_change
-from ._comparison import (
-    Candidate,
-    ComparisonStep,
-    CortesComparison,
-    MotionComparison,
-    compare_motion,
-    time_coefficients,
-)
 from ._kozlov import KozlovCheck, KozlovEquations, kozlov_vs_frame
 from ._lagrangian import Lagrangian
 from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame

@@ -99,9 +99,7 @@ class ChetaevSystem:
         r"""``D^{(q_j)} f = d/dt ∂f/∂u_j − ∂f/∂q_j`` for j = 1..n (Talamucci (53))."""
         ch = self.chart
         e = sp.sympify(f)
-        return tuple(
-            canon(self.kozlov.ddt(sp.diff(e, u)) - sp.diff(e, q)) for q, u in zip(ch.q, ch.u, strict=True)
-        )
+        return tuple(canon(self.kozlov.ddt(sp.diff(e, u)) - sp.diff(e, q)) for q, u in zip(ch.q, ch.u, strict=True))
 
     def residuals(self) -> tuple[sp.Expr, ...]:
         r"""Chetaev equations ``D^{(q_j)} L − λ_ν ∂g_ν/∂u_j`` (Talamucci (52a), Lemos (8))."""

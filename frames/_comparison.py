@@ -23,7 +23,7 @@ extraction notes) the library's multiplier is ``μ_a = X_a^V L − p_a``, i.e.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -322,11 +322,7 @@ class CortesComparison:
         out = []
         for be in vk.alpha:
             e = sp.Add(
-                *[
-                    v[al] * (self.p[k] - self.pi[k]) * R[a, al, be]
-                    for k, a in enumerate(vk.a)
-                    for al in vk.alpha
-                ]
+                *[v[al] * (self.p[k] - self.pi[k]) * R[a, al, be] for k, a in enumerate(vk.a) for al in vk.alpha]
             )
             out.append(sp.factor(tidy(e)))
         return tuple(out)
@@ -361,7 +357,7 @@ class CortesComparison:
         par = {k: tidy(v) for k, v in sol[0].items()}
 
         def on(e: sp.Expr) -> sp.Expr:
-            return tidy(sp.factor(tidy(canon(e.xreplace(par)))))
+            return tidy(e.xreplace(par))
 
         s1 = tuple(on(g) for g in self.g())
         defects = tuple(on(self.X(e)) for e in eqs)
@@ -369,7 +365,10 @@ class CortesComparison:
         return ComparisonStep(candidate, par, s1, defects, in_s1, in_s1 and all(is_zero(x) for x in defects))
 
     def run(
-        self, candidate: Candidate, choose: Callable[[ComparisonStep], Candidate | None] | None = None, max_steps: int = 5
+        self,
+        candidate: Candidate,
+        choose: Callable[[ComparisonStep], Candidate | None] | None = None,
+        max_steps: int = 5,
     ) -> list[ComparisonStep]:
         r"""Iterate the algorithm from ``candidate``.
 
