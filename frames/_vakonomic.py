@@ -244,7 +244,7 @@ class VakonomicSystem:
     >>> tuple(vk.field())
     (-mu3*v2, A3*q1 + mu3*v1, A3*q1**2 + A3 + mu3*q1*v1 + v1*v2)
     >>> vk.tangent_field().A
-    (-v1*(mu3*q1 + v2)/(q1**2 + 1),)
+    ((-mu3*q1*v1 - v1*v2)/(q1**2 + 1),)
     """
 
     lagrangian: Lagrangian
