@@ -19,4 +19,4 @@ autodoc_typehints = "none"
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 nitpicky = False
-suppress_warnings = ["myst.header"]
+suppress_warnings = ["myst.header", "ref.python"]

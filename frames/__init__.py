@@ -8,6 +8,15 @@ from __future__ import annotations
 
 from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
+from ._chetaev import ChetaevSystem, CommutationTest
+from ._comparison import (
+    Candidate,
+    ComparisonStep,
+    CortesComparison,
+    MotionComparison,
+    compare_motion,
+    time_coefficients,
+)
 from ._consistency import (
     ConsistencyResult,
     MotionConsistency,
@@ -34,6 +43,7 @@ from ._errors import (
 from ._fields import OneForm, VectorField, bracket
 from ._forms import CartanSolution, CartanSystem, Form
 from ._frame import Frame, anholonomy_after_change
+from ._kozlov import KozlovCheck, KozlovEquations, kozlov_vs_frame
 from ._lagrangian import Equations, Lagrangian
 from ._latex import latex_equations
 from ._mechanics import lagranges_method_accelerations
@@ -69,14 +79,19 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Ansatz2Result",
+    "Candidate",
     "CartanSolution",
     "CartanSystem",
     "ChaplyginSystem",
     "Chart",
     "ChartMismatchError",
+    "ChetaevSystem",
+    "CommutationTest",
+    "ComparisonStep",
     "CompiledSystem",
     "ConsistencyResult",
     "ConstraintError",
+    "CortesComparison",
     "Distribution",
     "Equations",
     "Form",
@@ -87,9 +102,12 @@ __all__ = [
     "IntegrateJob",
     "IntegrationError",
     "InvalidExpressionError",
+    "KozlovCheck",
+    "KozlovEquations",
     "Lagrangian",
     "LinearConstraints",
     "ModifiedVakonomic",
+    "MotionComparison",
     "MotionConsistency",
     "NonholonomicSystem",
     "OdeSystem",
@@ -120,6 +138,7 @@ __all__ = [
     "bracket",
     "build_report",
     "change_of_adapted_frame",
+    "compare_motion",
     "compile_system",
     "complete_frame",
     "consistency_along_motion",
@@ -132,6 +151,7 @@ __all__ = [
     "integrate_batch",
     "integrate_system",
     "is_dimensionally_homogeneous",
+    "kozlov_vs_frame",
     "lagranges_method_accelerations",
     "latex_equations",
     "load_system",
@@ -144,6 +164,7 @@ __all__ = [
     "split_conditions",
     "strong_consistency",
     "sweep",
+    "time_coefficients",
     "transform_field",
     "transform_multipliers",
     "vakonomic_lift",

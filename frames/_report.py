@@ -367,6 +367,10 @@ ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
         ("CM-2", "the vakonomic field has −μ v2 X1^V (printed −μ q2) and +μ q1 v1 in the X3^V coefficient."),
         ("CM-3", "the tangent A is −(μ q1 v1 + v1 v2)/(1 + q1²) (printed (μ q1 v1 − v1 v2)/(1 + q1²))."),
     ),
+    "rolling-penny": (
+        ("CdLMM-2", "the printed final submanifold C_f1 of Example 6.6 is not contained in S_1."),
+        ("CdLMM-3", "C_f2 and the multipliers p = 2θ̇(cos φ, sin φ) of Example 6.6 are not invariant (sign slip)."),
+    ),
     "rolling-coin-incline": (("PGG-6", "(96c) should read cos(Ωt + θ0), not cos(Ωt)."),),
     "charged-skate": (
         ("PGG-4", "(101b): p2 contains ½ Q B0 q¹ (a position), not q̇¹."),

@@ -427,8 +427,8 @@ class VakonomicSystem:
             raise RegularityError(
                 f"L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             )
-        gDinv = sp.Matrix(exact_inverse(gD))
-        S = (g[m:, m:] - g[m:, :m] * gDinv * g[:m, m:]).applyfunc(canon)
+        gDinv = sp.Matrix(exact_inverse(gD))  # Gauss-Jordan with canon: LU inverse blew up on the carriage
+        S = (g[m:, m:] - g[m:, :m] * (gDinv * g[:m, m:]).applyfunc(canon)).applyfunc(canon)
         if is_zero(S.det(method="bareiss")):
             raise RegularityError(
                 f"L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
