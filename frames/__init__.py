@@ -6,7 +6,22 @@ benchmark systems and ``frames.strategies`` holds hypothesis strategies.
 
 from __future__ import annotations
 
+from ._chaplygin import ChaplyginSystem, Proposition5
 from ._chart import Chart
+from ._consistency import (
+    ConsistencyResult,
+    MotionConsistency,
+    SectionFamily,
+    VakonomicLift,
+    consistency_along_motion,
+    dimension_terms,
+    find_sections,
+    is_dimensionally_homogeneous,
+    split_conditions,
+    strong_consistency,
+    vakonomic_lift,
+    weak_consistency,
+)
 from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ._errors import (
     ChartMismatchError,
@@ -51,6 +66,7 @@ from ._nonholonomic import NonholonomicSystem
 from ._report import Report, build_report, display_form
 from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
 from ._tangent import SecondOrderField, TangentVectorField
+from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 
 __version__ = "0.1.0"
 
@@ -113,6 +129,24 @@ __all__ = [
     "ode_system",
     "reduced_ode_system",
     "sweep",
+    "ChaplyginSystem",
+    "Proposition5",
+    "ConsistencyResult",
+    "MotionConsistency",
+    "SectionFamily",
+    "VakonomicLift",
+    "consistency_along_motion",
+    "dimension_terms",
+    "find_sections",
+    "is_dimensionally_homogeneous",
+    "split_conditions",
+    "strong_consistency",
+    "vakonomic_lift",
+    "weak_consistency",
+    "Theorem1Check",
+    "VakonomicField",
+    "VakonomicSystem",
+    "VakonomicTangentField",
 ]
 
 

@@ -319,3 +319,305 @@ def test_two_wheeled_carriage_momenta_on_C():
     Lv = mdl.lagrangian.in_frame(F)
     assert is_zero(sp.diff(Lv, F.v[2]).xreplace(nh.on_C) - p3)
     assert is_zero(sp.diff(Lv, F.v[3]).xreplace(nh.on_C) - p4)
+# ------------------------------------------------------------------ sections 4-7: vakonomic, consistency, Chaplygin
+def _particle_vk():
+    mdl = models.nonholonomic_particle()
+    return mdl, fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+
+
+def test_particle_vakonomic_field_A_arbitrary():
+    """Proposition 3 for the nonholonomic particle (section 7.1), A arbitrary.
+
+    Erratum CM-2: the paper prints
+    ``Γ̂ = v1X1^C + v2X2^C − μ q2 X1^V + (μ v1 + q1 A) X2^V + ((1+q1²)A + v1v2 − μ q1 v1) X3^V + A ∂/∂μ``.
+    Derivation: on C, X_1^V L = v1, X_2^V L = (1+q1²)v2 − q1 v3, X_3^V L = v3 − q1 v2, and
+    R^3_12 = −1. The α = 1 equation reads Γ^1 − X_1^C L = μ R^3_12 v2 with
+    X_1^C L = −R^3_12 v2 ∂L/∂v3 = −q1 v2²·0… = 0 on C, so Γ^1 = −μ v2 (a function on C cannot contain q2
+    in this q2-invariant problem). Solving the remaining two equations gives the X3^V coefficient
+    (1+q1²)A + v1v2 + μ q1 v1 (sign of the μ term opposite to the print). The residuals of the
+    vakonomic equations vanish identically for the library's field.
+    """
+    mdl, vk = _particle_vk()
+    q1, q2, _ = mdl.chart.q
+    v1, v2, _ = mdl.frame.v
+    (mu,), (A,) = vk.mu, vk.A
+    G = vk.field()
+    assert all(is_zero(r) for r in G.residuals())
+    printed = (-mu * q2, mu * v1 + q1 * A, (1 + q1**2) * A + v1 * v2 - mu * q1 * v1)
+    derived = (-mu * v2, mu * v1 + q1 * A, (1 + q1**2) * A + v1 * v2 + mu * q1 * v1)
+    assert all(is_zero(g - d) for g, d in zip(G, derived))
+    assert not is_zero(G[0] - printed[0]) and not is_zero(G[2] - printed[2])
+    assert is_zero(G[1] - printed[1])
+    # the printed field violates the α = 1 vakonomic equation
+    assert not all(is_zero(r) for r in vk.vakonomic_residuals(printed, (A,), (mu,)))
+
+
+def test_particle_tangent_A():
+    """Proposition 4: the A making Γ_C tangent to C (section 7.1).
+
+    Erratum CM-3: printed ``A = (μ q1 v1 − v1 v2)/(1 + q1²)``; from the (corrected) X3^V coefficient
+    (1+q1²)A + v1v2 + μ q1 v1 = 0 the library derives ``A = −(μ q1 v1 + v1 v2)/(1 + q1²)``.
+    """
+    mdl, vk = _particle_vk()
+    q1 = mdl.chart.q[0]
+    v1, v2, _ = mdl.frame.v
+    (mu,) = vk.mu
+    tf = vk.tangent_field()
+    assert is_zero(tf.A[0] + (mu * q1 * v1 + v1 * v2) / (1 + q1**2))
+    assert not is_zero(tf.A[0] - (mu * q1 * v1 - v1 * v2) / (1 + q1**2))
+    # with this A the transverse coefficient of Proposition 3 vanishes
+    assert is_zero(vk.field(A=tf.A)[2])
+    # A_a = Λ_a − φ_b R^b_aα v^α (here R^3_3α = 0, so A = Λ)
+    assert is_zero(tf.A[0] - tf.Lambda[0])
+
+
+def test_particle_consistency():
+    """No strong consistency on μ = p; weak consistency on μ = 0 where Γ_C = Γ (section 7.1)."""
+    mdl, vk = _particle_vk()
+    q1 = mdl.chart.q[0]
+    v1, v2, _ = mdl.frame.v
+    p = vk.nonholonomic.momenta()[2:]
+    assert is_zero(p[0] + q1 * v2)
+    s = fr.strong_consistency(vk, p)
+    assert s.holds is False
+    assert is_zero(s.conditions[0] - q1 * v2**2) and is_zero(s.conditions[1] + q1 * v1 * v2)
+    w = fr.weak_consistency(vk, [0])
+    assert w.holds is True
+    assert vk.tangent_field([0]).field.equals(vk.nonholonomic.field())
+    # Theorem 2 (iii): the zero-section lift Γ + λ ∂/∂μ is vakonomic
+    lift = fr.vakonomic_lift(vk, [0])
+    assert lift.satisfies is True
+    assert is_zero(lift.field.A[0] - vk.nonholonomic.multipliers()[0])
+    # ... but not on μ = p, where weak consistency fails
+    assert fr.vakonomic_lift(vk, p).satisfies is False
+    # N = (1 + q1²)^(-1/2) (density w.r.t. dq ∧ dp) is not constant
+    X1, X2, X3 = mdl.frame.fields
+    N = fr.ChaplyginSystem(mdl.lagrangian, [X1, X2], [X3]).invariant_measure_density()
+    assert sp.diff(N, q1) != 0
+    assert is_zero(sp.diff(N * sp.sqrt(1 + q1**2), q1))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_class71_consistency_and_routhian(k):
+    """Section 7.1 class: consistency at φ = p ⇔ Σ I_a Δ_a Δ_a′ = 0; L̃ as printed."""
+    mdl = models.class71(k)
+    ch = fr.ChaplyginSystem.from_model(mdl)
+    q, u, v = mdl.chart.q, mdl.chart.u, mdl.frame.v
+    D = mdl.extras["deltas"]
+    I = [mdl.params[f"I{i}"] for i in range(1, k + 3)]
+    S = sum(I[2 + a] * D[a] * sp.diff(D[a], q[0]) for a in range(k))
+    p = ch.momenta()
+    assert all(is_zero(p[a] + I[2 + a] * D[a] * v[1]) for a in range(k))
+    vk = ch.vakonomic()
+    res = fr.strong_consistency(vk, p)
+    # printed: (Σ I_a Δ_a Δ_a′) v2² = 0 and (Σ I_a Δ_a Δ_a′) v1 v2 = 0; the library gets −v1v2 for α = 2
+    assert is_zero(res.conditions[0] - S * v[1] ** 2)
+    assert is_zero(res.conditions[1] + S * v[1] * v[0])
+    assert all(is_zero(c) for c in res.conditions[2:])  # Γ(p_a) = λ_a
+    assert res.holds is False  # symbolic Δ_a: Σ I_a Δ_a Δ_a′ ≠ 0 identically
+    Ninv2 = I[1] + sum(I[2 + a] * D[a] ** 2 for a in range(k))
+    Lt_v = (I[0] * v[0] ** 2 + Ninv2 * v[1] ** 2 - sum(I[2 + a] * v[2 + a] ** 2 for a in range(k))) / 2
+    assert is_zero(ch.routhian_in_frame() - Lt_v)
+    Lt_u = (I[0] * u[0] ** 2 + I[1] * u[1] ** 2 - sum(I[2 + a] * u[2 + a] ** 2 for a in range(k))) / 2 - sum(
+        D[a] * I[2 + a] * u[2 + a] * u[1] for a in range(k)
+    )
+    assert is_zero(ch.routhian().expr - Lt_u)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_class71_invariant_measure(k):
+    """N(q1) = (I2 + Σ I_a Δ_a²)^(-1/2), up to a constant factor (section 7.1).
+
+    The library's density is relative to dq ∧ dp_α (p_α = ∂L_c/∂v^α), as in [4]; relative to
+    dq ∧ dv^α the invariant density is 1/N (times a constant).
+    """
+    mdl = models.class71(k)
+    ch = fr.ChaplyginSystem.from_model(mdl)
+    q = mdl.chart.q
+    D = mdl.extras["deltas"]
+    I = [mdl.params[f"I{i}"] for i in range(1, k + 3)]
+    printed = 1 / sp.sqrt(I[1] + sum(I[2 + a] * D[a] ** 2 for a in range(k)))
+    N = ch.invariant_measure_density()
+    ratio = sp.simplify(N / printed)
+    assert all(sp.diff(ratio, x) == 0 for x in q)
+    assert ch.is_invariant_density(N)
+    assert ch.is_invariant_density(printed)
+    assert not ch.is_invariant_density(1 / printed)
+
+
+def test_class71_constant_N_consistent():
+    """Σ I_a Δ_a Δ_a′ = 0 (here Δ3 = cos q1, Δ4 = sin q1, I3 = I4) gives consistency and Corollary 2."""
+    mdl = models.class71(2, deltas=[sp.cos(sp.Symbol("q1")), sp.sin(sp.Symbol("q1"))])
+    I3, I4 = mdl.params["I3"], mdl.params["I4"]
+    L = mdl.lagrangian.with_expr(mdl.lagrangian.expr.subs(I4, I3))
+    X = mdl.frame.fields
+    ch = fr.ChaplyginSystem(L, X[:2], X[2:])
+    assert fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds is True
+    assert ch.proposition6() == (True, True)
+    N = ch.invariant_measure_density()
+    assert all(sp.diff(N, x) == 0 for x in mdl.chart.q)
+
+
+def test_vertical_rolling_disk():
+    """Vertical rolling disk: N constant and the dynamics consistent (section 7.1)."""
+    mdl = models.vertical_rolling_disk()
+    ch = fr.ChaplyginSystem.from_model(mdl)
+    N = ch.invariant_measure_density()
+    assert all(sp.diff(N, x) == 0 for x in mdl.chart.q)
+    assert fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds is True
+    assert fr.weak_consistency(ch.vakonomic(), ch.momenta()).holds is True
+    assert ch.proposition6() == (True, True)
+
+
+def _carriage(l_value=None):
+    mdl = models.two_wheeled_carriage()
+    L = mdl.lagrangian
+    if l_value is not None:
+        L = L.with_expr(L.expr.subs(mdl.params["l"], l_value))
+    return mdl, fr.VakonomicSystem(L, mdl.frame, m=2)
+
+
+def _carriage_special_J(mdl):
+    """J solving R²(P² − Q²) = 4c²K² (linear in J), so the special l is l itself."""
+    m, m0, l, J, J2, R, c = (mdl.params[s] for s in "m m0 l J J2 R c".split())
+    P = R**2 / (4 * c**2) * (J + m * c**2) + J2
+    Q = R**2 / (4 * c**2) * (J - m * c**2)
+    K = m0 * l * R**3 / (4 * c**2)
+    (Js,) = sp.solve(R**2 * (P**2 - Q**2) - 4 * c**2 * K**2, J)
+    return Js
+
+
+def test_carriage_pR12():
+    """p_a R^a_12 for the two-wheeled carriage (section 7.2).
+
+    Erratum CM-4: printed ``p_a R^a_12 = (R²/2c)(sin θ p3 − cos θ p4) = K (v1 − v2)``. With the
+    correct bracket (CM-1) ``R^3_12 = −(R²/2c) sin θ``, ``R^4_12 = (R²/2c) cos θ``, so
+    ``p_a R^a_12 = −(R²/2c)(sin θ p3 − cos θ p4) = −K (v1 − v2)``; p3, p4 agree with the print.
+    """
+    mdl, vk = _carriage()
+    m, m0, l, R, c = (mdl.params[s] for s in "m m0 l R c".split())
+    th = mdl.chart.q[4]
+    v1, v2 = mdl.frame.v[:2]
+    K = m0 * l * R**3 / (4 * c**2)
+    p = vk.nonholonomic.momenta()
+    p3 = -m * R * (v1 + v2) * sp.cos(th) / 2 + 2 * c * K / R**2 * (v1 - v2) * sp.sin(th)
+    p4 = -m * R * (v1 + v2) * sp.sin(th) / 2 - 2 * c * K / R**2 * (v1 - v2) * sp.cos(th)
+    assert is_zero(p[2] - p3) and is_zero(p[3] - p4)
+    Rr = mdl.frame.anholonomy
+    pR = sum(p[a] * Rr[a, 0, 1] for a in (2, 3, 4))
+    assert is_zero(pR + K * (v1 - v2))
+    assert not is_zero(pR - K * (v1 - v2))
+
+
+@pytest.mark.slow
+def test_carriage_strong_consistency_at_p_iff_l_zero():
+    """Strong consistency with φ = p holds iff l = 0 (section 7.2)."""
+    for lv, expect in ((0, True), (None, False)):
+        _mdl, vk = _carriage(lv)
+        p = vk.nonholonomic.momenta()[2:]
+        assert fr.strong_consistency(vk, p).holds is expect
+
+
+@pytest.mark.slow
+def test_carriage_section_search_special_l_and_H():
+    """Section search k = f1(θ)v1 + f2(θ)v2, f linear in cos θ, sin θ (section 7.2).
+
+    Finds l = 0 and l = ±√((mR² + 2J2)(R²J + 2c²J2))/(m0R²) (the printed special l is the positive root).
+    Erratum CM-5: at the special l the library's k3 = −K̂ sin θ (v1 − v2) + H cos θ (v1 + v2),
+    k4 = K̂ cos θ (v1 − v2) + H sin θ (v1 + v2) (the printed first lines) with
+    ``H = +(mR² + 2J2)/(2R)``; the paper prints ``H = −(mR² + 2J2)/(2R)``. The sign follows from CM-1:
+    Γ_1, Γ_2 change sign with K, hence P̂, Q̂ and H = −K̂(P̂ − Q̂) do. The printed expanded line for k4,
+    ``(K̂ cos θ − H sin θ) v2``, also contradicts the printed first line (it should be ``(−K̂ cos θ + H sin θ) v2``).
+    """
+    mdl, vk = _carriage()
+    m, m0, l, J, J2, R, c = (mdl.params[s] for s in "m m0 l J J2 R c".split())
+    th = mdl.chart.q[4]
+    v1, v2 = mdl.frame.v[:2]
+    p = vk.nonholonomic.momenta()[2:]
+    a = sp.symbols("a1:5")
+    b = sp.symbols("b1:5")
+    k3 = (a[0] * sp.cos(th) + a[1] * sp.sin(th)) * v1 + (a[2] * sp.cos(th) + a[3] * sp.sin(th)) * v2
+    k4 = (b[0] * sp.cos(th) + b[1] * sp.sin(th)) * v1 + (b[2] * sp.cos(th) + b[3] * sp.sin(th)) * v2
+    fams = fr.find_sections(vk, [p[0] + k3, p[1] + k4, p[2]], a + b, solve_for=[l])
+    l_special = sp.sqrt((m * R**2 + 2 * J2) * (R**2 * J + 2 * c**2 * J2)) / (m0 * R**2)
+    roots = [f.relations[0].rhs for f in fams]
+    assert len(fams) == 3 and all(f.result.holds for f in fams)
+    assert any(r == 0 for r in roots)
+    assert any(is_zero(r - l_special) for r in roots) and any(is_zero(r + l_special) for r in roots)
+    fam = next(f for f in fams if is_zero(f.relations[0].rhs - l_special))
+    Khat = m0 * l_special * R / (2 * c)
+    H = (m * R**2 + 2 * J2) / (2 * R)  # library; printed: −(mR² + 2J2)/(2R)
+    k3e = -Khat * sp.sin(th) * (v1 - v2) + H * sp.cos(th) * (v1 + v2)
+    k4e = Khat * sp.cos(th) * (v1 - v2) + H * sp.sin(th) * (v1 + v2)
+    assert is_zero(fam.section[0] - (p[0].subs(l, l_special) + k3e))
+    assert is_zero(fam.section[1] - (p[1].subs(l, l_special) + k4e))
+
+
+@pytest.mark.slow
+def test_carriage_special_section_true_and_half_false():
+    """With the section of 7.2: strong consistency holds at the special l, fails at half of it.
+
+    The special relation is linear in J; with J = J_s(l) the value l is special, with J = J_s(2l) it is
+    half the special value. The conditions are computed with symbolic parameters and then specialized
+    (``subs=``), keeping everything exact and rational.
+    """
+    mdl, vk = _carriage()
+    m, m0, l, J, J2, R, c = (mdl.params[s] for s in "m m0 l J J2 R c".split())
+    th = mdl.chart.q[4]
+    v1, v2 = mdl.frame.v[:2]
+    Js = _carriage_special_J(mdl)
+    Khat = m0 * l * R / (2 * c)
+    H = (m * R**2 + 2 * J2) / (2 * R)
+    k3 = -Khat * sp.sin(th) * (v1 - v2) + H * sp.cos(th) * (v1 + v2)
+    k4 = Khat * sp.cos(th) * (v1 - v2) + H * sp.sin(th) * (v1 + v2)
+    p = vk.nonholonomic.momenta()[2:]
+    sec = [p[0] + k3, p[1] + k4, p[2]]
+    assert fr.strong_consistency(vk, sec, subs={J: Js}).holds is True
+    assert fr.strong_consistency(vk, sec, subs={J: Js.subs(l, 2 * l)}).holds is False
+    assert fr.strong_consistency(vk, sec).holds is False  # generic l
+    # printed H = −(mR²+2J2)/(2R) fails (erratum CM-5)
+    k3p = -Khat * sp.sin(th) * (v1 - v2) - H * sp.cos(th) * (v1 + v2)
+    k4p = Khat * sp.cos(th) * (v1 - v2) - H * sp.sin(th) * (v1 + v2)
+    assert fr.strong_consistency(vk, [p[0] + k3p, p[1] + k4p, p[2]], subs={J: Js}).holds is False
+    # Corollary 2 / Theorem 1 (item 6): Γ is the restriction of the EL field of L̃ at the special l
+    th1 = vk.theorem1(sec, subs={J: Js})
+    assert th1.holds is True and th1.restriction_equal is True
+
+
+@pytest.mark.slow
+def test_carriage_theorem1_l_zero():
+    """Corollary 2 at l = 0: Γ is the restriction to C of the EL field of L̃ = L − p_a v^a."""
+    _mdl, vk = _carriage(0)
+    p = vk.nonholonomic.momenta()[2:]
+    th1 = vk.theorem1(p)
+    assert th1.holds is True and th1.restriction_equal is True
+    assert vk.tangent_field(p).field.equals(vk.nonholonomic.field())
+
+
+def test_cortes_example_6_7_dimensions():
+    """Cortés et al. (2003) Example 6.7: K1 = K2² is dimensionally inconsistent as printed (erratum CdLMM-1).
+
+    Printed: K1 = J2(J2 + mR²/2 + R²J/(2c²)) + mR³J/(4c²), K2 = m0 l R²/(2c). The last term of K1 has
+    dimension M²L³, the others M²L⁴. With R³ → R⁴, K1 = (J2 + mR²/2)(J2 + R²J/(2c²)) = P² − Q² and
+    K2 = 2cK/R, so K1 = K2² is R²(P² − Q²) = 4c²K², the condition of CM section 7.2.
+    """
+    m, m0, l, J, J2, R, c = sp.symbols("m m0 l J J2 R c", positive=True)
+    M, Ld = sp.symbols("M L", positive=True)
+    dims = {m: M, m0: M, l: Ld, J: M * Ld**2, J2: M * Ld**2, R: Ld, c: Ld}
+    K1p = J2 * (J2 + m * R**2 / 2 + R**2 * J / (2 * c**2)) + m * R**3 * J / (4 * c**2)
+    K2 = m0 * l * R**2 / (2 * c)
+    assert not fr.is_dimensionally_homogeneous(K1p, dims)
+    assert fr.is_dimensionally_homogeneous(K2**2, dims)
+    K1 = J2 * (J2 + m * R**2 / 2 + R**2 * J / (2 * c**2)) + m * R**4 * J / (4 * c**2)  # R³ -> R⁴
+    assert fr.is_dimensionally_homogeneous(K1, dims)
+    P = R**2 / (4 * c**2) * (J + m * c**2) + J2
+    Q = R**2 / (4 * c**2) * (J - m * c**2)
+    K = m0 * l * R**3 / (4 * c**2)
+    assert is_zero(K1 - (P**2 - Q**2))
+    assert is_zero(R**2 * (P**2 - Q**2) - 4 * c**2 * K**2 - R**2 * (K1 - K2**2))
+    # the library's carriage model reproduces P, Q (L_c = ½P(v1² + v2²) − Q v1 v2)
+    mdl = models.two_wheeled_carriage()
+    Lc = mdl.nonholonomic().constrained_lagrangian()
+    v1, v2 = mdl.frame.v[:2]
+    sub = {mdl.params[s.name]: s for s in (m, m0, l, J, J2, R, c)}
+    assert is_zero(Lc.xreplace(sub) - (P * (v1**2 + v2**2) / 2 - Q * v1 * v2))

@@ -1,0 +1,201 @@
+"""Library-level tests of the vakonomic, consistency and Chaplygin modules (not a paper's displayed result)."""
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import frames as fr
+from frames import models
+from frames import strategies as fst
+from frames._simplify import is_zero
+
+
+# ----------------------------------------------------------------- random abelian Chaplygin systems
+@st.composite
+def abelian_chaplygin(draw, k):
+    """R^2 × R^k with X_α = ∂_{r_α} − A^a_α(r) ∂_{s_a}, Ẽ_a = ∂_{s_a}, L = ½ uᵀG(r)u, G(r) positive definite."""
+    names = ["r1", "r2"] + [f"s{a + 1}" for a in range(k)]
+    ch = fr.Chart(names)
+    base = fr.Chart("r1 r2")
+    r = ch.q[:2]
+    n = 2 + k
+    conn = [[draw(fst.functions_on_Q(base, trig=False, max_terms=1)) for _ in range(2)] for _ in range(k)]
+    conn = [[c.xreplace(dict(zip(base.q, r))) for c in row] for row in conn]
+    X = [
+        fr.VectorField(ch, [1 if j == al else 0 for j in range(2)] + [-conn[a][al] for a in range(k)]) for al in (0, 1)
+    ]
+    E = [fr.VectorField.coordinate(ch, 2 + a) for a in range(k)]
+    S = sp.zeros(n, n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if draw(st.booleans()):
+                S[i, j] = sp.Integer(1)
+    D = sp.diag(*[draw(st.integers(1, 3)) + draw(st.sampled_from([0, *r])) ** 2 for _ in range(n)])
+    G = D + S.T * S
+    u = sp.Matrix(ch.u)
+    L = fr.Lagrangian(ch, sp.expand((u.T * G * u)[0] / 2))
+    return fr.ChaplyginSystem(L, X, E)
+
+
+def _check_prop5_prop6(ch):
+    assert all(is_zero(x) for x in ch.multiplier_identity())
+    assert all(is_zero(x) for x in ch.coadjoint_momenta())
+    p5 = ch.proposition5()
+    assert p5.regular and p5.invariant and p5.tangent
+    same, cond = ch.proposition6()
+    weak = fr.weak_consistency(ch.vakonomic(), ch.momenta()).holds
+    strong = fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds
+    assert same == cond == weak == strong
+    assert same is not None
+    return same
+
+
+def test_fixed_abelian_chaplygin():
+    """One fixed abelian Chaplygin system on R^2 × R (fast companion of the property test)."""
+    ch = fr.Chart("r1 r2 s1")
+    r1, r2, _ = ch.q
+    u = ch.u
+    L = fr.Lagrangian(ch, ((1 + r1**2) * u[0] ** 2 + 2 * u[1] ** 2 + u[2] ** 2) / 2 + u[0] * u[2])
+    X = [fr.VectorField(ch, [1, 0, -r2]), fr.VectorField(ch, [0, 1, r1])]
+    assert _check_prop5_prop6(fr.ChaplyginSystem(L, X, [fr.VectorField.coordinate(ch, 2)])) is False
+    # connection with vanishing curvature: holonomic, consistency trivially holds
+    X = [fr.VectorField(ch, [1, 0, -r2]), fr.VectorField(ch, [0, 1, -r1])]
+    assert _check_prop5_prop6(fr.ChaplyginSystem(L, X, [fr.VectorField.coordinate(ch, 2)])) is True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [1, 2])
+def test_random_abelian_chaplygin(k):
+    """Proposition 5, Γ(p_a) = λ_a, and Proposition 6 ⇔ weak consistency at φ = p (item 7 of issue 5)."""
+
+    @settings(max_examples=3)
+    @given(abelian_chaplygin(k))
+    def check(ch):
+        _check_prop5_prop6(ch)
+
+    check()
+
+
+# ----------------------------------------------------------------- regularity and input errors
+def test_regularity_errors():
+    ch = fr.Chart("q1 q2 q3")
+    q1 = ch.q[0]
+    u1, u2, u3 = ch.u
+    F = models.nonholonomic_particle().frame
+    F = fr.Frame([fr.VectorField(ch, list(X.components)) for X in F.fields])
+    # singular on D: X2^V X2^V L = 1 − q1²/q1² = 0
+    L = fr.Lagrangian(ch, (u1**2 + u2**2 - u3**2 / q1**2) / 2)
+    vk = fr.VakonomicSystem(L, F, m=2)
+    with pytest.raises(fr.RegularityError, match="D"):
+        vk.tangent_field()
+    # regular w.r.t. D but not w.r.t. D^⊥: g_33 − g_32 g^22 g_23 = 1 − 1 = 0
+    v1, v2, v3 = F.v
+    Lv = (v1**2 + v2**2 + v3**2) / 2 + v2 * v3
+    L2 = fr.Lagrangian(ch, F.to_natural(Lv))
+    vk2 = fr.VakonomicSystem(L2, F, m=2)
+    with pytest.raises(fr.RegularityError, match="D\\^⊥"):
+        vk2.check_regularity()
+    with pytest.raises(fr.InvalidExpressionError):
+        vk2.section([u1])
+    with pytest.raises(fr.InvalidExpressionError):
+        vk2.section([0, 0])
+    with pytest.raises(fr.InvalidExpressionError):
+        fr.weak_consistency(object(), [0])
+    with pytest.raises(fr.InvalidExpressionError):
+        fr.VakonomicSystem(L2, F, m=2, mu=[q1])
+
+
+def test_chaplygin_checks():
+    mdl = models.nonholonomic_particle()
+    X1, X2, X3 = mdl.frame.fields
+    ch = mdl.chart
+    q1 = ch.q[0]
+    with pytest.raises(fr.ConstraintError, match="invariant"):
+        fr.ChaplyginSystem(mdl.lagrangian, [X1, X2], [fr.VectorField(ch, [0, 0, 1 + q1**2])])
+    L = fr.Lagrangian(ch, (ch.u[0] ** 2 + ch.u[1] ** 2 + ch.q[2] * ch.u[2] ** 2) / 2)
+    with pytest.raises(fr.ConstraintError, match="not invariant"):
+        fr.ChaplyginSystem(L, [X1, X2], [X3])
+
+
+# ----------------------------------------------------------------- Theorem 2 (iii) and Theorem 1 as properties
+@given(st.integers(-2, 2), st.integers(-2, 2), st.integers(0, 2))
+@settings(max_examples=5)
+def test_lift_satisfies_iff_weak(a, b, c):
+    """Γ̄ is vakonomic on im φ exactly when the weak condition holds (Theorem 2), particle, φ = (a + b q1) v1^c."""
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    q1 = mdl.chart.q[0]
+    phi = [(a + b * q1) * mdl.frame.v[0] ** c]
+    assert fr.vakonomic_lift(vk, phi).satisfies == fr.weak_consistency(vk, phi).holds
+    # Theorem 1: residuals of the EL equations of L̃ on C are (0, 0, −tangency)
+    t1 = vk.theorem1(phi, el_field=False)
+    assert is_zero(t1.residuals[0]) and is_zero(t1.residuals[1])
+    assert is_zero(t1.residuals[2] + t1.tangency[0])
+
+
+def test_find_sections_particle_weak_and_strong():
+    """Weak consistency of the particle forces φ = 0 in the span of {1, q1, v1, v2}; strong has no solution."""
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    q1 = mdl.chart.q[0]
+    v1, v2, _ = mdl.frame.v
+    c = sp.symbols("c1:5")
+    ans = [c[0] * v1 + c[1] * v2 + c[2] * q1 * v1 + c[3] * q1 * v2]
+    (weak,) = fr.find_sections(vk, ans, c, kind="weak")
+    assert weak.section == (0,) and weak.result.holds is True
+    assert fr.find_sections(vk, ans, c, kind="strong") == []
+
+
+def test_find_sections_with_functions():
+    """Unknown functions of one variable: constants of motion f(q1) v1 of the particle (Γ(v1) = 0)."""
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    q1 = mdl.chart.q[0]
+    f = sp.Function("f")(q1)
+    (fam,) = fr.find_sections(vk, [f * mdl.frame.v[0]], kind="weak", functions=[f])
+    # weak: φ R^3_αβ v^β = 0 forces f = 0 (no derivatives: purely algebraic relations are returned)
+    assert fam.relations
+
+
+def test_consistency_along_motion_particle():
+    """Single motions of the particle (end of section 5): ψ̇ = λ along γ; consistent iff v1 = 0 and ψ0 = 0."""
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    t = sp.Symbol("t")
+    q1, q2, q3 = mdl.chart.q
+    v1, v2, _ = mdl.frame.v
+    # v1 = 0: q1 = 1 constant, v2 = 2 constant
+    curve = {q1: 1, q2: 2 * t, q3: -2 * t, v1: 0, v2: 2}
+    mc = fr.consistency_along_motion(vk, curve, [0], t)
+    assert all(r == 0 for r in mc.curve_residuals)
+    assert mc.holds is True
+    mc2 = fr.consistency_along_motion(vk, curve, [1], t)
+    assert mc2.holds is False and mc2.initial != (0, 0)
+    # v1 = 1: q1 = t, v2 = 1/sqrt(1 + t²): λ ≠ 0 so ψ R v cannot vanish for all t
+    curve3 = {q1: t, q2: sp.asinh(t), q3: -sp.sqrt(1 + t**2) + 1, v1: 1, v2: 1 / sp.sqrt(1 + t**2)}
+    mc3 = fr.consistency_along_motion(vk, curve3, [0], t)
+    assert all(r == 0 for r in mc3.curve_residuals)
+    assert mc3.holds is False
+
+
+def test_dimension_terms():
+    m, R, M, L = sp.symbols("m R M L", positive=True)
+    assert fr.is_dimensionally_homogeneous(m * R**2 + 3 * m * R**2, {m: M, R: L})
+    assert not fr.is_dimensionally_homogeneous(m * R**2 + m, {m: M, R: L})
+
+
+# ----------------------------------------------------------------- documentation pages run as doctests
+DOCS = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs"
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["vakonomic.md", "consistency.md", "chaplygin.md", pytest.param("examples_section7.md", marks=pytest.mark.slow)],
+)
+def test_docs_reproductions(page):
+    """Every displayed result on the section 4-7 pages is recomputed (doctest of the page)."""
+    import doctest
+
+    res = doctest.testfile(str(DOCS / page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert res.attempted > 0 and res.failed == 0
