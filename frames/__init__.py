@@ -35,6 +35,8 @@ from ._fields import OneForm, VectorField, bracket
 from ._forms import CartanSolution, CartanSystem, Form
 from ._frame import Frame, anholonomy_after_change
 from ._lagrangian import Equations, Lagrangian
+from ._lagrangian import Lagrangian
+from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
 from ._nonholonomic import NonholonomicSystem
 from ._lagrangian import Lagrangian
 from ._mechanics import lagranges_method_accelerations
@@ -71,6 +73,7 @@ from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, Vakonomi
 __version__ = "0.1.0"
 
 __all__ = [
+    "Ansatz2Result",
     "Chart",
     "ChartMismatchError",
     "ConstraintError",
@@ -85,6 +88,7 @@ __all__ = [
     "Equations",
     "Form",
     "LinearConstraints",
+    "ModifiedVakonomic",
     "NonholonomicSystem",
     "OneForm",
     "RegularityError",
@@ -101,8 +105,10 @@ __all__ = [
     "parse_expression",
     "write_system",
     "TangentVectorField",
+    "Theorem1Result",
     "VectorField",
     "anholonomy_after_change",
+    "ansatz2",
     "bracket",
     "change_of_adapted_frame",
     "complete_frame",
@@ -147,6 +153,8 @@ __all__ = [
     "VakonomicField",
     "VakonomicSystem",
     "VakonomicTangentField",
+    "mvm_w_coordinate",
+    "mvm_w_frame",
 ]
 
 

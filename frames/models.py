@@ -32,10 +32,12 @@ __all__ = [
     "Model",
     "catalogue",
     "chaplygin_sleigh",
+    "charged_skate",
     "class71",
     "get",
     "knife_edge",
     "nonholonomic_particle",
+    "rolling_coin_incline",
     "rolling_penny",
     "two_wheeled_carriage",
     "vertical_rolling_disk",
@@ -431,6 +433,141 @@ def rolling_penny() -> Model:
     )
 
 
+# ------------------------------------------------------------- [PGG] 3 and 4
+def rolling_coin_incline() -> Model:
+    r"""A coin (thin disk) rolling without slipping on an inclined plane, [PGG] section 3.
+
+    Coordinates ``(x_G, y_G, φ, θ)``: the centre of mass in the plane (the y axis
+    points down the steepest slope), the rolling angle φ and the heading θ (angle
+    between the y axis and the rolling direction ``τ = sin θ e_x + cos θ e_y``).
+
+    ``L = ½ m (u_x² + u_y² + ½ R² u_φ² + ¼ R² u_θ²) + m g sin α · y_G``   ([PGG] (60)),
+    constraints ``u_x − R sin θ u_φ = 0``, ``u_y − R cos θ u_φ = 0``   ([PGG] (61a–b)).
+
+    Adapted frame ``X1 = R sin θ ∂_x + R cos θ ∂_y + ∂_φ``, ``X2 = ∂_θ`` (spanning D),
+    ``X3 = ∂_x``, ``X4 = ∂_y``; its coframe has ``θ^3 = dx − R sin θ dφ`` and
+    ``θ^4 = dy − R cos θ dφ``, the constraint rows, so the library's multipliers
+    ``(λ_3, λ_4)`` are the paper's TNHM multipliers ``(μ_1, μ_2)`` of (62).
+
+    Params (Table 1 defaults): m mass [kg] (7.5e-3), R radius [m] (11.625e-3),
+    g gravity [m/s²] (9.81), alpha inclination [rad] (π/6).
+    """
+    params = _params("m R g alpha")
+    m, R, g, alpha = params.values()
+    ch = Chart("x_G y_G phi theta", params=list(params.values()))
+    x, y, ph, th = ch.q
+    ux, uy, uph, uth = ch.u
+    L = Lagrangian(
+        ch,
+        m * (ux**2 + uy**2 + R**2 * uph**2 / 2 + R**2 * uth**2 / 4) / 2 + m * g * sp.sin(alpha) * y,
+    )
+    F = Frame(
+        [
+            VectorField(ch, [R * sp.sin(th), R * sp.cos(th), 1, 0]),
+            VectorField(ch, [0, 0, 0, 1]),
+            VectorField(ch, [1, 0, 0, 0]),
+            VectorField(ch, [0, 1, 0, 0]),
+        ]
+    )
+    cons = LinearConstraints(ch, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph])
+    pv = {m: 7.5e-3, R: 11.625e-3, g: 9.81, alpha: sp.pi / 6}
+    Om = float(sp.pi)
+    return Model(
+        "rolling-coin-incline",
+        ch,
+        L,
+        F,
+        2,
+        cons,
+        params,
+        q0={x: 0.0, y: 0.0, ph: 0.0, th: 0.0},
+        u0={ux: 0.0, uy: 0.0, uph: 0.0, uth: Om},
+        param_values=pv,
+        citation="Pastore, Giammarini & Grillo (2024), section 3, eqs. (60)-(62), Table 1",
+        extras={
+            "mvm_constraints": (ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph),
+            "mvm_auxiliary": (uph, uth),
+        },
+    )
+
+
+def charged_skate(time_dependent: bool = False) -> Model:
+    r"""A charged skate (knife edge) on an inclined plane in a magnetic field, [PGG] section 4.
+
+    Coordinates ``(x_G, y_G, θ)``: centre of mass (the x axis points down the
+    steepest slope) and the angle θ between the x axis and the blade
+    ``n = cos θ e_x + sin θ e_y``. With ``I3 = m (ℓ² + σ²)/12`` and the field
+    ``B = B0 e_z`` (vector potential ``A = ½ B0 (−y, x)``),
+
+    ``L = ½ m (u_x² + u_y²) + ½ I3 u_θ² + m g sin α x_G
+    + ½ Q B0 (x_G u_y − y_G u_x) + Q B0 (ℓ² + σ²) u_θ / 24``   ([PGG] (97)),
+
+    constraint ``sin θ u_x − cos θ u_y = 0``   ([PGG] (98)).
+
+    Adapted frame ``X1 = cos θ ∂_x + sin θ ∂_y``, ``X2 = ∂_θ`` (spanning D),
+    ``X3 = sin θ ∂_x − cos θ ∂_y``; its coframe has ``θ^3 = sin θ dx − cos θ dy``,
+    the constraint row, so ``λ_3`` is the paper's TNHM multiplier ``μ_1`` of (100).
+
+    Parameters
+    ----------
+    time_dependent : bool
+        If True the chart has time ``t`` and ``B0 = B0(t)`` is an undefined function
+        (``params["B0"]`` is then the function ``B0``); otherwise B0 is a constant symbol.
+
+    Params: m mass [kg], ell length [m], sigma side of the square cross-section [m],
+    g gravity [m/s²], alpha inclination [rad], Q charge [C], B0 magnetic field [T].
+    """
+    names = "m ell sigma g alpha Q" + ("" if time_dependent else " B0")
+    params: dict[str, Any] = _params(names)
+    ch = Chart("x_G y_G theta", time=True if time_dependent else None, params=list(params.values()))
+    if time_dependent:
+        B0f = sp.Function("B0")
+        params["B0"] = B0f
+        assert ch.t is not None
+        B0: Any = B0f(ch.t)
+    else:
+        B0 = params["B0"]
+    m, ell, sigma, g, alpha, Q = (params[k] for k in ("m", "ell", "sigma", "g", "alpha", "Q"))
+    x, y, th = ch.q
+    ux, uy, uth = ch.u
+    I3 = m * (ell**2 + sigma**2) / 12
+    L = Lagrangian(
+        ch,
+        m * (ux**2 + uy**2) / 2
+        + I3 * uth**2 / 2
+        + m * g * sp.sin(alpha) * x
+        + Q * B0 * (x * uy - y * ux) / 2
+        + Q * B0 * (ell**2 + sigma**2) * uth / 24,
+    )
+    s, c = sp.sin(th), sp.cos(th)
+    F = Frame([VectorField(ch, [c, s, 0]), VectorField(ch, [0, 0, 1]), VectorField(ch, [s, -c, 0])])
+    cons = LinearConstraints(ch, [s * ux - c * uy])
+    pv: dict[Any, Any] = {
+        params["m"]: 0.1,
+        params["ell"]: 0.3,
+        params["sigma"]: 0.01,
+        params["g"]: 9.81,
+        params["alpha"]: sp.pi / 6,
+        params["Q"]: 1.0e-2,
+    }
+    if not time_dependent:
+        pv[params["B0"]] = 1.0
+    return Model(
+        "charged-skate" + ("-t" if time_dependent else ""),
+        ch,
+        L,
+        F,
+        2,
+        cons,
+        params,
+        q0={x: 0.0, y: 0.0, th: 0.0},
+        u0={ux: 1.0, uy: 0.0, uth: 0.5},
+        param_values=pv,
+        citation="Pastore, Giammarini & Grillo (2024), section 4, eqs. (97)-(102)",
+        extras={"B0": B0, "I3": I3, "mvm_constraints": (s * ux - c * uy,), "mvm_auxiliary": (uth, c * ux + s * uy)},
+    )
+
+
 _CATALOGUE: dict[str, Callable[[], Model]] = {
     "nonholonomic-particle": nonholonomic_particle,
     "vertical-rolling-disk": vertical_rolling_disk,
@@ -439,6 +576,8 @@ _CATALOGUE: dict[str, Callable[[], Model]] = {
     "class71": class71,
     "two-wheeled-carriage": two_wheeled_carriage,
     "rolling-penny": rolling_penny,
+    "rolling-coin-incline": rolling_coin_incline,
+    "charged-skate": charged_skate,
 }
 
 
