@@ -14,7 +14,17 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-__all__ = ["canon", "canon_matrix", "entries", "exact_inverse", "exact_solve", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
+__all__ = [
+    "canon",
+    "canon_matrix",
+    "entries",
+    "exact_inverse",
+    "exact_solve",
+    "is_zero",
+    "tidy",
+    "tidy_matrix",
+    "trig_normal",
+]
 
 
 def canon(expr: object) -> sp.Expr:

@@ -224,6 +224,8 @@ def test_vakonomic_cartan_equations_two_wheeled_carriage():
     th = ch.q[4]
     assert is_zero(F.anholonomy[2, 0, 1] + vals[mdl.params["R"]] ** 2 / (2 * vals[mdl.params["c"]]) * sp.sin(th))
     _section4_check(L, F, mdl.m)
+
+
 # ------------------------------------------------- 7.2: nonholonomic dynamics of the carriage
 def _carriage():
     mdl = models.two_wheeled_carriage()
@@ -319,6 +321,8 @@ def test_two_wheeled_carriage_momenta_on_C():
     Lv = mdl.lagrangian.in_frame(F)
     assert is_zero(sp.diff(Lv, F.v[2]).xreplace(nh.on_C) - p3)
     assert is_zero(sp.diff(Lv, F.v[3]).xreplace(nh.on_C) - p4)
+
+
 # ------------------------------------------------------------------ sections 4-7: vakonomic, consistency, Chaplygin
 def _particle_vk():
     mdl = models.nonholonomic_particle()
