@@ -20,3 +20,4 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 nitpicky = False
 suppress_warnings = ["myst.header", "ref.python"]
+html_static_path = ["_static"]

@@ -70,6 +70,7 @@ from ._numeric import (
     reduced_ode_system,
     sweep,
 )
+from ._numeric_plugins import mvm_ode_system, vakonomic_ode_system
 from ._report import Report, build_report, display_form
 from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
 from ._tangent import SecondOrderField, TangentVectorField
@@ -156,6 +157,7 @@ __all__ = [
     "latex_equations",
     "load_system",
     "loads_system",
+    "mvm_ode_system",
     "mvm_w_coordinate",
     "mvm_w_frame",
     "ode_system",
@@ -168,6 +170,7 @@ __all__ = [
     "transform_field",
     "transform_multipliers",
     "vakonomic_lift",
+    "vakonomic_ode_system",
     "weak_consistency",
     "write_system",
 ]

@@ -52,7 +52,7 @@ def _closed_form(t, Om, th0):
     mgs = M * G * np.sin(ALPHA)
     rho1 = 2 / 3 * mgs * (np.sin(2 * Om * t + 2 * th0) - np.sin(th0) * np.cos(Om * t + th0))  # (96a); (95a)
     rho2 = 2 / 3 * mgs * (np.cos(2 * Om * t + 2 * th0) + np.sin(th0) * np.sin(Om * t + th0)) - mgs  # (96b); (95b)
-    # (96c) printed: (1/3) m g sin α R cos(Ωt); the library (and (93) with (96a-b)) gives cos(Ωt + θ0), errata PGG-M6
+    # (96c) printed: (1/3) m g sin α R cos(Ωt); the library (and (93) with (96a-b)) gives cos(Ωt + θ0), errata PGG-6
     rho3 = mgs * R / 3 * np.cos(Om * t + th0)
     return np.stack([x, y, phi, th0 + Om * t], axis=1), np.stack([rho1, rho2, rho3], axis=1)
 
@@ -100,3 +100,78 @@ def test_coin_residual_over_1000_seconds(coin):
     print(f"coin T=1000: residual reduced {red.residual.max():.2e}, multiplier {mul.residual.max():.2e}")
     assert red.residual.max() <= 1e-12
     assert mul.residual.max() > red.residual.max()
+
+
+# ============================================================ charged skate: p3 (issue 8, acceptance 5)
+SKATE_T = 10.0
+
+
+def _skate():
+    import sympy as sp
+
+    sk = models.charged_skate()
+    q1, q2, q3 = sk.chart.q
+    u1, u2, u3 = sk.chart.u
+    s, c = sp.sin(q3), sp.cos(q3)
+    return sk, (q1, q2, q3), (u1, u2, u3), s, c
+
+
+def _skate_run(system_or_ode, extra0=None):
+    sk = models.charged_skate()
+    te = np.linspace(0, SKATE_T, 501)
+    q0, u0 = [0.0, 0.0, 0.5], [np.cos(0.5), np.sin(0.5), 0.1]  # u0 in D: u ∥ (cos θ, sin θ)
+    return fr.integrate(
+        system_or_ode, (0, SKATE_T), q0, u0, params=sk.param_values, rtol=1e-11, atol=1e-13, t_eval=te, extra0=extra0
+    )
+
+
+def _p3_drift(tr):
+    sk = models.charged_skate()
+    P = sk.params
+    pv = {k.name: float(v) for k, v in sk.param_values.items()}
+    I3 = pv["m"] * (pv["ell"] ** 2 + pv["sigma"] ** 2) / 12
+    p3 = I3 * tr.u[:, 2] + pv["Q"] * pv["B0"] * (pv["ell"] ** 2 + pv["sigma"] ** 2) / 24  # (101c)/(102)
+    assert P["B0"] in sk.param_values
+    return float(np.max(np.abs(p3 - p3[0]))), float(abs(p3[0]))
+
+
+def test_skate_p3_tnhm_and_mvm_cases_A_C():
+    """p3 is conserved along the TNHM and the Case C MVM (131c) to 1e-10; Case A (109c) drifts."""
+    import sympy as sp
+
+    sk, (q1, q2, _q3), (u1, u2, u3), s, c = _skate()
+    P = sk.params
+    nh = _skate_run(sk.nonholonomic())
+    d_nh, p30 = _p3_drift(nh)
+    A = fr.ModifiedVakonomic(sk.lagrangian, [s * u1 - c * u2], [u3, c * u1 + s * u2])  # (98), (104)
+    trA = _skate_run(fr.mvm_ode_system(A), {"lambda": [0.0]})
+    chi = P["Q"] * P["B0"] / (2 * P["m"])
+    C = fr.ModifiedVakonomic(
+        sk.lagrangian,
+        [s * (u1 - chi * q2) - c * (u2 + chi * q1)],
+        [u3 + chi, c * (u1 - chi * q2) + s * (u2 + chi * q1)],
+    )  # (125)-(126)
+    trC = _skate_run(fr.mvm_ode_system(C), {"lambda": [0.0]})
+    dA, dC = _p3_drift(trA), _p3_drift(trC)
+    # the recorded canonical momenta agree with (101c)
+    np.testing.assert_allclose(trA.extras["p"][:, 2], trA.extras["p"][0, 2] + (trA.u[:, 2] - trA.u[0, 2]) * float(
+        (P["m"] * (P["ell"] ** 2 + P["sigma"] ** 2) / 12).subs(sk.param_values)), rtol=1e-12, atol=1e-15)  # fmt: skip
+    print(f"skate p3(0) = {p30:.3e}; drift over T = {SKATE_T}: TNHM {d_nh:.1e}, Case A {dA[0]:.3e}, Case C {dC[0]:.1e}")
+    print(f"Case A max |q - q_TNHM| = {np.max(np.abs(trA.q - nh.q)):.3e}")
+    assert d_nh <= 1e-10 and dC[0] <= 1e-10
+    assert dA[0] > 10 * p30  # not conserved: (109c) p3' = Q B0 (q1 u1 + q2 u2)/2
+    assert sp.Symbol("B0") in set(P.values())
+
+
+@pytest.mark.slow
+def test_skate_p3_mvm_case_B():
+    """Case B (Ansatz 2, ϱ = 0): p3 conserved (117c) to 1e-10, and q(t) is the TNHM's (Theorem 1 holds)."""
+    sk, _q, (u1, u2, u3), s, c = _skate()
+    res = fr.ansatz2(sk.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
+    trB = _skate_run(fr.mvm_ode_system(res.system, subs={res.free[0]: 0}), {"lambda": [0.0]})
+    nh = _skate_run(sk.nonholonomic())
+    dB, _ = _p3_drift(trB)
+    dq = float(np.max(np.abs(trB.q - nh.q)))
+    print(f"Case B: p3 drift {dB:.1e}, max |q - q_TNHM| = {dq:.2e}")
+    assert dB <= 1e-10
+    assert dq <= 1e-6
