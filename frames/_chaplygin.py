@@ -21,6 +21,7 @@ from typing import Any
 import sympy as sp
 
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
+from ._constraints import AdaptedIndices
 from ._errors import ConstraintError, InvalidExpressionError
 from ._fields import VectorField
 from ._frame import Frame
@@ -67,7 +68,7 @@ class Proposition5:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ChaplyginSystem:
+class ChaplyginSystem(AdaptedIndices):
     r"""A Chaplygin system in the frame ``{X_α, Ẽ_a}`` (Crampin–Mestdag section 6).
 
     Parameters
@@ -190,26 +191,6 @@ class ChaplyginSystem:
     def generators(self) -> tuple[VectorField, ...]:
         """The fundamental fields ``Ẽ_a``."""
         return self.frame.fields[self.m :]
-
-    @property
-    def n(self) -> int:
-        """dim Q."""
-        return self.frame.dim
-
-    @property
-    def alpha(self) -> range:
-        """0-based indices of the horizontal fields."""
-        return range(self.m)
-
-    @property
-    def a(self) -> range:
-        """0-based indices of the generators in the frame."""
-        return range(self.m, self.n)
-
-    @property
-    def on_C(self) -> dict[sp.Symbol, sp.Expr]:
-        """``v^a = 0``."""
-        return {self.frame.v[a]: sp.S.Zero for a in self.a}
 
     @property
     def nonholonomic(self) -> NonholonomicSystem:

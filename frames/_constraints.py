@@ -19,7 +19,7 @@ from ._fields import VectorField
 from ._frame import Frame
 from ._simplify import canon, canon_matrix, is_zero
 
-__all__ = ["Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
+__all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
 
 def _rank(M: sp.MatrixBase) -> int:
@@ -235,3 +235,34 @@ def complete_frame(
             fields.append(VectorField.coordinate(chart, i))
             r = r2
     return Frame(fields, v=v)
+
+
+class AdaptedIndices:
+    """Index ranges of an adapted frame whose first ``m`` fields span D.
+
+    Mixed into the systems built on an adapted frame (nonholonomic, vakonomic,
+    Chaplygin); they provide the attributes ``frame`` and ``m``.
+    """
+
+    frame: Frame
+    m: int
+
+    @property
+    def n(self) -> int:
+        """dim Q."""
+        return self.frame.dim
+
+    @property
+    def alpha(self) -> range:
+        """0-based indices ``α`` of the fields spanning D."""
+        return range(self.m)
+
+    @property
+    def a(self) -> range:
+        """0-based indices ``a`` of the complementary fields."""
+        return range(self.m, self.n)
+
+    @property
+    def on_C(self) -> dict[sp.Symbol, sp.Expr]:
+        """The substitution ``v^a = 0`` defining the constraint submanifold C."""
+        return {self.frame.v[a]: sp.S.Zero for a in self.a}

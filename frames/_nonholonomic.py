@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.polys.fields import sfield
 from sympy.polys.matrices import DomainMatrix
 
-from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
+from ._constraints import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ._errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ._frame import Frame
 from ._lagrangian import Lagrangian
@@ -175,7 +175,7 @@ def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> t
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class NonholonomicSystem:
+class NonholonomicSystem(AdaptedIndices):
     r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
 
     Parameters
@@ -227,26 +227,6 @@ class NonholonomicSystem:
         return cls(lagrangian, F, D.rank)
 
     # ---------------------------------------------------------------- basics
-    @property
-    def n(self) -> int:
-        """dim Q."""
-        return self.frame.dim
-
-    @property
-    def alpha(self) -> range:
-        """Indices (0-based) of the fields spanning D."""
-        return range(self.m)
-
-    @property
-    def a(self) -> range:
-        """Indices (0-based) of the complementary fields."""
-        return range(self.m, self.n)
-
-    @property
-    def on_C(self) -> dict[sp.Symbol, sp.Expr]:
-        """The substitution ``v^a = 0`` defining C."""
-        return {self.frame.v[a]: sp.S.Zero for a in self.a}
-
     @property
     def distribution(self) -> Distribution:
         """D, spanned by the first m frame fields."""

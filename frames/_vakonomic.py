@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy as sp
 
+from ._constraints import AdaptedIndices
 from ._errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ._frame import Frame
 from ._lagrangian import Lagrangian, frame_el_terms, solve_linear
@@ -220,7 +221,7 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class VakonomicSystem:
+class VakonomicSystem(AdaptedIndices):
     r"""The vakonomic problem ``L̂ = L − μ_a v^a`` in an adapted frame (Crampin–Mestdag section 4).
 
     Parameters
@@ -293,26 +294,6 @@ class VakonomicSystem:
     def nonholonomic(self) -> NonholonomicSystem:
         """The nonholonomic system with the same data (Proposition 2)."""
         return self._cache["nh"]  # type: ignore[no-any-return]
-
-    @property
-    def n(self) -> int:
-        """dim Q."""
-        return self.frame.dim
-
-    @property
-    def alpha(self) -> range:
-        """0-based indices of the fields spanning D."""
-        return range(self.m)
-
-    @property
-    def a(self) -> range:
-        """0-based indices of the complementary fields."""
-        return range(self.m, self.n)
-
-    @property
-    def on_C(self) -> dict[sp.Symbol, sp.Expr]:
-        """The substitution ``v^a = 0``."""
-        return {self.frame.v[a]: sp.S.Zero for a in self.a}
 
     def __repr__(self) -> str:
         return f"VakonomicSystem(L = {self.lagrangian.expr}, m = {self.m}, n = {self.n}, mu = {self.mu})"
