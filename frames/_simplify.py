@@ -147,26 +147,9 @@ def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
     if the matrix is singular.
     """
     A = sp.Matrix(M)
-    n = A.rows
-    if A.cols != n:
+    if A.cols != A.rows:
         raise ValueError(f"exact_inverse: matrix is {A.rows}x{A.cols}, not square")
-    aug = A.row_join(sp.eye(n)).tolist()
-    for c in range(n):
-        cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
-        if not cands:
-            raise ZeroDivisionError(f"exact_inverse: singular matrix (no pivot in column {c + 1})")
-        _, r = min(cands)
-        aug[c], aug[r] = aug[r], aug[c]
-        piv = aug[c][c]
-        if piv != 1:
-            aug[c] = [canon(x / piv) if x != 0 else x for x in aug[c]]
-        for r2 in range(n):
-            f = aug[r2][c]
-            if r2 == c or f == 0:
-                continue
-            row_c = aug[c]
-            aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
-    return sp.ImmutableMatrix([row[n:] for row in aug])
+    return exact_solve(A, sp.eye(A.rows))[0]
 
 
 def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
