@@ -10,9 +10,16 @@ a trigonometric simplification only when the cheap test is inconclusive.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.polys.domains import QQ
+from sympy.polys.fields import field as _rational_field
+from sympy.polys.matrices import DomainMatrix
+from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+from sympy.polys.orderings import lex
 
 __all__ = [
     "canon",
@@ -20,6 +27,7 @@ __all__ = [
     "entries",
     "exact_inverse",
     "exact_solve",
+    "RationalFunctions",
     "is_zero",
     "tidy",
     "tidy_matrix",
@@ -40,6 +48,139 @@ def canon(expr: object) -> sp.Expr:
         # a polynomial in its generators: expansion is its canonical form (as cancel's numerator)
         return sp.expand(e)
     return sp.cancel(e)
+
+
+class UnsupportedExpression(ValueError):
+    """An expression outside the class handled by :class:`RationalFunctions` (internal)."""
+
+
+class RationalFunctions:
+    r"""Exact arithmetic on rational functions with the Pythagorean identities.
+
+    The generators are the symbols of the expressions, undefined functions and their
+    derivatives (``B0(t)``, ``B0'(t)``: algebraically independent), and for each
+    argument ``a`` of a ``sin`` or ``cos`` a pair of generators ``s_a, c_a``. Elements
+    live in ``QQ(s_a, c_a, …)`` (lexicographic, each ``s_a`` first); a polynomial is
+    reduced modulo the ideal ``(s_a² + c_a² − 1)``, for which these generators form a
+    Gröbner basis (the leading monomials ``s_a²`` are pairwise coprime), so the
+    reduced numerator of a rational function is zero iff the function vanishes
+    identically on the circle(s). Multiple-angle identities are not used: ``sin 2a``
+    is a generator of its own, as in :func:`trig_normal`.
+
+    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp``, ``tan`` and
+    any other function, for which the expression-level fallbacks are used.
+    """
+
+    def __init__(self, exprs: Sequence[Any]) -> None:
+        es = [sp.sympify(e) for e in exprs]
+        args = sorted({f.args[0] for e in es for f in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
+        rep: dict[sp.Expr, sp.Symbol] = {}
+        pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
+        for a in args:
+            s_a, c_a = sp.Dummy("s"), sp.Dummy("c")
+            rep[sp.sin(a)] = s_a
+            rep[sp.cos(a)] = c_a
+            pairs.append((s_a, c_a))
+        funcs: set[sp.Expr] = set()
+        syms: set[sp.Symbol] = set()
+        for e in es:
+            _collect_generators(e, rep, funcs, syms)
+        others: list[sp.Symbol] = []
+        for f in sorted(funcs, key=sp.default_sort_key):
+            d = sp.Dummy("f")
+            rep[f] = d
+            others.append(d)
+        gens = [g for pair in pairs for g in pair] + others + sorted(syms, key=sp.default_sort_key)
+        self._rep = rep
+        self._back = {v: k for k, v in rep.items()}
+        if gens:
+            self.field, *_ = _rational_field(gens, QQ, lex)
+        else:
+            self.field, *_ = _rational_field([sp.Dummy("one")], QQ, lex)
+        self.ring = self.field.ring
+        self.domain = self.field.to_domain()
+        self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs]
+
+    def from_expr(self, e: Any) -> Any:
+        """The field element of ``e`` (an expression over this object's generators)."""
+        return self.field.from_expr(sp.sympify(e).xreplace(self._rep))
+
+    def to_expr(self, f: Any) -> sp.Expr:
+        """Back to a sympy expression ``numerator/denominator``."""
+        return sp.sympify(self.domain.to_sympy(f)).xreplace(self._back)
+
+    def reduce(self, p: Any) -> Any:
+        """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""
+        return p.rem(self._ideal) if self._ideal else p
+
+    def normal(self, f: Any) -> Any:
+        """Reduce numerator and denominator, then cancel their gcd."""
+        num, den = self.reduce(f.numer), self.reduce(f.denom)
+        if not den:
+            raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
+        num, den = num.cancel(den)
+        return self.field.new(num, den)
+
+    def is_zero(self, f: Any) -> bool:
+        """Exact: the rational function vanishes identically."""
+        return not self.reduce(f.numer)
+
+    def solve(self, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+        """Solve ``G x = b``: fraction-free over the polynomial ring, then one reduction per entry.
+
+        Each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
+        polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
+        and ``x = x_num / x_den`` is reduced and cancelled entry by entry.
+        """
+        n = G.rows
+        k = b.cols
+        rows = []
+        scale = self.field.one
+        for i in range(n):
+            row = [self.from_expr(x) for x in list(G.row(i)) + list(b.row(i))]
+            m = self.ring.one
+            for x in row:
+                m = m.lcm(x.denom)
+            rows.append([x.numer * m.exquo(x.denom) for x in row])
+            scale = scale * m
+        R = self.ring.to_domain()
+        A = DomainMatrix([r[:n] for r in rows], (n, n), R)
+        B = DomainMatrix([r[n:] for r in rows], (n, k), R)
+        try:
+            xnum, xden = A.solve_den(B, method="rref")
+        except DMNonInvertibleMatrixError:
+            raise ZeroDivisionError("exact_solve: singular matrix") from None
+        den = self.reduce(xden)
+        if not den:
+            raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
+        x = [
+            [self.to_expr(self.field.new(*self.reduce(xnum[i, j].element).cancel(den))) for j in range(k)]
+            for i in range(n)
+        ]
+        det = self.to_expr(self.normal(self.field.new(A.det(), self.ring.one) / scale))
+        return sp.ImmutableMatrix(x), det
+
+
+def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:
+    """Check that ``e`` is rational in symbols, sin/cos (already in ``rep``) and undefined functions."""
+    if e in rep:
+        return
+    if e.is_Symbol:
+        syms.add(e)
+        return
+    if e.is_Rational:
+        return
+    if isinstance(e, AppliedUndef) or (isinstance(e, sp.Derivative) and isinstance(e.expr, AppliedUndef)):
+        funcs.add(e)
+        return
+    if isinstance(e, sp.Add | sp.Mul):
+        for a in e.args:
+            _collect_generators(a, rep, funcs, syms)
+        return
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        _collect_generators(e.base, rep, funcs, syms)
+        return
+    raise UnsupportedExpression(f"not a rational function of symbols, sin/cos and undefined functions: {e}")
 
 
 def _has_denominator(e: sp.Expr) -> bool:
@@ -78,6 +219,12 @@ def trig_normal(expr: object) -> sp.Expr:
     e = canon(expr)
     if e.is_Atom or not e.has(sp.sin, sp.cos):
         return e
+    try:
+        ctx = RationalFunctions([e])
+    except UnsupportedExpression:
+        pass
+    else:
+        return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
     args = _trig_args(e)
     num, den = sp.fraction(sp.together(e))
     try:
@@ -153,17 +300,45 @@ def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
 
 
 def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
-    """Solve ``G x = b`` by Gauss–Jordan elimination with :func:`canon` after every step.
+    """Solve ``G x = b`` exactly; return ``(x, det G)``.
 
-    Returns ``(x, det)`` where ``det`` is the determinant (product of pivots,
-    with the permutation sign). Pivots are the simplest entries that are not
-    identically zero. Raises ``ZeroDivisionError`` when ``G`` is singular.
-    Keeping every intermediate entry in canonical form avoids the expression
-    swell of a plain LU solve on symbolic matrices.
+    When every entry is a rational function of symbols, undefined functions
+    (``B0(t)``, their derivatives) and ``sin``/``cos`` (the usual case), the
+    system is solved fraction-free over the polynomial ring
+    (:meth:`RationalFunctions.solve`: ``sympy.polys.matrices.DomainMatrix``),
+    and the numerators and the determinant are reduced modulo
+    ``sin² + cos² − 1`` before one cancellation per entry. Otherwise it falls
+    back to Gauss–Jordan elimination on expressions with :func:`canon` after
+    every step. Raises ``ZeroDivisionError`` when ``G`` is singular (its
+    determinant vanishes identically, the Pythagorean identity included).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> th = sp.Symbol("theta")
+    >>> G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    >>> x, det = exact_solve(G, sp.Matrix([1, 0]))
+    >>> list(x), det
+    ([cos(theta), -sin(theta)], 1)
     """
     A = sp.Matrix(G)
-    n = A.rows
     B = sp.Matrix(b)
+    if A.rows != A.cols or B.rows != A.rows:
+        raise ValueError(f"exact_solve: shapes {A.shape} and {B.shape} do not match")
+    try:
+        ctx = RationalFunctions(list(A) + list(B))
+    except UnsupportedExpression:
+        return _gauss_jordan(A, B)
+    return ctx.solve(A, B)
+
+
+def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """Gauss–Jordan elimination on sympy expressions, :func:`canon` after every step.
+
+    The fallback of :func:`exact_solve` for entries outside :class:`RationalFunctions`
+    (floats, radicals, ``exp`` …); pivots are decided by :func:`is_zero`.
+    """
+    n = A.rows
     aug = A.row_join(B).tolist()
     det: sp.Expr = sp.S.One
     for c in range(n):

@@ -317,6 +317,34 @@ class SecondOrderField:
 
         return integrate(self, t_span, q0, u0, params=params, **kwargs)
 
+    def subs(self, values: dict[Any, Any]) -> SecondOrderField:
+        r"""The field at specialized parameter values: ``Γ^i`` with ``values`` substituted.
+
+        Keys must be declared parameters of the chart that do not occur in the frame
+        (the frame, and with it the meaning of the ``Γ^i``, stays the same).
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> import frames as fr
+        >>> k = sp.Symbol("k")
+        >>> ch = fr.Chart("x", "u", params=[k])
+        >>> G = fr.SecondOrderField(fr.Frame.coordinate(ch), [-k * ch.q[0]])
+        >>> G.subs({k: 4}).Gamma
+        Matrix([[-4*x]])
+        """
+        bad = [s for s in values if s not in self.chart.params]
+        if bad:
+            raise InvalidExpressionError(f"SecondOrderField.subs: {bad} are not parameters {self.chart.params}")
+        in_frame = [s for s in values if self.frame.matrix.has(s)]
+        if in_frame:
+            raise InvalidExpressionError(
+                f"SecondOrderField.subs: parameters {in_frame} occur in the frame; change the frame instead"
+            )
+        return SecondOrderField(
+            self.frame, [canon(g.subs(values)) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent
+        )
+
     def simplified(self) -> SecondOrderField:
         """A copy with trig-simplified coefficients."""
         return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)

@@ -500,8 +500,9 @@ class VakonomicSystem(AdaptedIndices):
         ``i = α`` and equal ``−`` the tangency conditions for ``i = a``). With
         ``el_field=True`` and ``L̃`` regular on C, the restriction to C of the Euler–Lagrange
         field of ``L̃`` (Proposition 1) is computed as well and compared with ``Γ_C``.
-        ``subs`` specializes parameters in the residuals and in that comparison, after
-        the computation with symbolic parameters.
+        ``subs`` specializes parameters: in the residuals after their computation with
+        symbolic parameters, and in ``g̃``, ``r̃`` and ``Γ_C`` before the Euler–Lagrange field
+        of the specialized ``L̃`` is solved for.
         """
         phi = self.section(section)
         Lt = self.variational_lagrangian(phi, extension)
@@ -522,13 +523,16 @@ class VakonomicSystem(AdaptedIndices):
         if el_field:
             # The Euler–Lagrange field of L̃ is defined pointwise by g̃ Γ̃ = r̃; its restriction to C
             # is therefore obtained by solving the same system with v^a = 0 (Proposition 1 on C).
+            # Parameters are specialized before the solve: the field of the specialized L̃.
             try:
-                Gt = solve_linear(g, r, f"Euler-Lagrange field of L̃ = {Lt.expr}")
+                Gt = solve_linear(
+                    sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), f"Euler-Lagrange field of L̃ = {Lt.expr}"
+                )
             except RegularityError:
                 Gt = None
             if Gt is not None:
                 elf = SecondOrderField(F2, [tidy(x) for x in Gt], m=self.m, time_dependent=Lt.time_dependent)
-                diff = [canon((Gt[i] - tf.Gamma[i]).subs(sub)) for i in range(self.n)]
+                diff = [canon(Gt[i] - tf.Gamma[i].subs(sub)) for i in range(self.n)]
                 same = _decide(diff)
         return Theorem1Check(Lt, res, tang, holds, elf, same)
 

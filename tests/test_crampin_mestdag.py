@@ -583,9 +583,15 @@ def test_carriage_special_section_true_and_half_false():
     k3p = -Khat * sp.sin(th) * (v1 - v2) - H * sp.cos(th) * (v1 + v2)
     k4p = Khat * sp.cos(th) * (v1 - v2) - H * sp.sin(th) * (v1 + v2)
     assert fr.strong_consistency(vk, [p[0] + k3p, p[1] + k4p, p[2]], subs={J: Js}).holds is False
-    # Corollary 2 / Theorem 1 at the special l (the Euler-Lagrange field of L̃ = L − (p_a + k_a) v^a) is not
-    # checked here: VakonomicSystem.theorem1 does not finish within 20 minutes for this section (open work).
-    # It is checked at l = 0 in test_carriage_theorem1_l_zero.
+
+    # Corollary 2 / Theorem 1 at the special l: Γ_C of Proposition 4 is Euler–Lagrange for
+    # L̃ = L − (p_a + k_a) v^a, and the restriction to C of the Euler–Lagrange field of L̃ equals the
+    # nonholonomic field; at half the special l the section is not tangent and Theorem 1 fails.
+    th1 = vk.theorem1(sec, subs={J: Js})
+    assert th1.holds is True and th1.restriction_equal is True
+    assert th1.el_field is not None and th1.el_field.equals(vk.nonholonomic.field().subs({J: Js}))
+    th_half = vk.theorem1(sec, subs={J: Js.subs(l, 2 * l)})
+    assert th_half.holds is False and th_half.restriction_equal is False
 
 
 @pytest.mark.slow
