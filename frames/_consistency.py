@@ -293,9 +293,14 @@ def find_sections(
         is solved for the first of these parameters it contains, and the search is
         repeated with that relation substituted (one family per root).
     functions : sequence of applied undefined functions of one variable
-        Unknown functions: the equations containing their derivatives are solved
-        with :func:`sympy.dsolve` (as a system); the remaining equations are
-        returned as relations.
+        Unknown functions (e.g. ``f(theta)``). The conditions are split over the
+        ``v^α`` only; the equations with derivatives are integrated with
+        :func:`sympy.dsolve` (their integration constants ``C1, C2, …`` become
+        unknown constants), equations without derivatives that are linear in the
+        functions are solved for them, and once no function is left the constants
+        are found as above (splitting over the coordinates too). Functions that
+        cannot be determined are returned in ``free`` with the unsolved equations
+        as ``relations``.
 
     Returns
     -------
@@ -317,12 +322,11 @@ def find_sections(
     phi = tuple(canon(sp.sympify(p).xreplace(vk.on_C)) for p in ansatz)
     if len(phi) != vk.n - vk.m:
         raise InvalidExpressionError(f"find_sections: expected {vk.n - vk.m} ansatz functions, got {len(phi)}")
+    if functions:
+        return _function_families(vk, phi, functions, unknowns, kind, solve_for)
     res = test(vk, phi)
     v_al = [vk.frame.v[i] for i in vk.alpha]
-    qs = [] if functions else list(vk.frame.chart.q)
-    eqs = split_conditions(res.conditions, v_al, qs)
-    if functions:
-        return _function_families(vk, phi, eqs, functions, unknowns, test)
+    eqs = split_conditions(res.conditions, v_al, list(vk.frame.chart.q))
     families: list[SectionFamily] = []
 
     def finish(sol: dict[Any, sp.Expr], rel: tuple[sp.Eq, ...]) -> None:
@@ -361,25 +365,119 @@ def find_sections(
 def _function_families(
     vk: VakonomicSystem,
     phi: tuple[sp.Expr, ...],
-    eqs: list[sp.Expr],
     functions: Sequence[Any],
     unknowns: Sequence[sp.Symbol],
-    test: Any,
+    kind: str,
+    solve_for: Sequence[sp.Symbol],
+    depth: int = 0,
 ) -> list[SectionFamily]:
+    """Sections with unknown functions of one variable: eliminate the functions one step at a time.
+
+    Each step either integrates the equations that contain derivatives (``sympy.dsolve``,
+    a square system in the differentiated functions; the integration constants become
+    unknown constants) or solves the equations without derivatives for the functions
+    (linear algebra). It then recurses on the substituted ansatz; once no unknown function
+    is left, the constants are found by :func:`find_sections` (splitting over the
+    coordinates as well). A function that no step can determine is returned free.
+    """
+    test = strong_consistency if kind == "strong" else weak_consistency
+    funcs = [f for f in functions if any(p.has(f) for p in phi)]
+    if not funcs:
+        return find_sections(vk, phi, unknowns, kind=kind, solve_for=solve_for)
+    res = test(vk, phi)
+    v_al = [vk.frame.v[i] for i in vk.alpha]
+    eqs = split_conditions(res.conditions, v_al, [])
+    step = None if depth > 2 * len(functions) else _integrate_step(eqs, funcs, phi, vk)
+    if step is None and depth <= 2 * len(functions):
+        step = _algebraic_step(eqs, funcs)
+        if step == "inconsistent":
+            return []
+    if step is None or isinstance(step, str):
+        # nothing more can be determined: the remaining functions are free
+        rel = tuple(sp.Eq(e, 0) for e in eqs)
+        free = tuple(funcs) + tuple(u for u in unknowns if any(p.has(u) for p in phi))
+        return [SectionFamily(phi, {}, rel, free, res)]
+    sol, consts = step
+    phi2 = tuple(tidy(p.subs(sol).doit()) for p in phi)
+    rest = [f for f in functions if f not in sol]
+    out = []
+    for fam in _function_families(vk, phi2, rest, tuple(unknowns) + consts, kind, solve_for, depth + 1):
+        full = {f: tidy(e.subs(fam.solution).doit()) for f, e in sol.items()}
+        full.update(fam.solution)
+        out.append(SectionFamily(fam.section, full, fam.relations, fam.free, fam.result))
+    return out
+
+
+def _integrate_step(
+    eqs: list[sp.Expr], funcs: list[Any], phi: tuple[sp.Expr, ...], vk: VakonomicSystem
+) -> tuple[dict[Any, sp.Expr], tuple[sp.Symbol, ...]] | None:
+    """dsolve a square subsystem of the differential equations; fresh names for the constants."""
     derivs = [e for e in eqs if e.has(sp.Derivative)]
-    algebraic = [e for e in eqs if not e.has(sp.Derivative)]
+    dvars = sorted({d for e in derivs for d in e.atoms(sp.Derivative) if d.expr in funcs}, key=sp.default_sort_key)
+    if not dvars or any(d.derivative_count != 1 for d in dvars):
+        return None
+    dummies = {d: sp.Dummy("d") for d in dvars}
+    try:
+        lin = [e.xreplace(dummies) for e in derivs]
+        if any(sp.Poly(e, *dummies.values()).total_degree() > 1 for e in lin):
+            return None
+        M, b = sp.linear_eq_to_matrix(lin, list(dummies.values()))
+    except (sp.PolynomialError, ValueError):
+        return None
+    red, pivots = M.row_join(b).rref(iszerofunc=is_zero, simplify=canon)
+    if list(pivots) != list(range(len(dvars))):
+        return None  # some derivative is not determined (or the system is inconsistent)
+    # explicit first-order system f' = F(f, x); rows without a derivative are re-imposed after integration
+    odes = [sp.Eq(d, canon(red[i, len(dvars)])) for i, d in enumerate(dvars)]
+    dfuncs = [d.expr for d in dvars]
+    try:
+        ds = sp.dsolve(odes, dfuncs) if len(dfuncs) > 1 else sp.dsolve(odes[0], dfuncs[0])
+    except (NotImplementedError, ValueError, TypeError, KeyError):
+        return None
+    ds = ds if isinstance(ds, list) else [ds]
+    if any(not isinstance(d, sp.Eq) or d.lhs not in dfuncs for d in ds):
+        return None
+    used = set().union(*[p.free_symbols for p in phi]) | set(vk.frame.chart.params)
+    taken = {s.name for s in used}
+    consts: list[sp.Symbol] = []
     sol: dict[Any, sp.Expr] = {}
-    if derivs:
-        ds = sp.dsolve(derivs, list(functions)) if len(derivs) > 1 else sp.dsolve(derivs[0], functions[0])
-        ds = ds if isinstance(ds, list) else [ds]
-        for d in ds:
-            sol[d.lhs] = d.rhs
-    sec = tuple(tidy(p.subs(sol).doit()) for p in phi)
-    rel = tuple(sp.Eq(tidy(e.subs(sol).doit()), 0) for e in algebraic)
-    rel = tuple(r for r in rel if r is not sp.true and not (isinstance(r, sp.Eq) and is_zero(r.lhs)))
-    free = tuple(s for s in sorted(set().union(*[x.free_symbols for x in sol.values()]), key=str) if s.name[0] == "C")
-    r = test(vk, sec)
-    return [SectionFamily(sec, sol, rel, free, r)]
+    rename: dict[sp.Symbol, sp.Symbol] = {}
+    k = 1
+    for d in ds:
+        for c in sorted(d.rhs.free_symbols - used, key=sp.default_sort_key):
+            if c in rename or not c.name.startswith("C"):
+                continue
+            while f"C{k}" in taken:
+                k += 1
+            rename[c] = sp.Symbol(f"C{k}")
+            taken.add(f"C{k}")
+            consts.append(rename[c])
+    for d in ds:
+        sol[d.lhs] = d.rhs.xreplace(rename)
+    return sol, tuple(consts)
+
+
+def _algebraic_step(eqs: list[sp.Expr], funcs: list[Any]) -> Any:
+    """Solve the equations without derivatives that are linear in the functions."""
+    dummies = {f: sp.Dummy(str(f.func)) for f in funcs}
+    lin = []
+    for e in eqs:
+        if e.has(sp.Derivative) or not any(e.has(f) for f in funcs):
+            continue
+        ed = e.xreplace(dummies)
+        try:
+            if sp.Poly(ed, *dummies.values()).total_degree() <= 1:
+                lin.append(ed)
+        except sp.PolynomialError:
+            continue
+    if not lin:
+        return None
+    sols, obstr = _linear_families(lin, list(dummies.values()))
+    if obstr:
+        return "inconsistent"
+    back = {d: f for f, d in dummies.items()}
+    sol = {back[d]: canon(x).xreplace(back) for d, x in sols[0].items()}
+    return (sol, ()) if sol else None
 
 
 # ------------------------------------------------------------ single motions

@@ -148,14 +148,46 @@ def test_find_sections_particle_weak_and_strong():
 
 
 def test_find_sections_with_functions():
-    """Unknown functions of one variable: constants of motion f(q1) v1 of the particle (Γ(v1) = 0)."""
+    """Unknown functions of one variable on the particle: weak forces f(q1) v1 = 0, strong has no solution."""
     mdl = models.nonholonomic_particle()
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
     q1 = mdl.chart.q[0]
     f = sp.Function("f")(q1)
     (fam,) = fr.find_sections(vk, [f * mdl.frame.v[0]], kind="weak", functions=[f])
-    # weak: φ R^3_αβ v^β = 0 forces f = 0 (no derivatives: purely algebraic relations are returned)
-    assert fam.relations
+    # φ R^3_αβ v^β = 0 is linear in f without derivatives: solved, f = 0
+    assert fam.solution == {f: 0} and fam.section == (0,) and fam.result.holds is True
+    assert fam.free == () and fam.relations == ()
+    assert fr.find_sections(vk, [f * mdl.frame.v[0]], kind="strong", functions=[f]) == []
+
+
+def test_find_sections_functions_disk_strong_is_momentum_section():
+    """Disk, φ_a = f_a(φ) v2: dsolve integrates f_a' and the constants vanish, giving φ = p (section 7.1)."""
+    mdl = models.vertical_rolling_disk()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    ang = mdl.chart.q[0]
+    v2 = mdl.frame.v[1]
+    f, g = sp.Function("f")(ang), sp.Function("g")(ang)
+    (fam,) = fr.find_sections(vk, [f * v2, g * v2], kind="strong", functions=[f, g])
+    p = vk.nonholonomic.momenta()[2:]
+    assert all(is_zero(a - b) for a, b in zip(fam.section, p, strict=True))
+    assert is_zero(fam.solution[f] * v2 - p[0]) and is_zero(fam.solution[g] * v2 - p[1])
+    consts = [k for k in fam.solution if isinstance(k, sp.Symbol)]
+    assert len(consts) == 2 and all(fam.solution[k] == 0 for k in consts)  # both integration constants
+    assert fam.free == () and fam.result.holds is True
+    assert fr.strong_consistency(vk, fam.section).holds is True
+
+
+def test_find_sections_functions_disk_weak_leaves_a_free_function():
+    """Disk, weak: φ_3 sin φ = φ_4 cos φ is solved for f; g stays a free function."""
+    mdl = models.vertical_rolling_disk()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    ang = mdl.chart.q[0]
+    v2 = mdl.frame.v[1]
+    f, g = sp.Function("f")(ang), sp.Function("g")(ang)
+    (fam,) = fr.find_sections(vk, [f * v2, g * v2], kind="weak", functions=[f, g])
+    assert fam.free == (g,) and set(fam.solution) == {f}
+    assert is_zero(fam.section[0] * sp.sin(ang) - fam.section[1] * sp.cos(ang))
+    assert fam.result.holds is True and fr.weak_consistency(vk, fam.section).holds is True
 
 
 def test_consistency_along_motion_particle():
