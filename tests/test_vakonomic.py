@@ -160,13 +160,18 @@ def test_find_sections_with_functions():
     assert fr.find_sections(vk, [f * mdl.frame.v[0]], kind="strong", functions=[f]) == []
 
 
-def test_find_sections_functions_disk_strong_is_momentum_section():
-    """Disk, φ_a = f_a(φ) v2: dsolve integrates f_a' and the constants vanish, giving φ = p (section 7.1)."""
+def _disk_function_ansatz():
+    """The vertical rolling disk with the ansatz φ_a = f_a(φ) v2 (unknown f, g of the angle φ)."""
     mdl = models.vertical_rolling_disk()
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
     ang = mdl.chart.q[0]
-    v2 = mdl.frame.v[1]
     f, g = sp.Function("f")(ang), sp.Function("g")(ang)
+    return vk, ang, mdl.frame.v[1], f, g
+
+
+def test_find_sections_functions_disk_strong_is_momentum_section():
+    """Disk, φ_a = f_a(φ) v2: dsolve integrates f_a' and the constants vanish, giving φ = p (section 7.1)."""
+    vk, _ang, v2, f, g = _disk_function_ansatz()
     (fam,) = fr.find_sections(vk, [f * v2, g * v2], kind="strong", functions=[f, g])
     p = vk.nonholonomic.momenta()[2:]
     assert all(is_zero(a - b) for a, b in zip(fam.section, p, strict=True))
@@ -179,11 +184,7 @@ def test_find_sections_functions_disk_strong_is_momentum_section():
 
 def test_find_sections_functions_disk_weak_leaves_a_free_function():
     """Disk, weak: φ_3 sin φ = φ_4 cos φ is solved for f; g stays a free function."""
-    mdl = models.vertical_rolling_disk()
-    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
-    ang = mdl.chart.q[0]
-    v2 = mdl.frame.v[1]
-    f, g = sp.Function("f")(ang), sp.Function("g")(ang)
+    vk, ang, v2, f, g = _disk_function_ansatz()
     (fam,) = fr.find_sections(vk, [f * v2, g * v2], kind="weak", functions=[f, g])
     assert fam.free == (g,) and set(fam.solution) == {f}
     assert is_zero(fam.section[0] * sp.sin(ang) - fam.section[1] * sp.cos(ang))
