@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -33,6 +32,7 @@ import sympy as sp
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import frames as fr
+from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
 from frames import models
 from frames._mechanics import from_dynamic, to_dynamic
 from frames._simplify import tidy
@@ -144,27 +144,6 @@ def run_kane(case: str) -> dict:
 RUNNERS = {"frames": run_frames, "lagrange": run_lagrange, "kane": run_kane}
 
 
-def in_subprocess(method: str, case: str, timeout: float) -> dict:
-    cmd = [sys.executable, os.path.abspath(__file__), "--one", method, case]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
-    except subprocess.TimeoutExpired:
-        return {"time": None, "ops": None, "timeout": timeout}
-    except subprocess.CalledProcessError as exc:
-        return {"time": None, "ops": None, "error": exc.stderr.strip().splitlines()[-1:]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def fmt_t(r: dict) -> str:
-    if r.get("time") is None:
-        return f">{r['timeout']:.0f} s" if "timeout" in r else "error"
-    return f"{r['time']:.2f} s"
-
-
-def fmt_o(r: dict) -> str:
-    return "—" if r.get("ops") is None else str(r["ops"])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--timeout", type=float, default=300.0, help="per-case limit for each run, seconds")
@@ -185,20 +164,15 @@ def main() -> None:
     print(head)
     print("|---|---|---|---|---|---|---|---|---|---|")
     for case in cases:
-        res = {m: in_subprocess(m, case, args.timeout) for m in ("frames", "lagrange", "kane")}
+        res = {
+            m: in_subprocess(os.path.abspath(__file__), m, case, args.timeout) for m in ("frames", "lagrange", "kane")
+        }
         f = res["frames"]
-
-        def speed(r: dict, f: dict = f) -> str:
-            if f.get("time") is None:
-                return "—"
-            if r.get("time") is None:
-                return f">{r['timeout'] / f['time']:.0f}×" if "timeout" in r else "—"
-            return f"{r['time'] / f['time']:.1f}×"
 
         label = "carriage" if case == "carriage" else f"class71 k={case[1:]}"
         print(
-            f"| {label} | {fmt_t(f)} | {fmt_t(res['lagrange'])} | {fmt_t(res['kane'])} | {speed(res['lagrange'])} "
-            f"| {speed(res['kane'])} | {fmt_o(f)} | {f.get('ops_gamma', '—')} | {fmt_o(res['lagrange'])} "
+            f"| {label} | {fmt_t(f)} | {fmt_t(res['lagrange'])} | {fmt_t(res['kane'])} | {speed(res['lagrange'], f)} "
+            f"| {speed(res['kane'], f)} | {fmt_o(f)} | {f.get('ops_gamma', '—')} | {fmt_o(res['lagrange'])} "
             f"| {fmt_o(res['kane'])} |",
             flush=True,
         )

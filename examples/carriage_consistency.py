@@ -40,16 +40,7 @@ def carriage(l_value):
     )
     L = mdl.lagrangian.with_expr(mdl.lagrangian.expr.subs(vals))
     vk = fr.VakonomicSystem(L, F, m=2)
-    m, m0, l, J2, R, c = (vals[P[s]] for s in "m m0 l J2 R c".split())
-    th = mdl.chart.q[4]
-    v1, v2 = F.v[:2]
-    Khat = m0 * l * R / (2 * c)
-    H = (m * R**2 + 2 * J2) / (2 * R)
-    k = (
-        -Khat * sp.sin(th) * (v1 - v2) + H * sp.cos(th) * (v1 + v2),
-        Khat * sp.cos(th) * (v1 - v2) + H * sp.sin(th) * (v1 + v2),
-        0,
-    )
+    k = fr.models.carriage_section_data(mdl, vals)["k"]
     p = vk.nonholonomic.momenta()[2:]
     return vk, (tuple(p), tuple(pa + ka for pa, ka in zip(p, k, strict=True)))
 

@@ -30,6 +30,7 @@ from ._nonholonomic import NonholonomicSystem
 
 __all__ = [
     "Model",
+    "carriage_section_data",
     "catalogue",
     "chaplygin_sleigh",
     "charged_skate",
@@ -393,6 +394,44 @@ def two_wheeled_carriage() -> Model:
         # [E_a, E_b] = -C^c_ab E_c: [X3, X5] = X4, [X4, X5] = -X3
         extras={"structure_constants": {(2, 4): {3: -1}, (3, 4): {2: 1}}},
     )
+
+
+def carriage_section_data(mdl: Model, values: dict[Any, Any] | None = None) -> dict[str, Any]:
+    r"""The section 7.2 data of :func:`two_wheeled_carriage`, at parameter ``values``.
+
+    Returns a dict with
+
+    * ``"Khat"``: ``K̂ = m0 l R/(2c)``; ``"H"``: ``H = +(mR² + 2J2)/(2R)`` (the paper prints
+      ``−``, erratum CM-5);
+    * ``"k"``: ``(k3, k4, k5)`` with ``k3 = −K̂ sin θ (v1 − v2) + H cos θ (v1 + v2)``,
+      ``k4 = K̂ cos θ (v1 − v2) + H sin θ (v1 + v2)``, ``k5 = 0`` in the model's frame
+      coordinates: ``φ = p + k`` is strongly consistent exactly at the special ``l``;
+    * ``"J_special"``: the ``J`` that makes the symbolic ``l`` special,
+      the root of ``R²(P² − Q²) = 4c²K²`` (linear in J; P, Q, K of section 7.2).
+
+    Examples
+    --------
+    >>> mdl = two_wheeled_carriage()
+    >>> d = carriage_section_data(mdl)
+    >>> d["H"]
+    (2*J2 + R**2*m)/(2*R)
+    """
+    vals = dict(values or {})
+    m, m0, l, J, J2, R, c = (mdl.params[s] for s in "m m0 l J J2 R c".split())
+    th = mdl.chart.q[4]
+    v1, v2 = mdl.frame.v[:2]
+    Khat = (m0 * l * R / (2 * c)).subs(vals)
+    H = ((m * R**2 + 2 * J2) / (2 * R)).subs(vals)
+    k = (
+        -Khat * sp.sin(th) * (v1 - v2) + H * sp.cos(th) * (v1 + v2),
+        Khat * sp.cos(th) * (v1 - v2) + H * sp.sin(th) * (v1 + v2),
+        sp.S.Zero,
+    )
+    P = R**2 / (4 * c**2) * (J + m * c**2) + J2
+    Q = R**2 / (4 * c**2) * (J - m * c**2)
+    K = m0 * l * R**3 / (4 * c**2)
+    (Js,) = sp.solve(R**2 * (P**2 - Q**2) - 4 * c**2 * K**2, J)
+    return {"Khat": Khat, "H": H, "k": k, "J_special": Js.subs(vals)}
 
 
 def rolling_penny() -> Model:
