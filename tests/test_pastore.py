@@ -381,6 +381,42 @@ def test_skate_caseB_116_117_118(td):
     assert B.theorem1().holds
 
 
+def test_skate_caseB_transpositional_119_121():
+    """(119a-c), (120a-b), (121a-c): ζ − η̇ = W η for the Case B matrix, on the constraint and with LC.
+
+    With the constraint ``s u1 = c u2`` and Lagrange–Chetaev ``s η1 = c η2`` the free function ϱ drops
+    out of ``W η``; the result is (119), and it is the structure-coefficient form (120) with the
+    coefficients (121): ``(W η)^i = C^i_jk u^j η^k``, ``C^i_jk = −C^i_kj``.
+    """
+    mdl, _A = skate(False)
+    _q1, _q2, q3 = mdl.chart.q
+    u1, u2, u3 = mdl.chart.u
+    s, c = sp.sin(q3), sp.cos(q3)
+    res = caseB(False)
+    B = res.system
+    p1, p2, _p3 = B.p
+    Dn = p1 * c + p2 * s
+    eta = sp.Matrix(sp.symbols("eta1:4"))
+    shell = {u1: c * u2 / s, eta[0]: c * eta[1] / s}
+    Weta = (res.W * eta).applyfunc(lambda e: sp.sympify(e).xreplace(shell))
+    e1, e2, e3 = eta
+    p119 = [
+        p2 * u3 / (s * Dn) * e2 - p2 * u2 / (s * Dn) * e3,
+        -u3 * e1 + (p2 * c - p1 * s) / Dn * u3 * e2 + (u1 * c + u2 * s) / Dn * p1 * e3,
+        0,
+    ]
+    for i in range(3):
+        assert zero(Weta[i] - sp.sympify(p119[i]).xreplace(shell)), i
+    C = {(0, 2, 1): p2 / (s * Dn), (1, 2, 0): -p1 * c / Dn, (1, 2, 1): -p1 * s / Dn}  # (121a-c), C^i_jk
+    u = mdl.chart.u
+    form = [
+        sum((C.get((i, j, k), 0) - C.get((i, k, j), 0)) * u[j] * eta[k] for j in range(3) for k in range(3))
+        for i in range(3)
+    ]
+    for i in range(3):
+        assert zero(Weta[i] - sp.sympify(form[i]).xreplace(shell)), i
+
+
 @BOTH
 def test_remark11_B0_zero(td):
     """Remark 11: B0 = 0 reduces Case A and Case B (ϱ = 0) to (122)-(124)."""
