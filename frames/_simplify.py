@@ -134,10 +134,14 @@ class RationalFunctions:
         """
         n = G.rows
         k = b.cols
+        elems = [[self.from_expr(x) for x in list(G.row(i)) + list(b.row(i))] for i in range(n)]
+        quick = self._constant_pivot_elimination(elems, n)
+        if quick is not None:
+            return quick
         rows = []
         scale = self.field.one
         for i in range(n):
-            row = [self.from_expr(x) for x in list(G.row(i)) + list(b.row(i))]
+            row = elems[i]
             m = self.ring.one
             for x in row:
                 m = m.lcm(x.denom)
@@ -159,6 +163,38 @@ class RationalFunctions:
         ]
         det = self.to_expr(self.normal(self.field.new(A.det(), self.ring.one) / scale))
         return sp.ImmutableMatrix(x), det
+
+    def _constant_pivot_elimination(self, elems: list[list[Any]], n: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """Gauss–Jordan in the field while a nonzero constant pivot exists in every column.
+
+        Frames are typically a permutation times a unipotent matrix: every pivot is a number,
+        the entries stay polynomial and this is much cheaper than the fraction-free solve.
+        Returns None as soon as a column has no constant pivot (the caller then solves
+        fraction-free from the start).
+        """
+        aug = [list(r) for r in elems]
+        det = self.field.one
+        for c in range(n):
+            r = next(
+                (r for r in range(c, n) if aug[r][c] and aug[r][c].numer.is_ground and aug[r][c].denom.is_ground), None
+            )
+            if r is None:
+                return None
+            if r != c:
+                aug[c], aug[r] = aug[r], aug[c]
+                det = -det
+            piv = aug[c][c]
+            det = det * piv
+            if piv != 1:
+                inv = 1 / piv
+                aug[c] = [x * inv if x else x for x in aug[c]]
+            row_c = aug[c]
+            for r2 in range(n):
+                f = aug[r2][c]
+                if r2 != c and f:
+                    aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
+        x = sp.ImmutableMatrix([[self.to_expr(self.normal(e)) for e in row[n:]] for row in aug])
+        return x, self.to_expr(det)
 
 
 def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:
