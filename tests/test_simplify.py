@@ -107,3 +107,18 @@ def test_rational_functions_normal_form_is_linear_in_sine():
     ctx = RationalFunctions([sp.sin(th) ** 3 * a])
     f = ctx.normal(ctx.from_expr(sp.sin(th) ** 3 * a))
     assert sp.expand(ctx.to_expr(f) - a * sp.sin(th) * (1 - sp.cos(th) ** 2)) == 0
+
+
+@SETTINGS
+@given(st.data())
+def test_constant_pivot_path_inverts_unipotent_frames(data):
+    """Permutation × unipotent matrices (constant pivots): the field Gauss–Jordan path, checked by G G⁻¹ = 1."""
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    n = data.draw(st.integers(2, 4))
+    U = sp.Matrix(n, n, lambda i, j: 1 if i == j else (0 if i > j else data.draw(fst.functions_on_Q(ch, max_terms=2))))
+    perm = data.draw(st.permutations(range(n)))
+    G = sp.Matrix([U.row(p) for p in perm])
+    Ginv = exact_inverse(G)
+    assert all(is_zero(e) for e in G * Ginv - sp.eye(n))
+    _, det = exact_solve(G, sp.zeros(n, 1))
+    assert det == sp.Matrix(sp.eye(n).permute(perm, orientation="rows")).det()
