@@ -369,7 +369,6 @@ def _function_families(
     unknowns: Sequence[sp.Symbol],
     kind: str,
     solve_for: Sequence[sp.Symbol],
-    depth: int = 0,
 ) -> list[SectionFamily]:
     """Sections with unknown functions of one variable: eliminate the functions one step at a time.
 
@@ -378,7 +377,8 @@ def _function_families(
     unknown constants) or solves the equations without derivatives for the functions
     (linear algebra). It then recurses on the substituted ansatz; once no unknown function
     is left, the constants are found by :func:`find_sections` (splitting over the
-    coordinates as well). A function that no step can determine is returned free.
+    coordinates as well). A function that no step can determine is returned free. Every
+    step determines at least one function, so the recursion ends.
     """
     test = strong_consistency if kind == "strong" else weak_consistency
     funcs = [f for f in functions if any(p.has(f) for p in phi)]
@@ -387,12 +387,12 @@ def _function_families(
     res = test(vk, phi)
     v_al = [vk.frame.v[i] for i in vk.alpha]
     eqs = split_conditions(res.conditions, v_al, [])
-    step = None if depth > 2 * len(functions) else _integrate_step(eqs, funcs, phi, vk)
-    if step is None and depth <= 2 * len(functions):
+    step = _integrate_step(eqs, funcs, phi, vk)
+    if step is None:
         step = _algebraic_step(eqs, funcs)
         if step == "inconsistent":
             return []
-    if step is None or isinstance(step, str):
+    if step is None:
         # nothing more can be determined: the remaining functions are free
         rel = tuple(sp.Eq(e, 0) for e in eqs)
         free = tuple(funcs) + tuple(u for u in unknowns if any(p.has(u) for p in phi))
@@ -401,7 +401,7 @@ def _function_families(
     phi2 = tuple(tidy(p.subs(sol).doit()) for p in phi)
     rest = [f for f in functions if f not in sol]
     out = []
-    for fam in _function_families(vk, phi2, rest, tuple(unknowns) + consts, kind, solve_for, depth + 1):
+    for fam in _function_families(vk, phi2, rest, tuple(unknowns) + consts, kind, solve_for):
         full = {f: tidy(e.subs(fam.solution).doit()) for f, e in sol.items()}
         full.update(fam.solution)
         out.append(SectionFamily(fam.section, full, fam.relations, fam.free, fam.result))
@@ -411,7 +411,10 @@ def _function_families(
 def _integrate_step(
     eqs: list[sp.Expr], funcs: list[Any], phi: tuple[sp.Expr, ...], vk: VakonomicSystem
 ) -> tuple[dict[Any, sp.Expr], tuple[sp.Symbol, ...]] | None:
-    """dsolve a square subsystem of the differential equations; fresh names for the constants."""
+    """Solve the differential equations for the derivatives and integrate ``f' = F(f, x)`` with dsolve.
+
+    Returns None unless every derivative is determined; the constants get fresh names ``C<k>``.
+    """
     derivs = [e for e in eqs if e.has(sp.Derivative)]
     dvars = sorted({d for e in derivs for d in e.atoms(sp.Derivative) if d.expr in funcs}, key=sp.default_sort_key)
     if not dvars or any(d.derivative_count != 1 for d in dvars):

@@ -121,14 +121,10 @@ class RationalFunctions:
         num, den = num.cancel(den)
         return self.field.new(num, den)
 
-    def is_zero(self, f: Any) -> bool:
-        """Exact: the rational function vanishes identically."""
-        return not self.reduce(f.numer)
-
     def solve(self, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
-        """Solve ``G x = b``: fraction-free over the polynomial ring, then one reduction per entry.
+        """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
 
-        Each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
+        Fraction-free: each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
         polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
         and ``x = x_num / x_den`` is reduced and cancelled entry by entry.
         """
@@ -340,10 +336,11 @@ def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix,
 
     When every entry is a rational function of symbols, undefined functions
     (``B0(t)``, their derivatives) and ``sin``/``cos`` (the usual case), the
-    system is solved fraction-free over the polynomial ring
-    (:meth:`RationalFunctions.solve`: ``sympy.polys.matrices.DomainMatrix``),
-    and the numerators and the determinant are reduced modulo
-    ``sin² + cos² − 1`` before one cancellation per entry. Otherwise it falls
+    system is solved in that field (:meth:`RationalFunctions.solve`): by
+    Gauss–Jordan elimination while every column has a constant pivot (frames),
+    otherwise fraction-free over the polynomial ring
+    (``sympy.polys.matrices.DomainMatrix``), the numerators and the determinant
+    reduced modulo ``sin² + cos² − 1`` before one cancellation per entry. Otherwise it falls
     back to Gauss–Jordan elimination on expressions with :func:`canon` after
     every step. Raises ``ZeroDivisionError`` when ``G`` is singular (its
     determinant vanishes identically, the Pythagorean identity included).
