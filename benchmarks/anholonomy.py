@@ -28,7 +28,7 @@ try:
 except ImportError:  # running from a source checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import frames as fr
-from frames._simplify import entries
+from frames.algebra import entries
 
 
 def random_frame(n: int, rng: random.Random, density: float) -> fr.Frame:

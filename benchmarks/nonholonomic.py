@@ -34,8 +34,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import frames as fr
 from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
 from frames import models
-from frames._mechanics import from_dynamic, to_dynamic
-from frames._simplify import tidy
+from frames.algebra import tidy
+from frames.natural import from_dynamic, to_dynamic
 
 
 def build(case: str) -> fr.models.Model:

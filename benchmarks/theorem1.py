@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import frames as fr
 from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
 from frames import _simplify
-from frames._mechanics import from_dynamic, to_dynamic
-from frames._simplify import is_zero, tidy
+from frames.algebra import is_zero, tidy
+from frames.natural import from_dynamic, to_dynamic
 
 
 def build(case: str) -> tuple[fr.VakonomicSystem, tuple, dict]:

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import frames as fr
-from frames import cli, models
+from frames import app as cli
+from frames import models
 
 HERE = Path(__file__).resolve().parent
 

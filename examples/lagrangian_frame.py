@@ -43,7 +43,7 @@ def report() -> str:
     lines += ["  LaTeX: " + hamel.latex()]
 
     # Cartan forms: ω, and the solution of Γ ⌟ ω = −dE
-    cs = L.cartan(F)
+    cs = fr.CartanSystem(F, L)
     lines += ["", f"Cartan 1-form: {cs.cartan_one_form()!r}", f"Cartan 2-form: {cs.cartan_two_form()!r}"]
     sol = cs.solve()
     assert sol.as_second_order_field().equals(G)

@@ -6,59 +6,104 @@ benchmark systems and ``frames.strategies`` holds hypothesis strategies.
 
 from __future__ import annotations
 
-from ._chaplygin import ChaplyginSystem, Proposition5
-from ._chart import Chart
-from ._chetaev import ChetaevSystem, CommutationTest
-from ._comparison import (
-    Candidate,
-    ComparisonStep,
-    CortesComparison,
-    MotionComparison,
-    compare_motion,
-    time_coefficients,
+import importlib
+
+from . import models
+from ._version import __version__
+from .algebra import is_zero, tidy
+from .app import (
+    Report,
+    build_report,
+    display_form,
+    dump_system,
+    latex_equations,
+    load_system,
+    loads_system,
+    parse_expression,
+    write_system,
 )
-from ._consistency import (
+from .dynamics import (
+    CartanSolution,
+    CartanSystem,
+    ChaplyginSystem,
     ConsistencyResult,
+    Equations,
+    Lagrangian,
     MotionConsistency,
+    NonholonomicSystem,
+    Proposition5,
     SectionFamily,
+    Theorem1Check,
+    VakonomicField,
     VakonomicLift,
+    VakonomicSystem,
+    VakonomicTangentField,
+    change_of_adapted_frame,
     consistency_along_motion,
     dimension_terms,
     find_sections,
     is_dimensionally_homogeneous,
     split_conditions,
     strong_consistency,
+    transform_field,
+    transform_multipliers,
     vakonomic_lift,
     weak_consistency,
 )
-from ._constraints import Distribution, FrobeniusResult, LinearConstraints, complete_frame
-from ._errors import (
+from .errors import (
     ChartMismatchError,
     ConstraintError,
     FramesError,
-    InvalidExpressionError,
-    RegularityError,
-    SingularFrameError,
-)
-from ._fields import OneForm, VectorField, bracket
-from ._forms import CartanSolution, CartanSystem, Form
-from ._frame import Frame, anholonomy_after_change
-from ._kozlov import KozlovCheck, KozlovEquations, kozlov_vs_frame
-from ._lagrangian import Equations, Lagrangian
-from ._latex import latex_equations
-from ._mechanics import lagranges_method_accelerations
-from ._mvm import Ansatz2Result, ModifiedVakonomic, Theorem1Result, ansatz2, mvm_w_coordinate, mvm_w_frame
-from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
-from ._numeric import (
-    CompiledSystem,
     InconsistentInitialDataError,
-    IntegrateJob,
     IntegrationError,
-    OdeSystem,
+    InvalidExpressionError,
     OptionalDependencyError,
     ParameterError,
+    RegularityError,
+    SingularFrameError,
     SingularityError,
     StateError,
+    SystemFileError,
+)
+from .geometry import (
+    Chart,
+    Distribution,
+    Form,
+    Frame,
+    FrobeniusResult,
+    LinearConstraints,
+    OneForm,
+    SecondOrderField,
+    TangentVectorField,
+    VectorField,
+    anholonomy_after_change,
+    bracket,
+    complete_frame,
+)
+from .natural import (
+    Ansatz2Result,
+    Candidate,
+    ChetaevSystem,
+    CommutationTest,
+    ComparisonStep,
+    CortesComparison,
+    KozlovCheck,
+    KozlovEquations,
+    ModifiedVakonomic,
+    MotionComparison,
+    Theorem1Result,
+    ansatz2,
+    compare_motion,
+    kozlov_vs_frame,
+    lagranges_method_accelerations,
+    mvm_w_coordinate,
+    mvm_w_frame,
+    time_coefficients,
+)
+from .numeric import (
+    CompiledSystem,
+    IntegrateJob,
+    OdeSystem,
     Trajectory,
     TrajectoryBatch,
     compile_system,
@@ -66,19 +111,19 @@ from ._numeric import (
     integrate,
     integrate_batch,
     integrate_system,
+    mvm_ode_system,
     ode_system,
     reduced_ode_system,
     sweep,
+    vakonomic_ode_system,
 )
-from ._numeric_plugins import mvm_ode_system, vakonomic_ode_system
-from ._report import Report, build_report, display_form
-from ._sysfile import SystemFileError, dump_system, load_system, loads_system, parse_expression, write_system
-from ._tangent import SecondOrderField, TangentVectorField
-from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
-
-__version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
+    "is_zero",
+    "models",
+    "tidy",
+    "SystemFileError",
     "Ansatz2Result",
     "Candidate",
     "CartanSolution",
@@ -123,7 +168,6 @@ __all__ = [
     "SingularFrameError",
     "SingularityError",
     "StateError",
-    "SystemFileError",
     "TangentVectorField",
     "Theorem1Check",
     "Theorem1Result",
@@ -177,9 +221,7 @@ __all__ = [
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
-    # lazy submodules: frames.models, frames.strategies (hypothesis is a test extra)
-    if name in ("models", "strategies"):
-        import importlib
-
-        return importlib.import_module(f"frames.{name}")
+    # frames.strategies needs hypothesis (a test extra), so it is loaded on first use only
+    if name == "strategies":
+        return importlib.import_module("frames.strategies")
     raise AttributeError(f"module 'frames' has no attribute {name!r}")

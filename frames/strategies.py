@@ -39,10 +39,10 @@ from typing import Any
 import sympy as sp
 from hypothesis import strategies as st
 
-from ._chart import Chart
-from ._fields import VectorField
-from ._frame import Frame
-from ._lagrangian import Lagrangian
+from .dynamics._lagrangian import Lagrangian
+from .geometry._chart import Chart
+from .geometry._fields import VectorField
+from .geometry._frame import Frame
 
 __all__ = [
     "chart_and_fields",

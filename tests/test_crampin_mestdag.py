@@ -12,7 +12,7 @@ import sympy as sp
 
 import frames as fr
 from frames import models
-from frames._simplify import is_zero
+from frames.algebra import is_zero
 
 
 def _coordinate_bracket(Y, Z, q):
@@ -171,7 +171,7 @@ def test_cartan_route_reproduces_prop1_nonholonomic_particle():
     """Section 2.3: Γ ⌟ ω = −dE gives θ^j(Γ) = v^j and Γ(X_i^V L) − X_i^C L = 0 (Proposition 1)."""
     mdl = models.nonholonomic_particle()
     L, F = mdl.lagrangian, mdl.frame
-    cs = L.cartan(F)
+    cs = fr.CartanSystem(F, L)
     sol = cs.solve()
     assert sol.is_unique and sol.exists_everywhere
     G = sol.as_second_order_field()

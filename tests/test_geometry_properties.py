@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames._simplify import entries, is_zero
+from frames.algebra import entries, is_zero
 
 
 @given(fst.chart_and_fields(count=2))

@@ -8,7 +8,7 @@ from sympy.physics.mechanics import LagrangesMethod, dynamicsymbols
 
 import frames as fr
 from frames import strategies as fst
-from frames._simplify import is_zero, tidy
+from frames.algebra import is_zero, tidy
 
 
 def _lagranges_accelerations(L):
@@ -368,11 +368,11 @@ def test_cartan_route_reproduces_prop1_for_regular_lagrangians(data):
     ch = data.draw(fst.charts(min_dim=1, max_dim=2))
     L = data.draw(fst.quadratic_lagrangians(ch))
     F = data.draw(fst.frames_on(ch))
-    sol = L.cartan_solve(F)
+    sol = fr.CartanSystem(F, L).solve()
     assert sol.is_unique and sol.exists_everywhere
     assert all(c == 0 for c in sol.second_order_coefficients())
     assert sol.as_second_order_field().equals(L.euler_lagrange_field(F))
-    assert L.cartan(F).residual(sol.vector()).is_zero()
+    assert fr.CartanSystem(F, L).residual(sol.vector()).is_zero()
 
 
 def test_cartan_solver_singular_lagrangian_gives_conditions_and_parameters():
@@ -382,7 +382,7 @@ def test_cartan_solver_singular_lagrangian_gives_conditions_and_parameters():
     L = fr.Lagrangian(ch, ch.u[0] ** 2 / 2 - q2**2 / 2 - q1 * q2)
     with pytest.raises(fr.RegularityError, match="rank 1 < 2"):
         L.euler_lagrange_field()
-    sol = L.cartan_solve()
+    sol = fr.CartanSystem(fr.Frame.coordinate(ch), L).solve()
     v1, _ = sol.system.frame.v
     assert [sp.factor(c) for c in sol.conditions] == [q1 + q2] or [sp.factor(-c) for c in sol.conditions] == [q1 + q2]
     assert sol.locus == {}
@@ -396,3 +396,16 @@ def test_cartan_solver_singular_lagrangian_gives_conditions_and_parameters():
     res = sol.system.residual(sol.vector())
     assert res.equals(fr.Form.differential(sol.system.coords, q2) * (q1 + q2))
     assert "exists only where" in repr(sol)
+
+
+def test_lagrangian_cartan_aliases_are_deprecated_and_agree():
+    """``Lagrangian.cartan*`` moved to :class:`frames.CartanSystem`; the old names warn and give the same forms."""
+    mdl = fr.models.nonholonomic_particle()
+    L, F = mdl.lagrangian, mdl.frame
+    cs = fr.CartanSystem(F, L)
+    with pytest.warns(DeprecationWarning, match="CartanSystem"):
+        assert L.cartan_two_form(F).equals(cs.cartan_two_form())
+    with pytest.warns(DeprecationWarning, match="CartanSystem"):
+        assert L.cartan_one_form(F).equals(cs.cartan_one_form())
+    with pytest.warns(DeprecationWarning, match="CartanSystem"):
+        assert L.cartan_solve(F).as_second_order_field().equals(L.euler_lagrange_field(F))

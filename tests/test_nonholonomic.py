@@ -13,11 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frames as fr
-from frames import models
+from frames import change_of_adapted_frame, models, transform_field, transform_multipliers
 from frames import strategies as fst
-from frames._mechanics import lagranges_method_accelerations
-from frames._nonholonomic import change_of_adapted_frame, transform_field, transform_multipliers
-from frames._simplify import is_zero
+from frames.algebra import is_zero
+from frames.natural import lagranges_method_accelerations
 
 
 def _on_C_natural(frame, m):

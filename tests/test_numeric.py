@@ -1,4 +1,4 @@
-"""Library-level tests of frames/_numeric.py: code generation, integrators, batches, sweeps, bad input."""
+"""Library-level tests of frames/numeric/: code generation, integrators, batches, sweeps, bad input."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frames as fr
-from frames._simplify import is_zero
+from frames.algebra import is_zero
 from frames.strategies import frames_on, functions_on_Q
 
 Rat = sp.Rational

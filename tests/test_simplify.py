@@ -1,4 +1,4 @@
-"""The exact linear algebra and normal forms of ``frames._simplify`` (the engine under every field).
+"""The exact linear algebra and normal forms of ``frames.algebra`` (the engine under every field).
 
 ``exact_solve`` works fraction-free over a polynomial ring with sin² + cos² = 1 (DomainMatrix);
 it is checked against the expression-level Gauss–Jordan fallback, against substitution back
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames._lagrangian import solve_linear
-from frames._simplify import RationalFunctions, _gauss_jordan, exact_inverse, exact_solve, is_zero, trig_normal
+from frames.algebra import RationalFunctions, exact_inverse, exact_solve, is_zero, solve_linear, trig_normal
+from frames.algebra._solve import _gauss_jordan
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import models
-from frames._sysfile import SystemFileError, dump_system, loads_system, models_equal, parse_expression
+from frames.app._sysfile import SystemFileError, dump_system, loads_system, models_equal, parse_expression
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "systems" / "sleigh_offset_mass.toml"
 x, y, t = sp.symbols("x y t")

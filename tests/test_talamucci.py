@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 import frames as fr
-from frames._simplify import is_zero
+from frames.algebra import is_zero
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import frames as fr
 from frames import models
 from frames import strategies as fst
-from frames._simplify import is_zero
+from frames.algebra import is_zero
 
 
 # ----------------------------------------------------------------- random abelian Chaplygin systems

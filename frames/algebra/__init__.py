@@ -1,0 +1,42 @@
+"""Layer 1, algebra: normal forms and the one family of exact linear solves.
+
+Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
+
+* normal forms — :func:`canon` (``cancel``), :func:`trig_normal` (``sin² + cos² = 1``),
+  :func:`tidy` (final results), :func:`is_zero` (exact zero test);
+* the field ``QQ(x, sin a, cos a, f(t), …)`` — :class:`RationalFunctions`;
+* exact linear algebra — :func:`exact_solve` and its family (``_solve.py``).
+"""
+
+from ._field import RationalFunctions, UnsupportedExpression
+from ._normal import canon, canon_matrix, entries, is_zero, tidy, tidy_matrix, trig_normal
+from ._solve import (
+    exact_inverse,
+    exact_solve,
+    linsolve_frozen,
+    solve_exact,
+    solve_linear,
+    solve_linear_general,
+    solve_rational,
+    tidy_inverse,
+)
+
+__all__ = [
+    "RationalFunctions",
+    "UnsupportedExpression",
+    "canon",
+    "canon_matrix",
+    "entries",
+    "exact_inverse",
+    "exact_solve",
+    "is_zero",
+    "linsolve_frozen",
+    "solve_exact",
+    "solve_linear",
+    "solve_linear_general",
+    "solve_rational",
+    "tidy",
+    "tidy_inverse",
+    "tidy_matrix",
+    "trig_normal",
+]

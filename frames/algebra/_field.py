@@ -1,0 +1,185 @@
+r"""The field of rational functions ``QQ(x, sin a, cos a, f(t), …)`` modulo ``sin² + cos² − 1``.
+
+:class:`RationalFunctions` is the exact arithmetic under the library's normal forms
+(:func:`~frames.algebra.trig_normal`) and linear solves (:func:`~frames.algebra.exact_solve`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.polys.domains import QQ
+from sympy.polys.fields import field as _rational_field
+from sympy.polys.matrices import DomainMatrix
+from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+from sympy.polys.orderings import lex
+
+__all__ = ["RationalFunctions", "UnsupportedExpression"]
+
+
+class UnsupportedExpression(ValueError):
+    """An expression outside the class handled by :class:`RationalFunctions` (internal)."""
+
+
+class RationalFunctions:
+    r"""Exact arithmetic on rational functions with the Pythagorean identities.
+
+    The generators are the symbols of the expressions, undefined functions and their
+    derivatives (``B0(t)``, ``B0'(t)``: algebraically independent), and for each
+    argument ``a`` of a ``sin`` or ``cos`` a pair of generators ``s_a, c_a``. Elements
+    live in ``QQ(s_a, c_a, …)`` (lexicographic, each ``s_a`` first); a polynomial is
+    reduced modulo the ideal ``(s_a² + c_a² − 1)``, for which these generators form a
+    Gröbner basis (the leading monomials ``s_a²`` are pairwise coprime), so the
+    reduced numerator of a rational function is zero iff the function vanishes
+    identically on the circle(s). Multiple-angle identities are not used: ``sin 2a``
+    is a generator of its own, as in :func:`trig_normal`.
+
+    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp``, ``tan`` and
+    any other function, for which the expression-level fallbacks are used.
+    """
+
+    def __init__(self, exprs: Sequence[Any]) -> None:
+        es = [sp.sympify(e) for e in exprs]
+        args = sorted({f.args[0] for e in es for f in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
+        rep: dict[sp.Expr, sp.Symbol] = {}
+        pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
+        for a in args:
+            s_a, c_a = sp.Dummy("s"), sp.Dummy("c")
+            rep[sp.sin(a)] = s_a
+            rep[sp.cos(a)] = c_a
+            pairs.append((s_a, c_a))
+        funcs: set[sp.Expr] = set()
+        syms: set[sp.Symbol] = set()
+        for e in es:
+            _collect_generators(e, rep, funcs, syms)
+        others: list[sp.Symbol] = []
+        for f in sorted(funcs, key=sp.default_sort_key):
+            d = sp.Dummy("f")
+            rep[f] = d
+            others.append(d)
+        gens = [g for pair in pairs for g in pair] + others + sorted(syms, key=sp.default_sort_key)
+        self._rep = rep
+        self._back = {v: k for k, v in rep.items()}
+        if gens:
+            self.field, *_ = _rational_field(gens, QQ, lex)
+        else:
+            self.field, *_ = _rational_field([sp.Dummy("one")], QQ, lex)
+        self.ring = self.field.ring
+        self.domain = self.field.to_domain()
+        self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs]
+
+    def from_expr(self, e: Any) -> Any:
+        """The field element of ``e`` (an expression over this object's generators)."""
+        return self.field.from_expr(sp.sympify(e).xreplace(self._rep))
+
+    def to_expr(self, f: Any) -> sp.Expr:
+        """Back to a sympy expression ``numerator/denominator``."""
+        return sp.sympify(self.domain.to_sympy(f)).xreplace(self._back)
+
+    def reduce(self, p: Any) -> Any:
+        """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""
+        return p.rem(self._ideal) if self._ideal else p
+
+    def normal(self, f: Any) -> Any:
+        """Reduce numerator and denominator, then cancel their gcd."""
+        num, den = self.reduce(f.numer), self.reduce(f.denom)
+        if not den:
+            raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
+        num, den = num.cancel(den)
+        return self.field.new(num, den)
+
+    def solve(self, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+        """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
+
+        Fraction-free: each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
+        polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
+        and ``x = x_num / x_den`` is reduced and cancelled entry by entry.
+        """
+        n = G.rows
+        k = b.cols
+        elems = [[self.from_expr(x) for x in list(G.row(i)) + list(b.row(i))] for i in range(n)]
+        quick = self._constant_pivot_elimination(elems, n)
+        if quick is not None:
+            return quick
+        rows = []
+        scale = self.field.one
+        for i in range(n):
+            row = elems[i]
+            m = self.ring.one
+            for x in row:
+                m = m.lcm(x.denom)
+            rows.append([x.numer * m.exquo(x.denom) for x in row])
+            scale = scale * m
+        R = self.ring.to_domain()
+        A = DomainMatrix([r[:n] for r in rows], (n, n), R)
+        B = DomainMatrix([r[n:] for r in rows], (n, k), R)
+        try:
+            xnum, xden = A.solve_den(B, method="rref")
+        except DMNonInvertibleMatrixError:
+            raise ZeroDivisionError("exact_solve: singular matrix") from None
+        den = self.reduce(xden)
+        if not den:
+            raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
+        x = [
+            [self.to_expr(self.field.new(*self.reduce(xnum[i, j].element).cancel(den))) for j in range(k)]
+            for i in range(n)
+        ]
+        det = self.to_expr(self.normal(self.field.new(A.det(), self.ring.one) / scale))
+        return sp.ImmutableMatrix(x), det
+
+    def _constant_pivot_elimination(self, elems: list[list[Any]], n: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """Gauss–Jordan in the field while a nonzero constant pivot exists in every column.
+
+        Frames are typically a permutation times a unipotent matrix: every pivot is a number,
+        the entries stay polynomial and this is much cheaper than the fraction-free solve.
+        Returns None as soon as a column has no constant pivot (the caller then solves
+        fraction-free from the start).
+        """
+        aug = [list(r) for r in elems]
+        det = self.field.one
+        for c in range(n):
+            r = next(
+                (r for r in range(c, n) if aug[r][c] and aug[r][c].numer.is_ground and aug[r][c].denom.is_ground), None
+            )
+            if r is None:
+                return None
+            if r != c:
+                aug[c], aug[r] = aug[r], aug[c]
+                det = -det
+            piv = aug[c][c]
+            det = det * piv
+            if piv != 1:
+                inv = 1 / piv
+                aug[c] = [x * inv if x else x for x in aug[c]]
+            row_c = aug[c]
+            for r2 in range(n):
+                f = aug[r2][c]
+                if r2 != c and f:
+                    aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
+        x = sp.ImmutableMatrix([[self.to_expr(self.normal(e)) for e in row[n:]] for row in aug])
+        return x, self.to_expr(det)
+
+
+def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:
+    """Check that ``e`` is rational in symbols, sin/cos (already in ``rep``) and undefined functions."""
+    if e in rep:
+        return
+    if e.is_Symbol:
+        syms.add(e)
+        return
+    if e.is_Rational:
+        return
+    if isinstance(e, AppliedUndef) or (isinstance(e, sp.Derivative) and isinstance(e.expr, AppliedUndef)):
+        funcs.add(e)
+        return
+    if isinstance(e, sp.Add | sp.Mul):
+        for a in e.args:
+            _collect_generators(a, rep, funcs, syms)
+        return
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        _collect_generators(e.base, rep, funcs, syms)
+        return
+    raise UnsupportedExpression(f"not a rational function of symbols, sin/cos and undefined functions: {e}")

@@ -1,0 +1,314 @@
+r"""The one family of exact linear solves.
+
+Every linear system of the library goes through this module:
+
+* :func:`exact_solve` ``(G, b) -> (x, det G)`` — the engine: elimination in
+  :class:`~frames.algebra.RationalFunctions` (constant pivots first, fraction-free
+  otherwise), with an expression-level Gauss–Jordan fallback;
+* :func:`exact_inverse` — ``exact_solve(M, I)``; :func:`tidy_inverse` tidies the entries;
+* :func:`solve_linear` — ``exact_solve`` raising :class:`~frames.RegularityError` that
+  names the singular matrix (Hessians, Schur complements);
+* :func:`solve_rational` — the same over sympy's sparse rational-function domain, for
+  systems with many transcendental atoms (transformation rules);
+* :func:`solve_linear_general` — the general solution of an under- or over-determined
+  system: free unknowns, existence conditions, pivots (the Cartan-form method);
+* :func:`solve_exact`, :func:`linsolve_frozen` — the independent solvers used by the
+  cross-checks against ``sympy.physics.mechanics`` and the MVM's ansatz search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy as sp
+from sympy.polys.matrices import DomainMatrix
+
+from ..errors import InvalidExpressionError, RegularityError
+from ._field import RationalFunctions, UnsupportedExpression
+from ._normal import canon, is_zero, tidy
+
+__all__ = [
+    "exact_inverse",
+    "exact_solve",
+    "linsolve_frozen",
+    "solve_exact",
+    "solve_linear",
+    "solve_linear_general",
+    "solve_rational",
+    "tidy_inverse",
+]
+
+
+def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
+    """Inverse by Gauss–Jordan elimination with :func:`canon` after every step.
+
+    Pivots are chosen among entries that are not identically zero, preferring
+    the one with the fewest operations (numbers first), which keeps frames with
+    unit or constant pivots polynomial and small. Raises ``ZeroDivisionError``
+    if the matrix is singular.
+    """
+    A = sp.Matrix(M)
+    if A.cols != A.rows:
+        raise ValueError(f"exact_inverse: matrix is {A.rows}x{A.cols}, not square")
+    return exact_solve(A, sp.eye(A.rows))[0]
+
+
+def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """Solve ``G x = b`` exactly; return ``(x, det G)``.
+
+    When every entry is a rational function of symbols, undefined functions
+    (``B0(t)``, their derivatives) and ``sin``/``cos`` (the usual case), the
+    system is solved in that field (:meth:`RationalFunctions.solve`): by
+    Gauss–Jordan elimination while every column has a constant pivot (frames),
+    otherwise fraction-free over the polynomial ring
+    (``sympy.polys.matrices.DomainMatrix``), the numerators and the determinant
+    reduced modulo ``sin² + cos² − 1`` before one cancellation per entry. Otherwise it falls
+    back to Gauss–Jordan elimination on expressions with :func:`canon` after
+    every step. Raises ``ZeroDivisionError`` when ``G`` is singular (its
+    determinant vanishes identically, the Pythagorean identity included).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> th = sp.Symbol("theta")
+    >>> G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    >>> x, det = exact_solve(G, sp.Matrix([1, 0]))
+    >>> list(x), det
+    ([cos(theta), -sin(theta)], 1)
+    """
+    A = sp.Matrix(G)
+    B = sp.Matrix(b)
+    if A.rows != A.cols or B.rows != A.rows:
+        raise ValueError(f"exact_solve: shapes {A.shape} and {B.shape} do not match")
+    try:
+        ctx = RationalFunctions(list(A) + list(B))
+    except UnsupportedExpression:
+        return _gauss_jordan(A, B)
+    return ctx.solve(A, B)
+
+
+def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """Gauss–Jordan elimination on sympy expressions, :func:`canon` after every step.
+
+    The fallback of :func:`exact_solve` for entries outside :class:`RationalFunctions`
+    (floats, radicals, ``exp`` …); pivots are decided by :func:`is_zero`.
+    """
+    n = A.rows
+    aug = A.row_join(B).tolist()
+    det: sp.Expr = sp.S.One
+    for c in range(n):
+        cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
+        if not cands:
+            raise ZeroDivisionError(f"exact_solve: singular matrix (no pivot in column {c + 1})")
+        _, r = min(cands)
+        if r != c:
+            aug[c], aug[r] = aug[r], aug[c]
+            det = -det
+        piv = aug[c][c]
+        det = canon(det * piv)
+        if piv != 1:
+            aug[c] = [canon(x / piv) if x != 0 else x for x in aug[c]]
+        for r2 in range(n):
+            f = aug[r2][c]
+            if r2 == c or f == 0:
+                continue
+            row_c = aug[c]
+            aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
+    return sp.ImmutableMatrix([row[n:] for row in aug]), det
+
+
+def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
+    """Solve ``G x = b`` exactly, raising :class:`RegularityError` if ``G`` is singular.
+
+    Gauss–Jordan elimination with the canonical form after every step
+    (:func:`frames.algebra.exact_solve`), which avoids the expression swell
+    of a plain LU solve on symbolic matrices.
+    """
+    G = sp.Matrix(G)
+    if G.shape[0] == 0:
+        return sp.ImmutableMatrix(0, 1, [])
+    try:
+        x, _ = exact_solve(G, b)
+    except ZeroDivisionError:
+        rank = G.rank(iszerofunc=is_zero)
+        raise RegularityError(f"{what}: the matrix {G.tolist()} is singular (rank {rank} < {G.shape[0]})") from None
+    return x
+
+
+def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
+    r"""Solve ``M x = b`` exactly over the field of rational functions.
+
+    Transcendental atoms (``sin θ``, undefined functions and their derivatives) become
+    polynomial generators, so the elimination runs in sympy's sparse rational-function
+    domain instead of on expression trees; results are in canonical (cancelled) form.
+
+    Raises
+    ------
+    RegularityError
+        If ``M`` is singular; the message names ``what``.
+    """
+    M = sp.Matrix(M)
+    b = sp.Matrix(b)
+    if M.rows == 0:
+        return sp.ImmutableMatrix(0, b.cols, [])
+    aug = M.row_join(b)
+    atoms: set[Any] = set()
+    for e in aug:
+        atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
+    dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
+    A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
+    n = M.cols
+    A_M, A_b = A[:, :n], A[:, n:]
+    if A_M.det() == A_M.domain.zero:
+        raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})")
+    sol = A_M.lu_solve(A_b).to_Matrix()
+    back = {d: g for g, d in dummies.items()}
+    return sp.ImmutableMatrix(sol.xreplace(back))
+
+
+# --------------------------------------------------------------------------- linear algebra
+def solve_linear_general(
+    A: sp.MatrixBase,
+    b: sp.MatrixBase,
+    unknowns: Sequence[sp.Symbol],
+    simp: Any = canon,
+    groups: Sequence[int] | None = None,
+) -> tuple[dict[sp.Symbol, sp.Expr], tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Expr, ...]]:
+    r"""General solution of ``A x = b`` over the field of functions (exact Gauss–Jordan).
+
+    Rows are reduced in the order given. In each row the pivot is taken from the
+    first column group (``groups[c]``, default all 0) with an entry that does not
+    vanish identically, a constant entry if there is one, else the leftmost (for a
+    positive definite Hessian these are the positive Schur-complement diagonals); so unknowns in later
+    groups are the ones left free.
+
+    Returns
+    -------
+    solution : dict
+        Every unknown → its value in terms of the free unknowns.
+    free : tuple of Symbol
+        The unknowns left free (the parameters of the general solution).
+    conditions : tuple of expressions
+        Functions that must vanish for a solution to exist (rows ``0 = c``).
+    pivots : tuple of expressions
+        The non-constant pivots divided by; the solution holds where they do not vanish.
+
+    ``simp`` normalises every entry after each row operation (default
+    :func:`~frames.algebra.canon`; :func:`~frames.algebra.tidy` keeps
+    trigonometric entries small).
+    """
+    M = sp.Matrix(A).row_join(sp.Matrix(b))
+    rows, cols = A.shape
+    group = list(groups) if groups is not None else [0] * cols
+    if len(unknowns) != cols:
+        raise InvalidExpressionError(f"solve_linear_general: {len(unknowns)} unknowns for {cols} columns")
+    pivot_of: dict[int, int] = {}
+    conditions: list[sp.Expr] = []
+    nonconst: list[sp.Expr] = []
+    zero_rows: list[int] = []
+    for i in range(rows):
+        cand = [c for c in range(cols) if c not in pivot_of.values() and M[i, c] != 0 and not is_zero(M[i, c])]
+        if cand:
+            first = min(group[c] for c in cand)
+            j: int | None = min((c for c in cand if group[c] == first), key=lambda c: (not M[i, c].is_number, c))
+        else:
+            j = None
+        if j is None:
+            zero_rows.append(i)
+            continue
+        p = M[i, j]
+        if not p.is_number:
+            nonconst.append(p)
+        M[i, :] = (M[i, :] / p).applyfunc(simp)
+        for k in range(rows):
+            if k != i and M[k, j] != 0:
+                f = M[k, j]
+                M[k, :] = (M[k, :] - f * M[i, :]).applyfunc(simp)
+        pivot_of[i] = j
+    for i in zero_rows:
+        c = canon(M[i, cols])
+        if not is_zero(c):
+            conditions.append(c)
+    pivot_cols = set(pivot_of.values())
+    free = tuple(unknowns[c] for c in range(cols) if c not in pivot_cols)
+    sol: dict[sp.Symbol, sp.Expr] = {x: x for x in free}
+    for i, j in pivot_of.items():
+        val = M[i, cols] - sp.Add(*[M[i, c] * unknowns[c] for c in range(cols) if c not in pivot_cols])
+        sol[unknowns[j]] = canon(val)
+    return sol, free, tuple(conditions), tuple(nonconst)
+
+
+def _reduce_conditions(
+    conds: Sequence[sp.Expr], variables: Sequence[sp.Symbol]
+) -> tuple[tuple[sp.Expr, ...], dict[sp.Symbol, sp.Expr]]:
+    """Row-reduce conditions that are affine in ``variables``; solve them for pivot variables.
+
+    Returns the reduced conditions and a substitution (pivot variable → value)
+    describing the locus; conditions not affine in the variables are kept as
+    they are and give no substitution.
+    """
+    if not conds:
+        return (), {}
+    affine = []
+    other = []
+    for c in conds:
+        e = sp.expand(sp.numer(sp.together(c)))
+        try:
+            poly = sp.Poly(e, *variables)
+        except sp.PolynomialError:
+            other.append(c)
+            continue
+        if poly.total_degree() <= 1 and any(poly.degree(x) > 0 for x in variables):
+            affine.append(e)
+        else:
+            other.append(c)
+    if not affine:
+        return tuple(conds), {}
+    A = sp.Matrix([[sp.diff(e, x) for x in variables] for e in affine])
+    b = sp.Matrix([-e.xreplace(dict.fromkeys(variables, 0)) for e in affine])
+    sol, _free, rest, _piv = solve_linear_general(A, b, list(variables))
+    locus = {x: v for x, v in sol.items() if v != x}
+    reduced = tuple(canon(x - v) for x, v in locus.items()) + tuple(rest) + tuple(other)
+    return reduced, locus
+
+
+def tidy_inverse(M: sp.MatrixBase) -> sp.Matrix:
+    """Exact inverse, entries tidied (diagonal matrices inverted entrywise)."""
+    if M.is_diagonal():
+        return sp.diag(*[tidy(1 / M[i, i]) for i in range(M.shape[0])])
+    return sp.Matrix(exact_inverse(M)).applyfunc(tidy)
+
+
+def linsolve_frozen(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Expr] | None:
+    """Solve a linear system exactly, with function atoms (sin, cos, B0(t), …) frozen as symbols."""
+    atoms: set[sp.Expr] = set()
+    for e in eqs:
+        atoms |= {a for a in sp.sympify(e).atoms(sp.Function, sp.Derivative)}
+    rep = {a: sp.Dummy(f"f{j}") for j, a in enumerate(sorted(atoms, key=sp.default_sort_key, reverse=True))}
+    back = {d: a for a, d in rep.items()}
+    frozen = [sp.sympify(e).subs(rep) for e in eqs]
+    Amat, b = sp.linear_eq_to_matrix(frozen, list(unknowns))
+    sol = sp.linsolve((Amat, b), list(unknowns))
+    if not sol:
+        return None
+    (vals,) = list(sol)
+    return {x: canon(sp.cancel(v).xreplace(back)) for x, v in zip(unknowns, vals, strict=True) if v != x}
+
+
+def solve_exact(M: sp.MatrixBase, b: sp.MatrixBase) -> sp.Matrix:
+    """Solve ``M x = b`` over the field of rational functions (transcendental atoms as generators).
+
+    Faster and smaller than ``LUsolve`` on expressions with ``sin``, ``cos`` or undefined
+    functions, which sympy otherwise treats in the slow ``EX`` domain.
+    """
+    aug = sp.Matrix(M).row_join(sp.Matrix(b))
+    atoms: set[Any] = set()
+    for e in aug:
+        atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
+    dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
+    A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
+    n = M.shape[1]
+    sol = A[:, :n].lu_solve(A[:, n:]).to_Matrix()
+    back = {d: g for g, d in dummies.items()}
+    return sol.xreplace(back)

@@ -1,0 +1,28 @@
+"""Layer 6, app: what users run — the model catalogue, system files, reports, LaTeX and the CLI.
+
+* ``_models`` — the catalogue of benchmark systems (:mod:`frames.models` is its public door);
+* ``_errata`` — the errata found in the papers, keyed by model;
+* ``_sysfile`` — TOML system files through a whitelisted-AST parser (never ``eval``/``sympify``);
+* ``_report`` — ``frames analyze``: the report sections;
+* ``_latex`` — LaTeX of equations;
+* ``_cli`` — the ``frames`` console script (:func:`main`).
+"""
+
+from ._cli import load_model, main
+from ._latex import latex_equations
+from ._report import Report, build_report, display_form
+from ._sysfile import dump_system, load_system, loads_system, parse_expression, write_system
+
+__all__ = [
+    "Report",
+    "build_report",
+    "display_form",
+    "dump_system",
+    "latex_equations",
+    "load_system",
+    "loads_system",
+    "load_model",
+    "main",
+    "parse_expression",
+    "write_system",
+]

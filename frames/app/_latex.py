@@ -1,0 +1,52 @@
+r"""LaTeX export of equations of motion.
+
+Examples
+--------
+>>> from frames import models
+>>> mdl = models.nonholonomic_particle()
+>>> tex = latex_equations(mdl.nonholonomic())
+>>> tex.splitlines()[0], tex.splitlines()[-1]
+('\\begin{align*}', '\\end{align*}')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy as sp
+
+from ..errors import FramesError
+
+__all__ = ["equations_of", "latex_equations"]
+
+
+def equations_of(obj: Any) -> list[sp.Eq]:
+    """The equations of motion of a second-order field, a system with ``field()``, or a list of equations."""
+    if isinstance(obj, Sequence) and all(isinstance(e, sp.Equality) for e in obj):
+        return list(obj)
+    if hasattr(obj, "equations") and callable(obj.equations) and hasattr(obj, "Gamma"):
+        return list(obj.equations())
+    if hasattr(obj, "field") and callable(obj.field):
+        fld = obj.field()
+        if hasattr(fld, "equations"):
+            return list(fld.equations())
+    raise FramesError(f"latex_equations: {obj!r} has no equations of motion (pass a SecondOrderField or a system)")
+
+
+def latex_equations(obj: Any, environment: str = "align*") -> str:
+    r"""The equations of motion of ``obj`` as a LaTeX ``align*`` block.
+
+    Each line is ``sympy.latex(lhs) &= sympy.latex(rhs)``, with the
+    equations ``q̇ = v^i X_i``, ``v̇^α = Γ^α`` of
+    :meth:`frames.SecondOrderField.equations`.
+
+    Parameters
+    ----------
+    obj : SecondOrderField, NonholonomicSystem (anything with ``field()``) or list of sympy Eq
+    environment : str
+        The LaTeX environment (``align*`` by default).
+    """
+    eqs = equations_of(obj)
+    rows = [f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" for e in eqs]
+    return "\n".join([rf"\begin{{{environment}}}", " \\\\\n".join(rows), rf"\end{{{environment}}}"])

@@ -1,0 +1,538 @@
+r"""Analysis reports: a table of small section functions, formatted as text, Markdown, LaTeX or JSON.
+
+Each section of ``frames analyze`` is produced by one function registered in
+:data:`SECTIONS` with the :func:`section` decorator. A section that does not apply
+to the model (no symmetry group declared for the Chaplygin section, no auxiliary
+functions for the MVM) is *skipped* with a note instead of failing.
+
+Examples
+--------
+>>> from frames import models
+>>> rep = build_report(models.nonholonomic_particle(), only=["anholonomy"])
+>>> print(rep.to_text().splitlines()[-1])
+R^3_12 = -1
+>>> rep.to_json()["sections"][0]["items"][0]["latex"]
+'-1'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+
+from .._version import __version__
+from ..algebra import tidy
+from ..dynamics._chaplygin import ChaplyginSystem
+from ..dynamics._consistency import strong_consistency, weak_consistency
+from ..dynamics._vakonomic import VakonomicSystem
+from ..errors import FramesError
+from ..natural._mvm import ModifiedVakonomic
+
+__all__ = [
+    "ERRATA",
+    "SECTIONS",
+    "Analysis",
+    "Item",
+    "Report",
+    "Section",
+    "build_report",
+    "display_form",
+    "section",
+]
+
+#: expressions with more operations than this are shown with their common factors pulled out
+#: (``factor_terms``) instead of fully factored, which keeps reports fast.
+FACTOR_OPS_LIMIT = 120
+
+
+def display_form(expr: object) -> sp.Expr:
+    r"""A readable form of ``expr``: numerator and denominator factored (once, no loops).
+
+    Small expressions are factored with :func:`sympy.factor`; large ones get
+    ``factor_terms`` on the numerator (the denominator is always factored).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b")
+    >>> display_form(a**2 * b + a * b**2)
+    a*b*(a + b)
+    """
+    e = sp.sympify(expr)
+    if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
+        return e
+    try:
+        if sp.count_ops(e) <= FACTOR_OPS_LIMIT:
+            return sp.factor(e)
+        n, d = sp.fraction(sp.together(e))
+        return sp.factor_terms(n) / sp.factor(d)
+    except (sp.PolynomialError, NotImplementedError, TypeError):  # pragma: no cover - exotic input
+        return e
+
+
+# ----------------------------------------------------------------- data
+@dataclass(frozen=True)
+class Item:
+    """One line of a report.
+
+    ``kind`` is ``"equation"`` (``label = expr``), ``"verdict"`` (a yes/no
+    statement with ``value`` True/False/None) or ``"text"``.
+    """
+
+    kind: str
+    label: str
+    label_latex: str = ""
+    expr: sp.Expr | None = None
+    text: str = ""
+    value: bool | None = None
+
+    @property
+    def latex(self) -> str:
+        """``sympy.latex`` of the displayed expression (empty for text items)."""
+        return sp.latex(self.expr) if self.expr is not None else ""
+
+    def plain(self) -> str:
+        if self.kind == "equation":
+            return f"{self.label} = {sp.sstr(self.expr)}"
+        if self.kind == "verdict":
+            mark = {True: "yes", False: "no", None: "undecided"}[self.value]
+            return f"{self.label}: {mark}" + (f" ({self.text})" if self.text else "")
+        return f"{self.label}: {self.text}" if self.label else self.text
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled block of items; ``status`` is ``"ok"`` or ``"skipped"`` (then ``note`` says why)."""
+
+    id: str
+    title: str
+    items: tuple[Item, ...] = ()
+    status: str = "ok"
+    note: str = ""
+
+
+def eq(label: str, expr: object, label_latex: str | None = None, factor: bool = True) -> Item:
+    """An equation item ``label = expr`` (expr shown in :func:`display_form`)."""
+    e = sp.sympify(expr)
+    return Item("equation", label, label_latex if label_latex is not None else label, display_form(e) if factor else e)
+
+
+def verdict(label: str, value: bool | None, text: str = "") -> Item:
+    """A verdict item."""
+    return Item("verdict", label, label, None, text, value)
+
+
+def note(text: str, label: str = "") -> Item:
+    """A text item."""
+    return Item("text", label, label, None, text)
+
+
+# --------------------------------------------------------------- context
+class Analysis:
+    """Lazily computed objects shared by the sections of one report (each computed once)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    @cached_property
+    def nh(self) -> Any:
+        return self.model.nonholonomic()
+
+    @cached_property
+    def field(self) -> Any:
+        return self.nh.field()
+
+    @cached_property
+    def vk(self) -> Any:
+        return VakonomicSystem(self.model.lagrangian, self.model.frame, self.model.m)
+
+    @cached_property
+    def transverse_momenta(self) -> tuple[sp.Expr, ...]:
+        """``p_a = X_a^V L`` on C, a = m+1..n (the section φ = p)."""
+        p = self.nh.momenta()
+        return tuple(p[a] for a in self.nh.a)
+
+
+SectionFn = Callable[[Analysis], Section]
+
+
+@dataclass(frozen=True)
+class _Spec:
+    id: str
+    title: str
+    fn: SectionFn
+
+
+#: Ordered section table: id -> spec. Register new sections with :func:`section`.
+SECTIONS: dict[str, _Spec] = {}
+
+
+def section(id: str, title: str) -> Callable[[Callable[[Analysis], Iterable[Item]]], SectionFn]:
+    """Register a section function (it yields :class:`Item` objects)."""
+
+    def deco(fn: Callable[[Analysis], Iterable[Item]]) -> SectionFn:
+        def run(a: Analysis) -> Section:
+            return Section(id, title, tuple(fn(a)))
+
+        SECTIONS[id] = _Spec(id, title, run)
+        return run
+
+    return deco
+
+
+class SectionSkipped(Exception):
+    """Raised by a section function that does not apply to the model (the message says why)."""
+
+
+# -------------------------------------------------------------- sections
+def _sym_list(xs: Sequence[Any]) -> str:
+    return "(" + ", ".join(str(x) for x in xs) + ")"
+
+
+@section("chart", "Chart")
+def _chart(a: Analysis) -> Iterable[Item]:
+    ch = a.model.chart
+    yield note(_sym_list(ch.q), "coordinates q")
+    yield note(_sym_list(ch.u), "velocities u")
+    if ch.t is not None:
+        yield note(str(ch.t), "time")
+    units = a.model.extras.get("units", {})
+    for name, s in a.model.params.items():
+        txt = f"[{units[name]}]" if units.get(name) else ""
+        if s in a.model.param_values:
+            txt = (txt + f" default {a.model.param_values[s]}").strip()
+        yield note(txt or "symbolic", f"parameter {name}")
+
+
+@section("frame", "Frame")
+def _frame(a: Analysis) -> Iterable[Item]:
+    F = a.model.frame
+    yield note(f"the first m = {a.model.m} fields span D; C = {{v^a = 0, a > {a.model.m}}}")
+    for i, X in enumerate(F.fields):
+        yield note(repr(X), f"X{i + 1}")
+    Th = F.coframe_matrix
+    for i in range(F.dim):
+        terms = [f"({tidy(Th[i, j])})*d{q}" for j, q in enumerate(a.model.chart.q) if Th[i, j] != 0]
+        yield note(" + ".join(terms) or "0", f"θ^{i + 1}")
+
+
+@section("anholonomy", "Object of anholonomy [X_i, X_j] = R^k_ij X_k")
+def _anholonomy(a: Analysis) -> Iterable[Item]:
+    R = a.model.frame.anholonomy
+    n = a.model.n
+    nz = False
+    for k in range(n):
+        for i in range(n):
+            for j in range(i + 1, n):
+                if R[k, i, j] != 0:
+                    nz = True
+                    yield eq(f"R^{k + 1}_{i + 1}{j + 1}", R[k, i, j], f"R^{{{k + 1}}}_{{{i + 1}{j + 1}}}")
+    if not nz:
+        yield note("R = 0 (holonomic frame)")
+
+
+@section("frobenius", "Frobenius")
+def _frobenius(a: Analysis) -> Iterable[Item]:
+    res = a.nh.frobenius()
+    yield verdict("D integrable", bool(res.integrable), str(res))
+
+
+@section("lagrangian", "Lagrangian in quasi-velocities")
+def _lagrangian(a: Analysis) -> Iterable[Item]:
+    yield eq("L", tidy(a.model.lagrangian.in_frame(a.model.frame)))
+    yield eq("L_c", a.nh.constrained_lagrangian(), "L_{c}")
+
+
+@section("nonholonomic", "Nonholonomic field and multipliers (Proposition 2)")
+def _nonholonomic(a: Analysis) -> Iterable[Item]:
+    G = a.field
+    for i in range(a.model.m):
+        yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}")
+    for k, lam in zip(a.nh.a, a.nh.multipliers(), strict=True):
+        yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
+    for e in G.equations():
+        yield eq(sp.sstr(e.lhs), e.rhs, sp.latex(e.lhs))
+
+
+@section("vakonomic", "Vakonomic field (Propositions 3-4)")
+def _vakonomic(a: Analysis) -> Iterable[Item]:
+    vk = a.vk
+    yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
+    for i, g in enumerate(tuple(vk.field())):
+        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
+    tf = vk.tangent_field()
+    for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
+        yield eq(f"{s} (tangent to C)", val, sp.latex(s))
+
+
+def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:
+    for kind, test in (("weak", weak_consistency), ("strong", strong_consistency)):
+        res = test(a.vk, list(phi))
+        yield verdict(f"{kind} consistency at {label}", res.holds)
+        for j, c in enumerate(res.conditions):
+            if c != 0:
+                yield eq(f"{kind} condition {j + 1} at {label}", c, rf"\text{{{kind} condition {j + 1}}}")
+
+
+@section("consistency", "Weak and strong consistency (Theorem 2, Corollaries 1-2)")
+def _consistency(a: Analysis) -> Iterable[Item]:
+    k = a.model.n - a.model.m
+    yield from _consistency_items(a, "φ = 0", [0] * k)
+    p = a.transverse_momenta
+    for s, val in zip(a.vk.mu, p, strict=True):
+        yield eq(f"φ = p: {s}", val, sp.latex(s))
+    yield from _consistency_items(a, "φ = p", p)
+
+
+@section("chaplygin", "Chaplygin system (section 6, Propositions 5-6)")
+def _chaplygin(a: Analysis) -> Iterable[Item]:
+    mdl = a.model
+    if not mdl.group:
+        raise SectionSkipped("not a Chaplygin system (Model.group is empty)")
+    yield note(", ".join(f"X{g + 1}" for g in mdl.group), "group generators")
+    cs = ChaplyginSystem.from_model(mdl)
+    same, cond = cs.proposition6()
+    yield verdict("Proposition 6: Routhian field restricted to C equals the nonholonomic field", same)
+    yield verdict("Proposition 6: R^a_αβ v^β p_a = 0 on C", cond)
+    for j, c in enumerate(cs.proposition6_conditions()):
+        if c != 0:
+            yield eq(f"R^a_{j + 1}β v^β p_a", c)
+
+
+def mvm_data(model: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    """``(constraints, auxiliary)`` for the MVM, or None if the model gives no auxiliary functions.
+
+    Convention: ``Model.extras["auxiliary"]`` (m functions, affine in the
+    velocities, which with the constraints form a coframe); the constraints are
+    ``Model.extras.get("mvm_constraints")`` or the model's constraint functions.
+    ``"mvm_auxiliary"`` is accepted as a synonym of ``"auxiliary"``.
+    """
+    aux = model.extras.get("auxiliary") or model.extras.get("mvm_auxiliary")
+    if not aux:
+        return None
+    cons = model.extras.get("mvm_constraints") or model.constraints.functions
+    return tuple(cons), tuple(aux)
+
+
+@section("mvm", "Modified vakonomic method: W and equivalence (Pastore et al.)")
+def _mvm(a: Analysis) -> Iterable[Item]:
+    data = mvm_data(a.model)
+    if data is None:
+        raise SectionSkipped('the model provides no auxiliary functions (Model.extras["auxiliary"])')
+    cons, aux = data
+    mvm = ModifiedVakonomic(a.model.lagrangian, constraints=list(cons), auxiliary=list(aux))
+    yield note(", ".join(map(str, aux)), "auxiliary functions F")
+    W = mvm.W
+    for h in range(W.rows):
+        for k in range(W.cols):
+            if W[h, k] != 0:
+                yield eq(f"W^{h + 1}_{k + 1}", W[h, k], f"W^{{{h + 1}}}_{{{k + 1}}}")
+    th = getattr(mvm, "theorem1", None)
+    if th is not None:
+        res = th()
+        yield verdict("Theorem 1 (55a): MVM equivalent to the nonholonomic (TNHM) motion", res.holds)
+    else:  # pragma: no cover - depends on the merged API
+        yield note("equivalence test not available in this version")
+
+
+#: Model name -> errata entries (ID, text) from docs/errata.md that concern it.
+ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
+    "two-wheeled-carriage": (
+        (
+            "CM-1",
+            "Crampin & Mestdag print [X1, X2] = (R²/2c)(sin θ X3 − cos θ X4); "
+            "the library derives the opposite sign (and the four X_α^C(v_a) change sign).",
+        ),
+        (
+            "CM-4",
+            "p_a R^a_12 = −K(v1 − v2), not +K(v1 − v2); the verdict (consistent at φ = p iff l = 0) is unchanged.",
+        ),
+        ("CM-5", "the constant H of the special section is +(mR² + 2J2)/(2R), not −(mR² + 2J2)/(2R)."),
+        ("CM-6", "X_1^C(L), X_2^C(L) and the nonholonomic Γ_1, Γ_2 are the negatives of the printed ones."),
+        (
+            "CdLMM-1",
+            "Cortés et al.'s K1 (Example 6.7) is dimensionally inconsistent; with R³ → R⁴ it gives the special l.",
+        ),
+    ),
+    "nonholonomic-particle": (
+        ("CM-2", "the vakonomic field has −μ v2 X1^V (printed −μ q2) and +μ q1 v1 in the X3^V coefficient."),
+        ("CM-3", "the tangent A is −(μ q1 v1 + v1 v2)/(1 + q1²) (printed (μ q1 v1 − v1 v2)/(1 + q1²))."),
+    ),
+    "rolling-penny": (
+        ("CdLMM-2", "the printed final submanifold C_f1 of Example 6.6 is not contained in S_1."),
+        ("CdLMM-3", "C_f2 and the multipliers p = 2θ̇(cos φ, sin φ) of Example 6.6 are not invariant (sign slip)."),
+    ),
+    "rolling-coin-incline": (("PGG-6", "(96c) should read cos(Ωt + θ0), not cos(Ωt)."),),
+    "charged-skate": (
+        ("PGG-4", "(101b): p2 contains ½ Q B0 q¹ (a position), not q̇¹."),
+        ("PGG-5", "(108a–b), (113a–b): the Ḃ0 terms multiply positions, not velocities."),
+        ("PGG-7", "(122b): the sign of m q̇¹ q̇³ is +."),
+        ("PGG-8", "(132), (133a–b): velocities q̇ where positions q are printed."),
+    ),
+}
+
+
+@section("errata", "Errata notes")
+def _errata(a: Analysis) -> Iterable[Item]:
+    entries = ERRATA.get(a.model.name, ())
+    if not entries:
+        yield note("no known errata concern this model")
+    for eid, text in entries:
+        yield note(text + " See docs/errata.md.", eid)
+
+
+# ---------------------------------------------------------------- report
+@dataclass(frozen=True)
+class Report:
+    """A built report; format it with :meth:`to_text`, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_json`."""
+
+    model: str
+    citation: str
+    sections: tuple[Section, ...] = field(default=())
+
+    def format(self, fmt: str) -> str:
+        """Format as ``text``, ``markdown``, ``latex`` or ``json``."""
+        if fmt == "text":
+            return self.to_text()
+        if fmt == "markdown":
+            return self.to_markdown()
+        if fmt == "latex":
+            return self.to_latex()
+        if fmt == "json":
+            return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
+        raise FramesError(f"unknown report format {fmt!r}; use text, markdown, latex or json")
+
+    def to_text(self) -> str:
+        out = [f"# {self.model}"]
+        if self.citation:
+            out.append(f"citation: {self.citation}")
+        for s in self.sections:
+            out += ["", f"## {s.title}"]
+            if s.status != "ok":
+                out.append(f"(skipped: {s.note})")
+            out += [it.plain() for it in s.items]
+        return "\n".join(out)
+
+    def to_markdown(self) -> str:
+        out = [f"# {self.model}"]
+        if self.citation:
+            out.append(f"*{self.citation}*")
+        for s in self.sections:
+            out += ["", f"## {s.title}", ""]
+            if s.status != "ok":
+                out.append(f"> skipped: {s.note}")
+            for it in s.items:
+                if it.kind == "equation":
+                    out.append(f"$$ {it.label_latex} = {it.latex} $$")
+                elif it.kind == "verdict":
+                    mark = {True: "**yes**", False: "**no**", None: "*undecided*"}[it.value]
+                    out.append(f"- {it.label}: {mark}" + (f" — {it.text}" if it.text else ""))
+                else:
+                    out.append(f"- {it.label + ': ' if it.label else ''}`{it.text}`" if it.label else f"- {it.text}")
+        return "\n".join(out) + "\n"
+
+    def to_latex(self) -> str:
+        out = [
+            r"\documentclass{article}",
+            r"\usepackage{amsmath}",
+            r"\usepackage[utf8]{inputenc}",
+            r"\begin{document}",
+            rf"\section*{{{_tex_escape(self.model)}}}",
+        ]
+        if self.citation:
+            out.append(_tex_escape(self.citation))
+        for s in self.sections:
+            out.append(rf"\subsection*{{{_tex_escape(s.title)}}}")
+            if s.status != "ok":
+                out.append(r"\emph{skipped: " + _tex_escape(s.note) + "}")
+            for it in s.items:
+                if it.kind == "equation":
+                    out += [r"\begin{equation*}", f"{it.label_latex} = {it.latex}", r"\end{equation*}"]
+                elif it.kind == "verdict":
+                    mark = {True: "yes", False: "no", None: "undecided"}[it.value]
+                    out.append(r"\par\noindent " + _tex_escape(f"{it.label}: {mark}"))
+                else:
+                    out.append(r"\par\noindent " + _tex_escape(it.plain()))
+        out.append(r"\end{document}")
+        return "\n".join(out) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": "frames-analyze/1",
+            "frames_version": __version__,
+            "model": self.model,
+            "citation": self.citation,
+            "sections": [
+                {
+                    "id": s.id,
+                    "title": s.title,
+                    "status": s.status,
+                    "note": s.note,
+                    "items": [
+                        {
+                            "kind": it.kind,
+                            "label": it.label,
+                            "label_latex": it.label_latex,
+                            "text": it.plain() if it.kind != "text" else it.text,
+                            "latex": it.latex,
+                            "value": it.value,
+                        }
+                        for it in s.items
+                    ],
+                }
+                for s in self.sections
+            ],
+        }
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _tex_escape(s: str) -> str:
+    return "".join(_TEX.get(c, c) for c in s)
+
+
+def build_report(model: Any, only: Sequence[str] | None = None) -> Report:
+    """Run the registered sections on ``model`` (all, or those in ``only``, in table order).
+
+    A section which does not apply to the model is included with ``status="skipped"``
+    and a note.
+
+    Raises
+    ------
+    FramesError
+        If ``only`` names an unknown section.
+    """
+    if only:
+        bad = [s for s in only if s not in SECTIONS]
+        if bad:
+            raise FramesError(f"unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
+    a = Analysis(model)
+    out = []
+    for sid, spec in SECTIONS.items():
+        if only and sid not in only:
+            continue
+        try:
+            out.append(spec.fn(a))
+        except SectionSkipped as exc:
+            out.append(Section(sid, spec.title, (), "skipped", str(exc)))
+    return Report(model.name, model.citation, tuple(out))

@@ -1,0 +1,393 @@
+r"""The method of the Cartan form (Crampin–Mestdag, section 2.3).
+
+:class:`CartanSystem` builds, for a Lagrangian written in a frame, the Cartan
+1-form ``X_i^V(L) θ^i``, the Cartan 2-form ``ω = d(X_i^V(L) θ^i)``, the energy
+``E = v^i X_i^V(L) − L`` and the lifted frame ``{X_i^C, X_i^V, ∂/∂μ_a}``, and
+solves ``Γ ⌟ ω = −dE`` (:meth:`CartanSystem.solve`) for regular and singular
+Lagrangians alike: the answer is the general solution with its free parameters
+and the conditions under which a solution exists. The forms themselves are the
+geometry layer's :class:`~frames.Form`.
+
+This module sits below :mod:`frames.dynamics._lagrangian`: a Lagrangian is
+recognised by its interface (``chart``, ``in_frame``, ``time_dependent``), so the
+Lagrangian's own convenience methods can delegate here without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sympy as sp
+
+from ..algebra import canon, is_zero, tidy
+from ..algebra._solve import _reduce_conditions, solve_linear_general
+from ..errors import ChartMismatchError, InvalidExpressionError
+from ..geometry._forms import Form
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+
+if TYPE_CHECKING:
+    from ._lagrangian import Lagrangian
+
+__all__ = ["CartanSolution", "CartanSystem"]
+
+
+def _is_lagrangian(obj: object) -> bool:
+    """A :class:`~frames.Lagrangian` (recognised by its interface; see the module docstring)."""
+    return all(hasattr(obj, a) for a in ("chart", "expr", "in_frame", "time_dependent"))
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CartanSystem:
+    r"""The Cartan forms of a Lagrangian written in a frame (Crampin–Mestdag section 2.3).
+
+    Parameters
+    ----------
+    frame : Frame
+        The anholonomic frame ``{X_i}`` on Q; fibre coordinates are its quasi-velocities ``v``.
+    lagrangian : Lagrangian or expression
+        A :class:`~frames.Lagrangian` (rewritten in ``(q, v)``), or an expression in
+        ``q``, ``v``, the ``extra`` coordinates and the chart's parameters.
+    extra : sequence of Symbol, optional
+        Further coordinates without velocities, e.g. the multipliers ``μ_a`` of the
+        vakonomic Lagrangian ``L̂ = L − μ_a v^a`` on ``TQ × R^{n−m}`` (section 4).
+        The frame is augmented by the coordinate fields ``∂/∂μ_a``.
+
+    Notes
+    -----
+    Coordinates on the (extended) tangent bundle are ``(q, v, μ)``. The pulled-back
+    coframe is ``θ^i = θ^i_j dq^j``; the Cartan 1-form is ``X_i^V(L) θ^i``, the
+    Cartan 2-form ``ω = d(X_i^V(L) θ^i)``, the energy ``E = v^i X_i^V(L) − L``.
+    The lifted frame is ``X_i^C = X_i^j ∂_{q^j} − R^j_ik v^k ∂_{v^j}``,
+    ``X_i^V = ∂_{v^i}``, ``∂/∂μ_a``; its dual coframe is
+    ``(θ^i, dv^i + R^i_jk v^k θ^j, dμ_a)``.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> cs = CartanSystem(mdl.frame, mdl.lagrangian)
+    >>> sol = cs.solve()
+    >>> sol.parameters, sol.conditions
+    ((), ())
+    >>> sol.as_second_order_field().equals(mdl.lagrangian.euler_lagrange_field(mdl.frame))
+    True
+    """
+
+    frame: Frame
+    L: sp.Expr
+    extra: tuple[sp.Symbol, ...]
+
+    def __init__(self, frame: Frame, lagrangian: Any, extra: Sequence[sp.Symbol] = ()) -> None:
+        if not isinstance(frame, Frame):
+            raise InvalidExpressionError(f"CartanSystem: {frame!r} is not a Frame")
+        ch = frame.chart
+        ex = tuple(extra)
+        if not all(isinstance(s, sp.Symbol) for s in ex):
+            raise InvalidExpressionError(f"CartanSystem: extra coordinates {ex!r} must be Symbols")
+        clash = set(ex) & (set(ch.q) | set(ch.u) | set(frame.v) | set(ch.params))
+        if clash or len(set(ex)) != len(ex):
+            raise InvalidExpressionError(f"CartanSystem: extra coordinates {ex} clash with chart or frame symbols")
+        if _is_lagrangian(lagrangian):
+            if lagrangian.chart.q != ch.q or lagrangian.chart.u != ch.u:
+                raise ChartMismatchError(f"CartanSystem: Lagrangian on {lagrangian.chart!r}, frame on {ch!r}")
+            if lagrangian.time_dependent:
+                raise InvalidExpressionError(
+                    f"CartanSystem: L = {lagrangian.expr} depends explicitly on t; the Cartan forms here are "
+                    "those of an autonomous Lagrangian (use Lagrangian.euler_lagrange_field for time-dependent L)"
+                )
+            L = lagrangian.in_frame(frame)
+            ch = ch.merged(lagrangian.chart, "CartanSystem")
+        else:
+            L = ch.check_on_TQ(lagrangian, "CartanSystem Lagrangian", extra=(*frame.v, *ex))
+            fib = L.free_symbols & set(ch.u)
+            if fib:
+                raise InvalidExpressionError(
+                    f"CartanSystem: the Lagrangian {L} uses natural velocities {sorted(map(str, fib))}; "
+                    f"write it in the frame's quasi-velocities {frame.v} or pass a Lagrangian"
+                )
+            if ch.t is not None and ch.t in L.free_symbols:
+                raise InvalidExpressionError(f"CartanSystem: the Lagrangian {L} depends explicitly on t")
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "L", sp.expand(L))
+        object.__setattr__(self, "extra", ex)
+        object.__setattr__(self, "_cache", {})
+
+    @classmethod
+    def vakonomic(
+        cls, lagrangian: Lagrangian, frame: Frame, m: int, mu: str | Sequence[sp.Symbol] = "mu"
+    ) -> CartanSystem:
+        r"""``L̂ = L − μ_a v^a`` on ``TQ × R^{n−m}`` (Crampin–Mestdag section 4).
+
+        ``mu`` is a name prefix (symbols ``mu{a}``, a = m+1..n, as in the paper) or the symbols.
+        """
+        n = frame.dim
+        if not isinstance(m, int) or not 0 < m < n:
+            raise InvalidExpressionError(f"CartanSystem.vakonomic: m = {m!r} must satisfy 0 < m < n = {n}")
+        if isinstance(mu, str):
+            mus = tuple(sp.Symbol(f"{mu}{a + 1}") for a in range(m, n))
+        else:
+            mus = tuple(mu)
+            if len(mus) != n - m:
+                raise InvalidExpressionError(f"CartanSystem.vakonomic: need {n - m} multiplier symbols, got {mus!r}")
+        Lv = lagrangian.in_frame(frame)
+        Lhat = Lv - sp.Add(*[mus[k] * frame.v[m + k] for k in range(n - m)])
+        if lagrangian.time_dependent:
+            raise InvalidExpressionError("CartanSystem.vakonomic: L depends explicitly on t")
+        return cls(frame, Lhat, extra=mus)
+
+    # ------------------------------------------------------------ coordinates
+    @property
+    def n(self) -> int:
+        """dim Q."""
+        return self.frame.dim
+
+    @property
+    def coords(self) -> tuple[sp.Symbol, ...]:
+        """``(q, v, extra)``."""
+        return self.frame.chart.q + self.frame.v + self.extra
+
+    def theta(self, i: int) -> Form:
+        r"""The pulled-back coframe element ``θ^i = θ^i_j dq^j`` (0-based ``i``)."""
+        Th = self.frame.coframe_matrix
+        return Form(self.coords, 1, {(j,): Th[i, j] for j in range(self.n)})
+
+    def lifted_frame(self) -> tuple[tuple[sp.Expr, ...], ...]:
+        r"""``(X_1^C … X_n^C, X_1^V … X_n^V, ∂/∂μ_1 …)`` as component tuples over :attr:`coords`."""
+        if "lifted" not in self._cache:  # type: ignore[attr-defined]
+            n, k = self.n, len(self.extra)
+            F = self.frame
+            R = F.anholonomy
+            out = []
+            for i in range(n):
+                fib = [-sp.Add(*[R[j, i, kk] * F.v[kk] for kk in range(n)]) for j in range(n)]
+                out.append(tuple(F.matrix[i, :]) + tuple(fib) + (sp.S.Zero,) * k)
+            for i in range(n):
+                out.append((sp.S.Zero,) * n + tuple(sp.S.One if j == i else sp.S.Zero for j in range(n)) + (0,) * k)
+            for a in range(k):
+                out.append((sp.S.Zero,) * (2 * n) + tuple(sp.S.One if b == a else sp.S.Zero for b in range(k)))
+            self._cache["lifted"] = tuple(tuple(sp.sympify(c) for c in Y) for Y in out)  # type: ignore[attr-defined]
+        return self._cache["lifted"]  # type: ignore[attr-defined, no-any-return]
+
+    def lifted_coframe(self) -> tuple[Form, ...]:
+        r"""The dual of :meth:`lifted_frame`: ``(θ^i, dv^i + R^i_jk v^k θ^j, dμ_a)``."""
+        n = self.n
+        R = self.frame.anholonomy
+        v = self.frame.v
+        th = [self.theta(i) for i in range(n)]
+        eta = []
+        for i in range(n):
+            e = Form.differential(self.coords, v[i])
+            for j in range(n):
+                c = sp.Add(*[R[i, j, k] * v[k] for k in range(n)])
+                if c != 0:
+                    e = e + c * th[j]
+            eta.append(e)
+        dmu = [Form.differential(self.coords, m) for m in self.extra]
+        return (*th, *eta, *dmu)
+
+    def basis_names(self) -> tuple[str, ...]:
+        """Names of the lifted frame vectors, for display."""
+        n = self.n
+        return (
+            tuple(f"X{i + 1}^C" for i in range(n))
+            + tuple(f"X{i + 1}^V" for i in range(n))
+            + tuple(f"∂/∂{m}" for m in self.extra)
+        )
+
+    def apply(self, Y: Sequence[Any], f: object) -> sp.Expr:
+        """Apply the vector ``Y`` (components over :attr:`coords`) to a function."""
+        e = sp.sympify(f)
+        return sp.Add(*[c * sp.diff(e, x) for c, x in zip(Y, self.coords, strict=True) if c != 0])
+
+    # ------------------------------------------------------------ the forms
+    def momenta(self) -> tuple[sp.Expr, ...]:
+        """``p_i = X_i^V(L) = ∂L/∂v^i``."""
+        return tuple(sp.diff(self.L, vi) for vi in self.frame.v)
+
+    def cartan_one_form(self) -> Form:
+        r"""The Cartan 1-form ``X_i^V(L) θ^i``."""
+        if "theta_L" not in self._cache:  # type: ignore[attr-defined]
+            Th = self.frame.coframe_matrix
+            p = self.momenta()
+            comps = [sp.Add(*[p[i] * Th[i, j] for i in range(self.n)]) for j in range(self.n)]
+            self._cache["theta_L"] = Form(self.coords, 1, {(j,): c for j, c in enumerate(comps)})  # type: ignore[attr-defined]
+        return self._cache["theta_L"]  # type: ignore[attr-defined, no-any-return]
+
+    def cartan_two_form(self) -> Form:
+        r"""The Cartan 2-form ``ω = d(X_i^V(L) θ^i)``."""
+        if "omega" not in self._cache:  # type: ignore[attr-defined]
+            self._cache["omega"] = self.cartan_one_form().d()  # type: ignore[attr-defined]
+        return self._cache["omega"]  # type: ignore[attr-defined, no-any-return]
+
+    omega = cartan_two_form
+
+    def energy(self) -> sp.Expr:
+        r"""``E = v^i X_i^V(L) − L``."""
+        return canon(sp.Add(*[vi * p for vi, p in zip(self.frame.v, self.momenta(), strict=True)]) - self.L)
+
+    def omega_matrix(self) -> sp.ImmutableMatrix:
+        r"""``W[K, J] = ω(Y_K, Y_J)`` on the lifted frame ``Y`` (:meth:`lifted_frame`)."""
+        if "W" not in self._cache:  # type: ignore[attr-defined]
+            Om = self.cartan_two_form().matrix()
+            B = sp.Matrix([list(Y) for Y in self.lifted_frame()]).T  # columns = Y_K
+            self._cache["W"] = sp.ImmutableMatrix((B.T * Om * B).applyfunc(tidy))  # type: ignore[attr-defined]
+        return self._cache["W"]  # type: ignore[attr-defined, no-any-return]
+
+    def residual(self, Gamma: Any) -> Form:
+        r"""``Γ ⌟ ω + dE`` for a vector ``Γ`` over :attr:`coords` (zero for a solution)."""
+        return self.cartan_two_form().interior(Gamma) + Form.exact(self.coords, self.energy())
+
+    # ------------------------------------------------------------ the solver
+    def unknowns(self) -> tuple[sp.Symbol, ...]:
+        r"""Symbols for the components of Γ on the lifted frame.
+
+        ``k_i`` (along ``X_i^C``), ``Gamma_i`` (along ``X_i^V``) and ``A_a`` (along
+        ``∂/∂μ_a``; for a symbol named ``mu3`` the parameter is ``A3``).
+        """
+        n = self.n
+        names = [f"k{i + 1}" for i in range(n)] + [f"Gamma{i + 1}" for i in range(n)]
+        for m in self.extra:
+            names.append("A" + m.name[2:] if m.name.startswith("mu") and len(m.name) > 2 else f"A_{m.name}")
+        taken = {s.name for s in self.coords} | {s.name for s in self.frame.chart.params}
+        return tuple(sp.Symbol(nm if nm not in taken else nm + "_") for nm in names)
+
+    def solve(self) -> CartanSolution:
+        r"""Solve ``Γ ⌟ ω = −dE`` for ``Γ = k^i X_i^C + Γ^i X_i^V + A_a ∂/∂μ_a``.
+
+        Evaluating the equation on the lifted frame gives ``Σ_K γ^K ω(Y_K, Y_J) = −Y_J(E)``.
+        It is reduced in the order ``X_j^V``, ``X_j^C``, ``∂/∂μ_a`` (so for a regular L the
+        first n rows give ``θ^j(Γ) = k^j = v^j``), with the unknowns ordered
+        ``k, Γ, A`` (so the μ-velocities are the ones left free when there is a choice).
+
+        Returns
+        -------
+        CartanSolution
+            The general solution, its free parameters and the conditions for existence.
+        """
+        if "solution" in self._cache:  # type: ignore[attr-defined]
+            return self._cache["solution"]  # type: ignore[attr-defined, no-any-return]
+        n, k = self.n, len(self.extra)
+        W = self.omega_matrix()
+        Ys = self.lifted_frame()
+        E = self.energy()
+        order = list(range(n, 2 * n)) + list(range(n)) + list(range(2 * n, 2 * n + k))
+        A = sp.Matrix([[W[K, J] for K in range(2 * n + k)] for J in order])
+        b = sp.Matrix([-tidy(self.apply(Ys[J], E)) for J in order])
+        unknowns = self.unknowns()
+        groups = [0] * (2 * n) + [1] * k
+        sol, free, conds, pivots = solve_linear_general(A, b, unknowns, simp=tidy, groups=groups)
+        reduced, locus = _reduce_conditions(conds, [*self.frame.v, *self.extra])
+        comps = tuple(tidy(sol[x]) for x in unknowns)
+        out = CartanSolution(self, comps, free, reduced, locus, pivots)
+        self._cache["solution"] = out  # type: ignore[attr-defined]
+        return out
+
+    def __repr__(self) -> str:
+        return f"CartanSystem(L = {self.L}, coordinates {self.coords})"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CartanSolution:
+    r"""General solution of ``Γ ⌟ ω = −dE`` on the lifted frame.
+
+    Attributes
+    ----------
+    system : CartanSystem
+    components : tuple of expressions
+        Coefficients of ``Γ`` along ``X_1^C … X_n^C, X_1^V … X_n^V, ∂/∂μ_a``, in terms of
+        the coordinates and the :attr:`parameters`. Valid on the :attr:`locus`.
+    parameters : tuple of Symbol
+        Free parameters of the general solution (components left undetermined).
+    conditions : tuple of expressions
+        Functions that must vanish for a solution to exist (empty: exists everywhere).
+    locus : dict
+        The conditions solved for some coordinates (e.g. ``{v3: 0}``), when they are affine in
+        the fibre coordinates.
+    nondegeneracy : tuple of expressions
+        Non-constant pivots of the elimination; the solution holds where they do not vanish.
+    """
+
+    system: CartanSystem
+    components: tuple[sp.Expr, ...]
+    parameters: tuple[sp.Symbol, ...]
+    conditions: tuple[sp.Expr, ...]
+    locus: dict[sp.Symbol, sp.Expr]
+    nondegeneracy: tuple[sp.Expr, ...]
+
+    @property
+    def exists_everywhere(self) -> bool:
+        """True if there are no conditions for existence."""
+        return not self.conditions
+
+    @property
+    def is_unique(self) -> bool:
+        """True if there are no free parameters."""
+        return not self.parameters
+
+    def on_locus(self) -> tuple[sp.Expr, ...]:
+        """:attr:`components` with :attr:`locus` substituted."""
+        return tuple(tidy(c.xreplace(self.locus)) for c in self.components)
+
+    def vector(self, on_locus: bool = False) -> tuple[sp.Expr, ...]:
+        """``Γ`` as components over the coordinates ``(q, v, μ)``."""
+        comps = self.on_locus() if on_locus else self.components
+        Ys = self.system.lifted_frame()
+        N = len(self.system.coords)
+        return tuple(canon(sp.Add(*[g * Y[I] for g, Y in zip(comps, Ys, strict=True)])) for I in range(N))
+
+    def __call__(self, f: object) -> sp.Expr:
+        """``Γ(f)`` for a function of ``(q, v, μ)``, evaluated on the locus."""
+        return canon(self.system.apply(self.vector(on_locus=True), f).xreplace(self.locus))
+
+    def second_order_coefficients(self) -> tuple[sp.Expr, ...]:
+        """``θ^i(Γ) − v^i``: all zero on the locus iff Γ is of second-order type there."""
+        v = self.system.frame.v
+        return tuple(tidy((self.components[i] - v[i]).xreplace(self.locus)) for i in range(self.system.n))
+
+    def as_second_order_field(self) -> SecondOrderField:
+        """The solution as a :class:`~frames.SecondOrderField` (regular, autonomous L on TQ).
+
+        Raises
+        ------
+        InvalidExpressionError
+            If the solution has parameters, conditions, extra coordinates, or is not of second-order type.
+        """
+        s = self.system
+        if self.parameters or self.conditions or s.extra:
+            raise InvalidExpressionError(
+                f"CartanSolution: not a unique field on TQ (parameters {self.parameters}, "
+                f"conditions {self.conditions}, extra coordinates {s.extra})"
+            )
+        if not all(is_zero(c) for c in self.second_order_coefficients()):
+            raise InvalidExpressionError("CartanSolution: the solution is not of second-order type")
+        return SecondOrderField(s.frame, self.components[s.n : 2 * s.n])
+
+    def equations(self) -> list[sp.Eq]:
+        """``component = value`` for every lifted-frame direction, then the conditions ``c = 0``."""
+        names = self.system.unknowns()
+        return [sp.Eq(x, c) for x, c in zip(names, self.components, strict=True)] + [
+            sp.Eq(c, 0) for c in self.conditions
+        ]
+
+    def __repr__(self) -> str:
+        names = self.system.basis_names()
+        parts = [f"({c})*{nm}" for c, nm in zip(self.components, names, strict=True) if c != 0]
+        s = "Γ = " + (" + ".join(parts) if parts else "0")
+        if self.parameters:
+            s += f"; free parameters {self.parameters}"
+        if self.conditions:
+            s += "; exists only where " + ", ".join(f"{c} = 0" for c in self.conditions)
+        return s
+
+    def _repr_latex_(self) -> str:
+        n = self.system.n
+        names = [rf"X_{{{i + 1}}}^C" for i in range(n)] + [rf"X_{{{i + 1}}}^V" for i in range(n)]
+        names += [rf"\frac{{\partial}}{{\partial {sp.latex(m)}}}" for m in self.system.extra]
+        parts = [rf"\left({sp.latex(c)}\right) {nm}" for c, nm in zip(self.components, names, strict=True) if c != 0]
+        s = r"\Gamma = " + (" + ".join(parts) if parts else "0")
+        if self.conditions:
+            s += r",\quad " + r",\ ".join(sp.latex(c) + " = 0" for c in self.conditions)
+        return "$" + s + "$"

@@ -1,0 +1,364 @@
+r"""Chaplygin systems (Crampin–Mestdag section 6).
+
+A Chaplygin system: G acts freely on Q, L is G-invariant and D is the
+horizontal distribution of a principal connection. The frame is
+``{X_α, Ẽ_a}`` with ``X_α`` invariant horizontal fields and ``Ẽ_a`` the
+fundamental fields, ``[Ẽ_a, Ẽ_b] = −C^c_ab Ẽ_c``, ``[Ẽ_a, X_α] = 0``. Then
+
+* ``p_a = Ẽ_a^V(L)`` and ``Γ(p_a) = λ_a`` (multiplier equation);
+* ``Ẽ_a^C(p_b) + C^c_ab p_c = 0`` and ``Ẽ_a^C(λ_b) + C^c_ab λ_c = 0`` (coadjoint);
+* Proposition 5: ``L̃ = L − p_a v^a`` (the Routhian) is regular near C, invariant,
+  and its Euler–Lagrange field ``Γ̃`` is tangent to C;
+* Proposition 6: ``Γ̃|_C = Γ`` iff ``R^a_αβ v^β p_a = 0`` (weak = strong consistency at φ = p).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, is_zero, tidy
+from ..errors import ConstraintError, InvalidExpressionError
+from ..geometry._distribution import AdaptedIndices
+from ..geometry._fields import VectorField
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
+from ._lagrangian import Lagrangian
+from ._nonholonomic import NonholonomicSystem
+from ._vakonomic import VakonomicSystem, _decide
+
+__all__ = ["ChaplyginSystem", "Proposition5"]
+
+
+@dataclass(frozen=True)
+class Proposition5:
+    r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
+
+    Attributes
+    ----------
+    routhian : Lagrangian
+        ``L̃`` in natural coordinates.
+    hessian_on_C : ImmutableMatrix
+        Hessian of ``L̃`` in the frame on C: blocks ``g_αβ``, ``0``, ``−g_ab``.
+    regular : bool
+        Hessian nonsingular on C.
+    invariant : bool
+        ``Ẽ_a^C(L̃) = 0`` for all a.
+    field : SecondOrderField
+        The Euler–Lagrange field ``Γ̃`` of ``L̃`` (Proposition 1).
+    tangent : bool
+        ``Γ̃^a = 0`` on C.
+    """
+
+    routhian: Lagrangian
+    hessian_on_C: sp.ImmutableMatrix
+    regular: bool
+    invariant: bool
+    field: SecondOrderField
+    tangent: bool
+
+    @property
+    def holds(self) -> bool:
+        """All three statements of Proposition 5."""
+        return self.regular and self.invariant and self.tangent
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ChaplyginSystem(AdaptedIndices):
+    r"""A Chaplygin system in the frame ``{X_α, Ẽ_a}`` (Crampin–Mestdag section 6).
+
+    Parameters
+    ----------
+    lagrangian : Lagrangian
+        A G-invariant Lagrangian.
+    horizontal : sequence of VectorField
+        Invariant fields ``X_α`` spanning D.
+    generators : sequence of VectorField
+        Fundamental vector fields ``Ẽ_a`` of the action.
+    structure_constants : mapping, optional
+        ``{(a, b): {c: C^c_ab}}`` with 0-based indices into ``generators`` and
+        ``[Ẽ_a, Ẽ_b] = −C^c_ab Ẽ_c``; derived from the brackets if omitted.
+    v : str
+        Quasi-velocity prefix.
+    check : bool
+        Verify ``[Ẽ_a, X_α] = 0``, the structure constants and ``Ẽ_a^C(L) = 0``.
+
+    Raises
+    ------
+    ConstraintError
+        If a check fails (the message names the bracket or field).
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> X1, X2, X3 = mdl.frame.fields
+    >>> ch = fr.ChaplyginSystem(mdl.lagrangian, [X1, X2], [X3])
+    >>> ch.momenta()
+    (-q1*v2,)
+    >>> ch.proposition6_conditions()
+    (q1*v2**2, -q1*v1*v2)
+    """
+
+    lagrangian: Lagrangian
+    frame: Frame
+    m: int
+    C: sp.ImmutableDenseNDimArray
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __init__(
+        self,
+        lagrangian: Lagrangian,
+        horizontal: Sequence[VectorField],
+        generators: Sequence[VectorField],
+        structure_constants: Mapping[tuple[int, int], Mapping[int, Any]] | None = None,
+        v: str | Sequence[sp.Symbol] = "v",
+        check: bool = True,
+    ) -> None:
+        hor = list(horizontal)
+        gen = list(generators)
+        if not hor or not gen:
+            raise ConstraintError("ChaplyginSystem: need at least one horizontal field and one generator")
+        F = Frame(hor + gen, v=v)
+        m = len(hor)
+        k = len(gen)
+        C = sp.MutableDenseNDimArray.zeros(k, k, k)
+        if structure_constants is None:
+            R = F.anholonomy
+            for a in range(k):
+                for b in range(k):
+                    for c in range(k):
+                        C[c, a, b] = -R[m + c, m + a, m + b]
+        else:
+            for (a, b), row in structure_constants.items():
+                for c, val in row.items():
+                    C[c, a, b] = sp.sympify(val)
+                    C[c, b, a] = -sp.sympify(val)
+        object.__setattr__(self, "lagrangian", lagrangian)
+        object.__setattr__(self, "frame", F)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "C", sp.ImmutableDenseNDimArray(C))
+        object.__setattr__(self, "_cache", {"nh": NonholonomicSystem(lagrangian, F, m)})
+        if check:
+            self.check()
+
+    @classmethod
+    def from_model(cls, model: Any, check: bool = True) -> ChaplyginSystem:
+        """Build from a :class:`frames.models.Model` that declares ``group`` and structure constants."""
+        if not model.group:
+            raise ConstraintError(f"ChaplyginSystem.from_model: {model.name} declares no group generators")
+        F = model.frame
+        grp = list(model.group)
+        hor = [F.fields[i] for i in range(F.dim) if i not in grp]
+        sc_raw = model.extras.get("structure_constants", {}) or {}
+        pos = {g: j for j, g in enumerate(grp)}
+        sc = {(pos[a], pos[b]): {pos[c]: val for c, val in row.items()} for (a, b), row in sc_raw.items()}
+        return cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=check)
+
+    # ---------------------------------------------------------------- checks
+    def check(self) -> None:
+        """Verify the Chaplygin structure; raise :class:`ConstraintError` on failure."""
+        F = self.frame
+        m = self.m
+        for ia, E in enumerate(self.generators):
+            for al, X in enumerate(F.fields[:m]):
+                if not E.bracket(X).is_zero():
+                    raise ConstraintError(
+                        f"ChaplyginSystem: [E_{ia + 1}, X_{al + 1}] = {E.bracket(X)!r} ≠ 0; X_α must be invariant"
+                    )
+        k = len(self.generators)
+        for a in range(k):
+            for b in range(a + 1, k):
+                B = self.generators[a].bracket(self.generators[b])
+                expect = sum(
+                    (-self.C[c, a, b] * self.generators[c] for c in range(k)),
+                    VectorField(F.chart, [0] * F.dim),
+                )
+                if not B.equals(expect):
+                    raise ConstraintError(
+                        f"ChaplyginSystem: [E_{a + 1}, E_{b + 1}] = {B!r} but the structure constants give {expect!r}"
+                    )
+        bad = [a for a in self.a if not is_zero(F.apply_complete(a, self._Lv))]
+        if bad:
+            raise ConstraintError(f"ChaplyginSystem: L is not invariant: E^C(L) ≠ 0 for generators {bad}")
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def generators(self) -> tuple[VectorField, ...]:
+        """The fundamental fields ``Ẽ_a``."""
+        return self.frame.fields[self.m :]
+
+    @property
+    def nonholonomic(self) -> NonholonomicSystem:
+        """The nonholonomic system (Proposition 2)."""
+        return self._cache["nh"]  # type: ignore[no-any-return]
+
+    def vakonomic(self, **kw: Any) -> VakonomicSystem:
+        """The vakonomic system in the same frame."""
+        return VakonomicSystem(self.lagrangian, self.frame, self.m, **kw)
+
+    @property
+    def _Lv(self) -> sp.Expr:
+        return self.lagrangian.in_frame(self.frame)
+
+    def __repr__(self) -> str:
+        return f"ChaplyginSystem(L = {self.lagrangian.expr}, m = {self.m}, group dim = {self.n - self.m})"
+
+    # ----------------------------------------------------------------- momenta
+    def momenta(self, on_C: bool = True) -> tuple[sp.Expr, ...]:
+        r"""``p_a = Ẽ_a^V(L)`` (on C by default, else on TQ in ``(q, v)``)."""
+        out = [sp.diff(self._Lv, self.frame.v[a]) for a in self.a]
+        if on_C:
+            out = [x.xreplace(self.on_C) for x in out]
+        return tuple(tidy(x) for x in out)
+
+    def multiplier_identity(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals ``Γ(p_a) − λ_a`` (vanish: the multiplier equation of section 6)."""
+        nh = self.nonholonomic
+        G = nh.field()
+        lam = nh.multipliers()
+        return tuple(tidy(G(p) - l) for p, l in zip(self.momenta(on_C=False), lam, strict=True))
+
+    def _coadjoint(self, fs: Sequence[sp.Expr], on_C: bool) -> tuple[sp.Expr, ...]:
+        k = self.n - self.m
+        out = []
+        for a in range(k):
+            for b in range(k):
+                e = self.frame.apply_complete(self.m + a, fs[b]) + sum(
+                    (self.C[c, a, b] * fs[c] for c in range(k)), sp.S.Zero
+                )
+                out.append(tidy(e.xreplace(self.on_C) if on_C else e))
+        return tuple(out)
+
+    def coadjoint_momenta(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals ``Ẽ_a^C(p_b) + C^c_ab p_c`` on TQ, flattened over (a, b)."""
+        return self._coadjoint(self.momenta(on_C=False), on_C=False)
+
+    def coadjoint_multipliers(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals ``Ẽ_a^C(λ_b) + C^c_ab λ_c`` on C, flattened over (a, b)."""
+        return self._coadjoint(self.nonholonomic.multipliers(), on_C=True)
+
+    def is_regular_wrt_group(self) -> bool:
+        """``g_ab = Ẽ_a^V Ẽ_b^V L`` nonsingular on C."""
+        g = sp.Matrix(self.lagrangian.hessian(self.frame)).xreplace(self.on_C)
+        return not is_zero(g[self.m :, self.m :].det(method="bareiss"))
+
+    # ---------------------------------------------------------------- Routhian
+    def routhian_in_frame(self) -> sp.Expr:
+        r"""``L̃ = L − p_a v^a`` in ``(q, v)``."""
+        p = self.momenta(on_C=False)
+        return sp.expand(self._Lv - sum((pa * self.frame.v[a] for pa, a in zip(p, self.a, strict=True)), sp.S.Zero))
+
+    def routhian(self) -> Lagrangian:
+        r"""``L̃ = L − p_a v^a`` as a Lagrangian in natural coordinates."""
+        return Lagrangian(self.lagrangian.chart, canon(self.frame.to_natural(self.routhian_in_frame())))
+
+    def proposition5(self) -> Proposition5:
+        r"""Proposition 5: ``L̃`` regular on C, invariant, its Euler–Lagrange field tangent to C."""
+        if "p5" in self._cache:
+            return self._cache["p5"]  # type: ignore[no-any-return]
+        Lt = self.routhian()
+        Ltv = self.routhian_in_frame()
+        H = sp.hessian(Ltv, self.frame.v).xreplace(self.on_C).applyfunc(tidy)
+        regular = not is_zero(H.det(method="bareiss"))
+        invariant = all(is_zero(self.frame.apply_complete(a, Ltv)) for a in self.a)
+        fld = Lt.euler_lagrange_field(self.frame)
+        tangent = all(is_zero(fld.Gamma[a].xreplace(self.on_C)) for a in self.a)
+        out = Proposition5(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)
+        self._cache["p5"] = out
+        return out
+
+    # ---------------------------------------------------------------- Prop. 6
+    def proposition6_conditions(self) -> tuple[sp.Expr, ...]:
+        r"""``R^a_αβ v^β p_a`` on C, α = 1..m."""
+        R = self.frame.anholonomy
+        v = self.frame.v
+        p = self.momenta()
+        return tuple(
+            tidy(sp.Add(*[R[a, al, be] * v[be] * p[k] for k, a in enumerate(self.a) for be in self.alpha]))
+            for al in self.alpha
+        )
+
+    def proposition6(self) -> tuple[bool | None, bool | None]:
+        r"""``(Γ̃|_C == Γ, R^a_αβ v^β p_a == 0)``: Proposition 6 says both agree."""
+        fld = self.proposition5().field
+        G = self.nonholonomic.field()
+        diff = [canon(fld.Gamma[i].xreplace(self.on_C) - G.Gamma[i]) for i in range(self.n)]
+        return _decide(diff), _decide(self.proposition6_conditions())
+
+    def consistency(self, kind: str = "strong") -> ConsistencyResult:
+        """Weak or strong consistency on the section ``φ_a = p_a``."""
+        vk = self.vakonomic()
+        test = strong_consistency if kind == "strong" else weak_consistency
+        return test(vk, self.momenta())
+
+    # ----------------------------------------------------- invariant measure
+    def invariant_measure_density(self, volume: str = "momenta") -> sp.Expr:
+        r"""A density ``N(q)`` of an invariant measure of the nonholonomic field on C.
+
+        With ``div = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α = c_α v^α`` (divergence
+        w.r.t. ``dq ∧ dv^α``), ``N_v = e^h`` with ``dh = −c_α θ^α``, ``Ẽ_a(h) = 0``
+        makes ``N_v dq ∧ dv`` invariant. With ``volume="momenta"`` the density
+        relative to ``dq ∧ dp_α`` (``p_α = ∂L_c/∂v^α``) is returned,
+        ``N = N_v / det(∂²L_c/∂v^α∂v^β)`` (the convention of Crampin–Mestdag 7.1
+        and Bloch–Fernandez–Mestdag). Densities are determined up to a constant factor.
+
+        Raises
+        ------
+        ConstraintError
+            If the divergence is not linear in ``v^α`` or ``−c_α θ^α`` is not closed.
+        """
+        F = self.frame
+        ch = F.chart
+        G = self.nonholonomic.field()
+        v_al = [F.v[i] for i in self.alpha]
+        div = sum((sp.diff(F.u_in_v[j].xreplace(self.on_C), ch.q[j]) for j in range(self.n)), sp.S.Zero)
+        div += sum((sp.diff(G.Gamma[i], F.v[i]) for i in self.alpha), sp.S.Zero)
+        div = canon(div)
+        c = [canon(sp.diff(div, x)) for x in v_al]
+        if not is_zero(div - sum((ci * x for ci, x in zip(c, v_al, strict=True)), sp.S.Zero)):
+            raise ConstraintError(f"invariant_measure_density: divergence {div} is not linear in {v_al}")
+        Th = F.coframe_matrix
+        omega = [canon(-sum((c[al] * Th[al, j] for al in self.alpha), sp.S.Zero)) for j in range(self.n)]
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                if not is_zero(sp.diff(omega[j], ch.q[i]) - sp.diff(omega[i], ch.q[j])):
+                    raise ConstraintError("invariant_measure_density: −c_α θ^α is not closed; no density N(q) exists")
+        h = sp.S.Zero
+        for j in range(self.n):
+            rest = canon(omega[j] - sp.diff(h, ch.q[j]))
+            if not is_zero(rest):
+                try:
+                    h += sp.integrate(rest, ch.q[j], manual=True)
+                except Exception:  # pragma: no cover - manual integration may give up
+                    h += sp.integrate(rest, ch.q[j], conds="none")
+        h = h.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: e.args[-1].expr)
+        h = canon(sp.expand_log(h, force=True))
+        Nv = sp.powsimp(sp.exp(sp.logcombine(sp.expand_log(h, force=True), force=True)), force=True)
+        if volume == "velocities":
+            return Nv  # type: ignore[no-any-return]
+        if volume != "momenta":
+            raise InvalidExpressionError(
+                f"invariant_measure_density: volume must be 'momenta' or 'velocities', got {volume!r}"
+            )
+        Lc = self.nonholonomic.constrained_lagrangian()
+        gc = sp.hessian(Lc, v_al)
+        return sp.powsimp(canon(Nv / gc.det()), force=True)  # type: ignore[no-any-return]
+
+    def is_invariant_density(self, N: Any, volume: str = "momenta") -> bool:
+        r"""Check that ``N(q)`` is an invariant density: ``Γ(N_v) + N_v div Γ = 0``."""
+        F = self.frame
+        ch = F.chart
+        G = self.nonholonomic.field()
+        v_al = [F.v[i] for i in self.alpha]
+        Nv = sp.sympify(N)
+        if volume == "momenta":
+            Lc = self.nonholonomic.constrained_lagrangian()
+            Nv = Nv * sp.hessian(Lc, v_al).det()
+        div = sum((sp.diff(F.u_in_v[j].xreplace(self.on_C), ch.q[j]) for j in range(self.n)), sp.S.Zero)
+        div += sum((sp.diff(G.Gamma[i], F.v[i]) for i in self.alpha), sp.S.Zero)
+        return is_zero(G(Nv) + Nv * div)

@@ -1,0 +1,601 @@
+r"""Consistency of nonholonomic and vakonomic dynamics (Crampin–Mestdag section 5).
+
+* Theorem 2 (ii), weak consistency on a section ``μ_a = φ_a``:
+  ``φ_a R^a_αβ v^β = 0`` (α = 1..m), i.e. ``Γ_C`` of Proposition 4 is the
+  nonholonomic field Γ.
+* Corollary 1, strong consistency: in addition
+  ``Γ(φ_a) + φ_b R^b_aα v^α = λ_a`` (the vakonomic lift is tangent to ``im φ``).
+* Theorem 2 (iii): the vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a``.
+* Section search by undetermined coefficients (:func:`find_sections`).
+* Consistency along a single motion (end of section 5, :func:`consistency_along_motion`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, is_zero, tidy, trig_normal
+from ..errors import FramesError, InvalidExpressionError
+from ._vakonomic import VakonomicField, VakonomicSystem, _decide
+
+__all__ = [
+    "ConsistencyResult",
+    "MotionConsistency",
+    "SectionFamily",
+    "VakonomicLift",
+    "consistency_along_motion",
+    "dimension_terms",
+    "find_sections",
+    "is_dimensionally_homogeneous",
+    "split_conditions",
+    "strong_consistency",
+    "vakonomic_lift",
+    "weak_consistency",
+]
+
+
+@dataclass(frozen=True)
+class ConsistencyResult:
+    r"""Outcome of a consistency test.
+
+    Attributes
+    ----------
+    kind : str
+        ``"weak"`` (Theorem 2 (ii)) or ``"strong"`` (Corollary 1).
+    section : tuple
+        The section ``φ_a``.
+    conditions : tuple
+        Simplified expressions that must all vanish on C: first
+        ``φ_a R^a_αβ v^β`` for α = 1..m, then (strong only)
+        ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` for a = m+1..n.
+    holds : bool or None
+        True if every condition vanishes identically, False if one does not,
+        None if undecidable with exact arithmetic.
+    """
+
+    kind: str
+    section: tuple[sp.Expr, ...]
+    conditions: tuple[sp.Expr, ...]
+    holds: bool | None
+
+    def __bool__(self) -> bool:
+        return self.holds is True
+
+
+def _weak_conditions(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
+    ral, _ = vk._phiR(phi)
+    return [tidy(x) for x in ral]
+
+
+def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
+    nh = vk.nonholonomic
+    G = nh.field()
+    lam = nh.multipliers()
+    _, ra = vk._phiR(phi)
+    return [tidy(G(phi[k]) + ra[k] - lam[k]) for k in range(vk.n - vk.m)]
+
+
+def _check_vk(vk: Any, what: str) -> VakonomicSystem:
+    if not isinstance(vk, VakonomicSystem):
+        raise InvalidExpressionError(f"{what}: {vk!r} is not a VakonomicSystem")
+    return vk
+
+
+def _specialize(conds: Sequence[sp.Expr], subs: Mapping[Any, Any] | None) -> tuple[sp.Expr, ...]:
+    if not subs:
+        return tuple(conds)
+    return tuple(tidy(sp.sympify(c).subs(dict(subs))) for c in conds)
+
+
+def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
+    r"""Weak consistency on ``μ_a = φ_a`` (Theorem 2 (ii)): ``φ_a R^a_αβ v^β = 0``.
+
+    ``subs`` (optional) specializes parameters *after* the conditions are computed with
+    symbolic parameters, e.g. ``{J: J_s(l)}`` for a parameter relation; this is much cheaper
+    than building the system with the relation substituted.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    >>> fr.weak_consistency(vk, [0]).holds
+    True
+    >>> r = fr.weak_consistency(vk, [-mdl.chart.q[0] * vk.frame.v[1]]); r.holds, r.conditions
+    (False, (q1*v2**2, -q1*v1*v2))
+    """
+    vk = _check_vk(vk, "weak_consistency")
+    phi = vk.section(section)
+    conds = _specialize(_weak_conditions(vk, phi), subs)
+    return ConsistencyResult("weak", phi, conds, _decide(conds))
+
+
+def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
+    r"""Strong consistency on ``μ_a = φ_a`` (Corollary 1).
+
+    ``subs`` specializes parameters after the computation (see :func:`weak_consistency`).
+
+    Conditions: ``φ_a R^a_αβ v^β = 0`` and ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a = 0``
+    with Γ, λ the nonholonomic field and multipliers (Proposition 2).
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    >>> r = fr.strong_consistency(vk, [0]); r.holds, r.conditions
+    (False, (0, 0, v1*v2/(q1**2 + 1)))
+    """
+    vk = _check_vk(vk, "strong_consistency")
+    phi = vk.section(section)
+    conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), subs)
+    return ConsistencyResult("strong", phi, conds, _decide(conds))
+
+
+# ------------------------------------------------------------ Theorem 2 (iii)
+@dataclass(frozen=True)
+class VakonomicLift:
+    r"""The vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a`` of Theorem 2 (iii).
+
+    Attributes
+    ----------
+    field : VakonomicField
+        ``Γ̄`` (its ``Γ^i`` are those of the nonholonomic field, ``A_a = λ_a − φ_b R^b_aα v^α``).
+    residuals : tuple
+        Residuals of the vakonomic equations (Proposition 3) on ``im φ``.
+    satisfies : bool or None
+        Whether ``Γ̄`` satisfies the vakonomic equations; by Theorem 2 this is
+        equivalent to weak consistency.
+    tangent_to_section : bool or None
+        Whether ``Γ̄`` is tangent to ``im φ`` (strong consistency).
+    """
+
+    field: VakonomicField
+    residuals: tuple[sp.Expr, ...]
+    satisfies: bool | None
+    tangent_to_section: bool | None
+
+
+def vakonomic_lift(vk: VakonomicSystem, section: Any) -> VakonomicLift:
+    r"""Theorem 2 (iii): build ``Γ̄`` and test it against the vakonomic equations on ``im φ``."""
+    vk = _check_vk(vk, "vakonomic_lift")
+    phi = vk.section(section)
+    nh = vk.nonholonomic
+    G = nh.field()
+    lam = nh.multipliers()
+    _, ra = vk._phiR(phi)
+    A = tuple(tidy(lam[k] - ra[k]) for k in range(vk.n - vk.m))
+    fld = VakonomicField(vk, G.Gamma, A, phi)
+    res = vk.vakonomic_residuals(G.Gamma, A, phi)
+    tang = tuple(tidy(G(phi[k]) - A[k]) for k in range(vk.n - vk.m))
+    return VakonomicLift(fld, res, _decide(res), _decide(tang))
+
+
+# ------------------------------------------------------------ section search
+def _q_generators(e: sp.Expr, qs: Sequence[sp.Symbol]) -> list[sp.Expr]:
+    gens: list[sp.Expr] = []
+    for q in qs:
+        if e.has(sp.sin(q)) or e.has(sp.cos(q)):
+            gens += [sp.sin(q), sp.cos(q)]
+    for q in qs:
+        gens.append(q)
+    return gens
+
+
+def split_conditions(
+    conditions: Sequence[Any], variables: Sequence[sp.Symbol], functions_of: Sequence[sp.Symbol] = ()
+) -> list[sp.Expr]:
+    r"""Split conditions into independent equations.
+
+    Each condition is put over a common denominator; its numerator is expanded
+    as a polynomial in ``variables`` (e.g. the ``v^α``) and, for each symbol in
+    ``functions_of``, in ``sin``, ``cos`` and powers of that symbol (after the
+    reduction ``sin² = 1 − cos²``, so the monomials are independent functions).
+    The coefficients are returned, without duplicates and zeros.
+    """
+    out: list[sp.Expr] = []
+    for c in conditions:
+        e = trig_normal(sp.sympify(c))
+        if e == 0:
+            continue
+        num, _ = sp.fraction(sp.together(e))
+        num = sp.expand(num)
+        gens = list(variables) + _q_generators(num, functions_of)
+        try:
+            poly = sp.Poly(num, *gens) if gens else None
+        except sp.PolynomialError:
+            poly = sp.Poly(num, *variables) if variables else None
+        coeffs = [num] if poly is None else poly.coeffs()
+        for co in coeffs:
+            co = canon(co)
+            if co != 0 and not any(is_zero(co - x) for x in out):
+                out.append(co)
+    return out
+
+
+@dataclass(frozen=True)
+class SectionFamily:
+    r"""A family of sections solving consistency conditions.
+
+    Attributes
+    ----------
+    section : tuple
+        ``φ_a`` with the solved unknowns substituted (remaining unknowns are free).
+    solution : dict
+        Values of the unknown constants / functions.
+    relations : tuple of Eq
+        Relations the parameters must satisfy (empty for the generic family).
+    free : tuple
+        Unknowns left free.
+    result : ConsistencyResult
+        The consistency test on this family (with the relations substituted).
+    """
+
+    section: tuple[sp.Expr, ...]
+    solution: dict[Any, sp.Expr]
+    relations: tuple[sp.Eq, ...]
+    free: tuple[sp.Expr, ...]
+    result: ConsistencyResult
+
+
+def _linear_families(
+    eqs: list[sp.Expr], unknowns: Sequence[sp.Symbol]
+) -> tuple[list[dict[sp.Symbol, sp.Expr]], list[sp.Expr]]:
+    """Solve linear ``eqs`` for ``unknowns``; return (solutions, obstructions).
+
+    Obstructions are the nonzero expressions (in the parameters) left over by the
+    elimination when the system is inconsistent for generic parameters.
+    """
+    if not eqs:
+        return [{}], []
+    M, b = sp.linear_eq_to_matrix(eqs, list(unknowns))
+    obstr = []
+    for y in M.T.nullspace(iszerofunc=is_zero, simplify=canon):
+        o = canon((y.T * b)[0])
+        if not is_zero(o):
+            obstr.append(o)
+    if obstr:
+        return [], obstr
+    sol = sp.linsolve((M, b), list(unknowns))
+    out = []
+    for s in sol:
+        out.append({u: canon(x) for u, x in zip(unknowns, s, strict=True) if x != u})
+    return out, []
+
+
+def find_sections(
+    vk: VakonomicSystem,
+    ansatz: Sequence[Any],
+    unknowns: Sequence[Any] = (),
+    *,
+    kind: str = "strong",
+    solve_for: Sequence[sp.Symbol] = (),
+    functions: Sequence[Any] = (),
+) -> list[SectionFamily]:
+    r"""Search for sections ``μ_a = φ_a`` satisfying the weak or strong consistency conditions.
+
+    Parameters
+    ----------
+    vk : VakonomicSystem
+    ansatz : sequence of expressions
+        ``φ_a`` containing unknown constants (``unknowns``) and/or unknown
+        functions of one variable (``functions``, e.g. ``f(theta)``).
+    unknowns : sequence of Symbol
+        Unknown constants; the conditions must be linear in them.
+    kind : "strong" or "weak"
+    solve_for : sequence of Symbol
+        Parameters that may be constrained: when the linear system is inconsistent
+        for generic parameter values, each irreducible factor of each obstruction
+        is solved for the first of these parameters it contains, and the search is
+        repeated with that relation substituted (one family per root).
+    functions : sequence of applied undefined functions of one variable
+        Unknown functions (e.g. ``f(theta)``). The conditions are split over the
+        ``v^α`` only; the equations with derivatives are integrated with
+        :func:`sympy.dsolve` (their integration constants ``C1, C2, …`` become
+        unknown constants), equations without derivatives that are linear in the
+        functions are solved for them, and once no function is left the constants
+        are found as above (splitting over the coordinates too). Functions that
+        cannot be determined are returned in ``free`` with the unsolved equations
+        as ``relations``.
+
+    Returns
+    -------
+    list of SectionFamily
+        Every family found, each with the parameter relations it needs.
+
+    Notes
+    -----
+    The conditions are split with :func:`split_conditions` into coefficients of
+    monomials in the ``v^α`` and in ``sin``, ``cos`` and powers of the
+    coordinates (the coordinates are skipped when unknown functions are given).
+    """
+    vk = _check_vk(vk, "find_sections")
+    if kind not in ("strong", "weak"):
+        raise FramesError(f"find_sections: kind must be 'strong' or 'weak', got {kind!r}")
+    unknowns = tuple(sp.sympify(u) for u in unknowns)
+    functions = tuple(functions)
+    test = strong_consistency if kind == "strong" else weak_consistency
+    phi = tuple(canon(sp.sympify(p).xreplace(vk.on_C)) for p in ansatz)
+    if len(phi) != vk.n - vk.m:
+        raise InvalidExpressionError(f"find_sections: expected {vk.n - vk.m} ansatz functions, got {len(phi)}")
+    if functions:
+        return _function_families(vk, phi, functions, unknowns, kind, solve_for)
+    res = test(vk, phi)
+    v_al = [vk.frame.v[i] for i in vk.alpha]
+    eqs = split_conditions(res.conditions, v_al, list(vk.frame.chart.q))
+    families: list[SectionFamily] = []
+
+    def finish(sol: dict[Any, sp.Expr], rel: tuple[sp.Eq, ...]) -> None:
+        sub = {r.lhs: r.rhs for r in rel}
+        sec = tuple(tidy(p.xreplace(sub).xreplace(sol)) for p in phi)
+        free = tuple(u for u in unknowns if u not in sol and any(s.has(u) for s in sec))
+        r = test(vk, sec)
+        conds = tuple(tidy(c.xreplace(sub)) for c in r.conditions)
+        families.append(SectionFamily(sec, sol, rel, free, ConsistencyResult(r.kind, sec, conds, _decide(conds))))
+
+    sols, obstr = _linear_families(eqs, unknowns)
+    for s in sols:
+        finish(s, ())
+    if sols or not solve_for:
+        return families
+    seen: list[sp.Eq] = []
+    for o in obstr:
+        num, _ = sp.fraction(sp.together(o))
+        for fac, _mult in sp.factor_list(num)[1]:
+            par = next((p for p in solve_for if fac.has(p)), None)
+            if par is None:
+                continue
+            for root in sp.solve(fac, par):
+                rel = sp.Eq(par, root)
+                if any(is_zero(rel.rhs - x.rhs) and rel.lhs == x.lhs for x in seen):
+                    continue
+                seen.append(rel)
+                eqs2 = [canon(e.xreplace({par: root})) for e in eqs]
+                eqs2 = [e for e in eqs2 if not is_zero(e)]
+                sols2, _ = _linear_families(eqs2, unknowns)
+                for s in sols2:
+                    finish(s, (rel,))
+    return families
+
+
+def _function_families(
+    vk: VakonomicSystem,
+    phi: tuple[sp.Expr, ...],
+    functions: Sequence[Any],
+    unknowns: Sequence[sp.Symbol],
+    kind: str,
+    solve_for: Sequence[sp.Symbol],
+) -> list[SectionFamily]:
+    """Sections with unknown functions of one variable: eliminate the functions one step at a time.
+
+    Each step either integrates the equations that contain derivatives (``sympy.dsolve``,
+    a square system in the differentiated functions; the integration constants become
+    unknown constants) or solves the equations without derivatives for the functions
+    (linear algebra). It then recurses on the substituted ansatz; once no unknown function
+    is left, the constants are found by :func:`find_sections` (splitting over the
+    coordinates as well). A function that no step can determine is returned free. Every
+    step determines at least one function, so the recursion ends.
+    """
+    test = strong_consistency if kind == "strong" else weak_consistency
+    funcs = [f for f in functions if any(p.has(f) for p in phi)]
+    if not funcs:
+        return find_sections(vk, phi, unknowns, kind=kind, solve_for=solve_for)
+    res = test(vk, phi)
+    v_al = [vk.frame.v[i] for i in vk.alpha]
+    eqs = split_conditions(res.conditions, v_al, [])
+    step = _integrate_step(eqs, funcs, phi, vk)
+    if step is None:
+        step = _algebraic_step(eqs, funcs)
+        if step == "inconsistent":
+            return []
+    if step is None:
+        # nothing more can be determined: the remaining functions are free
+        rel = tuple(sp.Eq(e, 0) for e in eqs)
+        free = tuple(funcs) + tuple(u for u in unknowns if any(p.has(u) for p in phi))
+        return [SectionFamily(phi, {}, rel, free, res)]
+    sol, consts = step
+    phi2 = tuple(tidy(p.subs(sol).doit()) for p in phi)
+    rest = [f for f in functions if f not in sol]
+    out = []
+    for fam in _function_families(vk, phi2, rest, tuple(unknowns) + consts, kind, solve_for):
+        full = {f: tidy(e.subs(fam.solution).doit()) for f, e in sol.items()}
+        full.update(fam.solution)
+        out.append(SectionFamily(fam.section, full, fam.relations, fam.free, fam.result))
+    return out
+
+
+def _integrate_step(
+    eqs: list[sp.Expr], funcs: list[Any], phi: tuple[sp.Expr, ...], vk: VakonomicSystem
+) -> tuple[dict[Any, sp.Expr], tuple[sp.Symbol, ...]] | None:
+    """Solve the differential equations for the derivatives and integrate ``f' = F(f, x)`` with dsolve.
+
+    Returns None unless every derivative is determined; the constants get fresh names ``C<k>``.
+    """
+    derivs = [e for e in eqs if e.has(sp.Derivative)]
+    dvars = sorted({d for e in derivs for d in e.atoms(sp.Derivative) if d.expr in funcs}, key=sp.default_sort_key)
+    if not dvars or any(d.derivative_count != 1 for d in dvars):
+        return None
+    dummies = {d: sp.Dummy("d") for d in dvars}
+    try:
+        lin = [e.xreplace(dummies) for e in derivs]
+        if any(sp.Poly(e, *dummies.values()).total_degree() > 1 for e in lin):
+            return None
+        M, b = sp.linear_eq_to_matrix(lin, list(dummies.values()))
+    except (sp.PolynomialError, ValueError):
+        return None
+    red, pivots = M.row_join(b).rref(iszerofunc=is_zero, simplify=canon)
+    if list(pivots) != list(range(len(dvars))):
+        return None  # some derivative is not determined (or the system is inconsistent)
+    # explicit first-order system f' = F(f, x); rows without a derivative are re-imposed after integration
+    odes = [sp.Eq(d, canon(red[i, len(dvars)])) for i, d in enumerate(dvars)]
+    dfuncs = [d.expr for d in dvars]
+    try:
+        ds = sp.dsolve(odes, dfuncs) if len(dfuncs) > 1 else sp.dsolve(odes[0], dfuncs[0])
+    except (NotImplementedError, ValueError, TypeError, KeyError):
+        return None
+    ds = ds if isinstance(ds, list) else [ds]
+    if any(not isinstance(d, sp.Eq) or d.lhs not in dfuncs for d in ds):
+        return None
+    used = set().union(*[p.free_symbols for p in phi]) | set(vk.frame.chart.params)
+    taken = {s.name for s in used}
+    consts: list[sp.Symbol] = []
+    sol: dict[Any, sp.Expr] = {}
+    rename: dict[sp.Symbol, sp.Symbol] = {}
+    k = 1
+    for d in ds:
+        for c in sorted(d.rhs.free_symbols - used, key=sp.default_sort_key):
+            if c in rename or not c.name.startswith("C"):
+                continue
+            while f"C{k}" in taken:
+                k += 1
+            rename[c] = sp.Symbol(f"C{k}")
+            taken.add(f"C{k}")
+            consts.append(rename[c])
+    for d in ds:
+        sol[d.lhs] = d.rhs.xreplace(rename)
+    return sol, tuple(consts)
+
+
+def _algebraic_step(eqs: list[sp.Expr], funcs: list[Any]) -> Any:
+    """Solve the equations without derivatives that are linear in the functions."""
+    dummies = {f: sp.Dummy(str(f.func)) for f in funcs}
+    lin = []
+    for e in eqs:
+        if e.has(sp.Derivative) or not any(e.has(f) for f in funcs):
+            continue
+        ed = e.xreplace(dummies)
+        try:
+            if sp.Poly(ed, *dummies.values()).total_degree() <= 1:
+                lin.append(ed)
+        except sp.PolynomialError:
+            continue
+    if not lin:
+        return None
+    sols, obstr = _linear_families(lin, list(dummies.values()))
+    if obstr:
+        return "inconsistent"
+    back = {d: f for f, d in dummies.items()}
+    sol = {back[d]: canon(x).xreplace(back) for d, x in sols[0].items()}
+    return (sol, ()) if sol else None
+
+
+# ------------------------------------------------------------ single motions
+@dataclass(frozen=True)
+class MotionConsistency:
+    r"""Consistency along one integral curve γ of Γ (end of section 5).
+
+    Attributes
+    ----------
+    psi : tuple
+        ``ψ_a(t)`` solving ``ψ̇_a + ψ_b R^b_aα v^α = λ_a``, ``ψ_a(0) = ψ_a^0``.
+    tests : tuple
+        ``ψ_a R^a_αβ v^β`` along γ (α = 1..m); all vanish for all t iff
+        ``(γ, ψ)`` solves the vakonomic problem.
+    initial : tuple
+        The tests at t = 0 (``ψ^0`` must make them vanish).
+    curve_residuals : tuple
+        Residuals of ``q̇ = v^α X_α``, ``v̇^α = Γ^α`` along the given curve (all zero for an integral curve).
+    holds : bool or None
+    """
+
+    psi: tuple[sp.Expr, ...]
+    tests: tuple[sp.Expr, ...]
+    initial: tuple[sp.Expr, ...]
+    curve_residuals: tuple[sp.Expr, ...]
+    holds: bool | None
+
+
+def consistency_along_motion(
+    vk: VakonomicSystem, curve: Mapping[sp.Symbol, Any], psi0: Sequence[Any], t: sp.Symbol | None = None
+) -> MotionConsistency:
+    r"""Solve the ψ equations along a closed-form integral curve and test ``ψ_a R^a_αβ v^β = 0``.
+
+    Parameters
+    ----------
+    curve : mapping
+        ``q^j -> q^j(t)`` for every coordinate and ``v^α -> v^α(t)`` for α = 1..m.
+    psi0 : sequence
+        Initial values ``ψ_a(0)``.
+    t : Symbol, optional
+        The time symbol (default: the chart's, else ``t``).
+    """
+    vk = _check_vk(vk, "consistency_along_motion")
+    F = vk.frame
+    ch = F.chart
+    t = t if t is not None else (ch.t if ch.t is not None else sp.Symbol("t"))
+    need = list(ch.q) + [F.v[i] for i in vk.alpha]
+    missing = [s for s in need if s not in curve]
+    if missing:
+        raise InvalidExpressionError(f"consistency_along_motion: the curve gives no value for {missing}")
+    cur = {s: sp.sympify(curve[s]) for s in need}
+    nh = vk.nonholonomic
+    G = nh.field()
+    lam = nh.multipliers()
+    res = []
+    for j, q in enumerate(ch.q):
+        res.append(sp.diff(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur))
+    for i in vk.alpha:
+        res.append(sp.diff(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur))
+    res = [sp.simplify(r) for r in res]
+    R = F.anholonomy
+    v = F.v
+    k = vk.n - vk.m
+    ia = list(vk.a)
+    Mx = sp.Matrix(k, k, lambda ra, rb: sp.Add(*[R[ia[rb], ia[ra], al] * v[al] for al in vk.alpha]).xreplace(cur))
+    lam_t = [sp.sympify(x).xreplace(cur) for x in lam]
+    p0 = [sp.sympify(x) for x in psi0]
+    if len(p0) != k:
+        raise InvalidExpressionError(f"consistency_along_motion: need {k} initial values, got {len(p0)}")
+    s = sp.Dummy("s")
+    if all(is_zero(x) for x in Mx):
+        psi = [p0[i] + sp.integrate(lam_t[i].xreplace({t: s}), (s, 0, t)) for i in range(k)]
+    else:
+        fs = [sp.Function(f"psi{a + 1}")(t) for a in ia]
+        odes = [sp.Eq(sp.diff(fs[i], t), lam_t[i] - sum(fs[j] * Mx[i, j] for j in range(k))) for i in range(k)]
+        sol = sp.dsolve(
+            odes if k > 1 else odes[0], fs if k > 1 else fs[0], ics={f.subs(t, 0): x for f, x in zip(fs, p0)}
+        )
+        sol = sol if isinstance(sol, list) else [sol]
+        psi = [next(x.rhs for x in sol if x.lhs == f) for f in fs]
+    psi = [sp.simplify(x) for x in psi]
+    tests = []
+    for al in vk.alpha:
+        e = sp.Add(*[psi[ka] * R[a, al, be].xreplace(cur) * cur[v[be]] for ka, a in enumerate(ia) for be in vk.alpha])
+        tests.append(sp.simplify(e))
+    initial = tuple(sp.simplify(x.subs(t, 0)) for x in tests)
+    holds = all(x == 0 for x in tests) if all(r == 0 for r in res) else None
+    return MotionConsistency(tuple(psi), tuple(tests), initial, tuple(res), holds)
+
+
+# ------------------------------------------------------------ dimensions
+def dimension_terms(expr: Any, dims: Mapping[sp.Symbol, Any]) -> list[tuple[sp.Expr, sp.Expr]]:
+    r"""The physical dimension of every additive term of ``expr`` (after expansion).
+
+    ``dims`` maps each parameter to a monomial in base-dimension symbols (e.g.
+    ``{m: M, R: L, J: M*L**2}``). Numerical factors are dropped.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> m, R, M, L = sp.symbols("m R M L", positive=True)
+    >>> dimension_terms(m * R**2 + m, {m: M, R: L})
+    [(m, M), (R**2*m, L**2*M)]
+    """
+    e = sp.expand(sp.sympify(expr))
+    terms = e.args if e.is_Add else (e,)
+    out = []
+    for term in sorted(terms, key=sp.default_sort_key):
+        d = sp.powsimp(sp.sympify(term).xreplace(dict(dims)), force=True)
+        _, mon = d.as_coeff_Mul()
+        out.append((term, mon))
+    return out
+
+
+def is_dimensionally_homogeneous(expr: Any, dims: Mapping[sp.Symbol, Any]) -> bool:
+    """True if all terms of ``expr`` have the same dimension (see :func:`dimension_terms`)."""
+    ds = [d for _, d in dimension_terms(expr, dims)]
+    return all(is_zero(d / ds[0] - 1) for d in ds[1:]) if ds else True

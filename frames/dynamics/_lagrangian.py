@@ -1,0 +1,293 @@
+r"""Lagrangians and Euler–Lagrange fields relative to any frame.
+
+Crampin–Mestdag, section 2.2, Proposition 1: for a regular Lagrangian there is
+a unique second-order field ``Γ = v^i X_i^C + Γ^i X_i^V`` with
+``Γ(X_i^V L) − X_i^C L = 0``; in the coordinates ``(q, v)`` of the frame
+
+    g_ij Γ^j = X_i^C(L) − v^j X_j(X_i^V L) − ∂_t X_i^V L,   g_ij = X_i^V X_j^V L.
+
+With the lifted frame in ``(q, v)`` these are Hamel's equations,
+``Γ(∂L/∂v^i) − X_i^j ∂L/∂q^j + R^j_ik v^k ∂L/∂v^j = 0``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, canon_matrix, is_zero, solve_linear, tidy
+from ..errors import ChartMismatchError, InvalidExpressionError, RegularityError
+from ..geometry._chart import Chart
+from ..geometry._fields import VectorField
+from ..geometry._forms import Form
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+from ._cartan import CartanSolution, CartanSystem
+
+__all__ = ["Equations", "Lagrangian", "frame_el_terms"]
+
+
+class Equations(tuple):  # type: ignore[type-arg]
+    """A tuple of sympy equations that prints as an aligned LaTeX block in notebooks.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> print(Equations([sp.Eq(x, 1)]).latex())
+    \\begin{aligned} x &= 1 \\end{aligned}
+    """
+
+    def latex(self) -> str:
+        """The equations as a LaTeX ``aligned`` block."""
+        rows = [sp.latex(e.lhs) + " &= " + sp.latex(e.rhs) for e in self]
+        return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
+
+    def _repr_latex_(self) -> str:
+        return "$" + self.latex() + "$"
+
+
+def frame_el_terms(
+    Lv: sp.Expr, frame: Frame, rows: Sequence[int], subs: dict[sp.Symbol, Any], t: sp.Symbol | None
+) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    r"""Hessian rows and right-hand sides of ``Γ(X_i^V L) − X_i^C L = 0``.
+
+    Returns ``(g, r)`` with ``g[i, j] = X_i^V X_j^V L`` for ``i`` in ``rows`` and
+    all ``j``, and ``r_i = X_i^C(L) − v^j X_j(X_i^V L) − ∂_t X_i^V L``, both
+    evaluated with ``subs`` (``v^a = 0`` on a constraint submanifold).
+    Then ``Γ(X_i^V L) − X_i^C L = g_ij Γ^j − r_i``.
+    """
+    n = frame.dim
+    v = frame.v
+    dLdv = [sp.diff(Lv, vi) for vi in v]
+    g = sp.zeros(len(rows), n)
+    r = sp.zeros(len(rows), 1)
+    u_in_v = frame.u_in_v
+    q = frame.chart.q
+    for a, i in enumerate(rows):
+        h = dLdv[i]
+        for j in range(n):
+            g[a, j] = canon(sp.diff(h, v[j]).xreplace(subs))
+        drift = sp.Add(*[u_in_v[k] * sp.diff(h, q[k]) for k in range(n)])
+        if t is not None:
+            drift += sp.diff(h, t)
+        r[a, 0] = canon((frame.apply_complete(i, Lv) - drift).xreplace(subs))
+    return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
+
+
+@dataclass(frozen=True, eq=True, repr=False)
+class Lagrangian:
+    r"""A Lagrangian ``L(q, u, t)`` on TQ.
+
+    Parameters
+    ----------
+    chart : Chart
+        The natural chart; ``L`` may use its ``q``, ``u``, ``t`` and declared ``params``.
+    expr : sympy expression
+        The Lagrangian.
+    params : str or sequence of Symbol, optional
+        Further declared parameters (added to the chart's).
+
+    Raises
+    ------
+    InvalidExpressionError
+        If ``expr`` uses undeclared symbols.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> ch = fr.Chart("q1 q2 q3")
+    >>> L = fr.Lagrangian(ch, sum(ui**2 for ui in ch.u) / 2)
+    >>> L.hessian()
+    Matrix([
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1]])
+    """
+
+    chart: Chart
+    expr: sp.Expr
+
+    def __init__(self, chart: Chart, expr: object, params: Any = None) -> None:
+        if not isinstance(chart, Chart):
+            raise InvalidExpressionError(f"Lagrangian: {chart!r} is not a Chart")
+        if params is not None:
+            chart = chart.with_params(params)
+        e = chart.check_on_TQ(expr, "Lagrangian")
+        object.__setattr__(self, "chart", chart)
+        object.__setattr__(self, "expr", e)
+        object.__setattr__(self, "_cache", {})
+
+    @property
+    def time_dependent(self) -> bool:
+        """True if ``L`` depends explicitly on ``t``."""
+        return self.chart.t is not None and self.chart.t in self.expr.free_symbols
+
+    def __repr__(self) -> str:
+        return f"L = {self.expr}"
+
+    def _repr_latex_(self) -> str:
+        return "$L = " + sp.latex(self.expr) + "$"
+
+    def _check_frame(self, frame: Frame | None) -> Frame:
+        if frame is None:
+            key = ("coordinate",)
+            cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
+            if key not in cache:
+                cache[key] = Frame.coordinate(self.chart)
+            return cache[key]  # type: ignore[no-any-return]
+        if not isinstance(frame, Frame):
+            raise InvalidExpressionError(f"{frame!r} is not a Frame")
+        if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
+            raise ChartMismatchError(f"Lagrangian on {self.chart!r} but frame on {frame.chart!r}")
+        return frame
+
+    def in_frame(self, frame: Frame | None = None) -> sp.Expr:
+        """``L`` written in ``(q, v, t)``: ``u`` replaced by ``v^i X_i``."""
+        F = self._check_frame(frame)
+        cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
+        key = ("Lv", F)
+        if key not in cache:
+            cache[key] = sp.expand(self.expr.xreplace(dict(zip(self.chart.u, F.u_in_v, strict=True))))
+        return cache[key]  # type: ignore[no-any-return]
+
+    def hessian(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
+        r"""``g_ij = X_i^V X_j^V L`` in ``(q, v)`` (natural ``∂²L/∂u^i∂u^j`` when ``frame`` is None)."""
+        if frame is None:
+            return canon_matrix(sp.hessian(self.expr, self.chart.u))
+        Lv = self.in_frame(frame)
+        return canon_matrix(sp.hessian(Lv, frame.v))
+
+    def energy(self, frame: Frame | None = None) -> sp.Expr:
+        r"""``E = v^i X_i^V(L) − L`` (``u^i ∂L/∂u^i − L`` when ``frame`` is None)."""
+        if frame is None:
+            return canon(sum((ui * sp.diff(self.expr, ui) for ui in self.chart.u), sp.S.Zero) - self.expr)
+        Lv = self.in_frame(frame)
+        return canon(sum((vi * sp.diff(Lv, vi) for vi in frame.v), sp.S.Zero) - Lv)
+
+    def hessian_rank(self, frame: Frame | None = None) -> int:
+        """Rank of the Hessian (generic rank, exact zero tests)."""
+        return int(self.hessian(frame).rank(iszerofunc=is_zero))
+
+    def is_regular(self, frame: Frame | None = None) -> bool:
+        """True if the Hessian is nonsingular (generically)."""
+        return not is_zero(self.hessian(frame).det(method="bareiss"))
+
+    def momenta(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
+        """Momenta ``p_i = X_i^V(L)`` in ``(q, v)`` (natural ``∂L/∂u^i`` when ``frame`` is None)."""
+        if frame is None:
+            return sp.ImmutableMatrix([sp.diff(self.expr, ui) for ui in self.chart.u])
+        Lv = self.in_frame(frame)
+        return sp.ImmutableMatrix([sp.diff(Lv, vi) for vi in frame.v])
+
+    def euler_lagrange_field(self, frame: Frame | None = None) -> SecondOrderField:
+        r"""The Euler–Lagrange field relative to ``frame`` (Proposition 1).
+
+        Raises
+        ------
+        RegularityError
+            If the Hessian is singular; the message gives its rank.
+        """
+        F = self._check_frame(frame)
+        Lv = self.in_frame(F)
+        g, r = frame_el_terms(Lv, F, range(F.dim), {}, self.chart.t if self.time_dependent else None)
+        try:
+            G = solve_linear(g, r, f"Euler-Lagrange field of {self.expr}")
+        except RegularityError:
+            rank = sp.Matrix(g).rank(iszerofunc=is_zero)
+            raise RegularityError(
+                f"Lagrangian {self.expr} is not regular: its Hessian in the frame has rank {rank} < {F.dim}; "
+                "Proposition 1 needs a regular Lagrangian (use Lagrangian.cartan_solve for singular ones)"
+            ) from None
+        return SecondOrderField(F, [tidy(x) for x in G], time_dependent=self.time_dependent)
+
+    def epsilon(self, Z: VectorField, Gamma: SecondOrderField) -> sp.Expr:
+        r"""``ε(Z) = Γ(Z^V L) − Z^C L`` in the frame coordinates of ``Gamma``.
+
+        ``ε`` is C∞(Q)-linear in ``Z`` (Crampin–Mestdag section 2.2).
+        """
+        F = Gamma.frame
+        Zc = Z.complete_lift().in_frame(F)
+        Zv = Z.vertical_lift().in_frame(F)
+        Lv = self.in_frame(F)
+        return canon(Gamma(Zv(Lv)) - Zc(Lv).xreplace(Gamma.on_constraint))
+
+    def hamel_equations(self, frame: Frame | None = None, kinematic: bool = False) -> Equations:
+        r"""Hamel's equations (Crampin–Mestdag, end of section 2.2).
+
+        ``d/dt ∂L/∂v^i − X_i^j ∂L/∂q^j + R^j_ik v^k ∂L/∂v^j = 0``, i = 1..n,
+        returned as sympy equations in functions ``q^j(t)``, ``v^i(t)`` (named like the
+        symbols); with ``kinematic=True`` the equations ``q̇^j = v^i X_i^j`` follow.
+        The result prints as LaTeX (:class:`Equations`).
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.Chart("x"); (x,), (u,) = ch.q, ch.u
+        >>> (eq,) = fr.Lagrangian(ch, u**2 / 2 - x**2 / 2).hamel_equations()
+        >>> t = sp.Symbol("t")
+        >>> sp.expand(eq.lhs - sp.Function("v1")(t).diff(t) - sp.Function("x")(t))
+        0
+        """
+        F = self._check_frame(frame)
+        Lv = self.in_frame(F)
+        t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
+        n = F.dim
+        R = F.anholonomy
+        qf = [sp.Function(str(q))(t) for q in self.chart.q]
+        vf = [sp.Function(str(v))(t) for v in F.v]
+        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(F.v, vf, strict=True))
+        eqs = []
+        for i in range(n):
+            dv = sp.diff(Lv, F.v[i])
+            lhs = sp.diff(dv.xreplace(sub), t)
+            lhs -= sp.Add(*[F.matrix[i, j] * sp.diff(Lv, self.chart.q[j]) for j in range(n)]).xreplace(sub)
+            lhs += sp.Add(*[R[j, i, k] * F.v[k] * sp.diff(Lv, F.v[j]) for j in range(n) for k in range(n)]).xreplace(
+                sub
+            )
+            eqs.append(sp.Eq(lhs, 0))
+        if kinematic:
+            eqs += [sp.Eq(sp.Derivative(qf[j], t), F.u_in_v[j].xreplace(sub)) for j in range(n)]
+        return Equations(eqs)
+
+    def check_regular(self, frame: Frame | None = None) -> None:
+        """Raise :class:`RegularityError` (with the rank) unless the Hessian is nonsingular."""
+        F = self._check_frame(frame)
+        if not self.is_regular(F):
+            raise RegularityError(
+                f"Lagrangian {self.expr} is not regular: its Hessian has rank {self.hessian_rank(F)} < {F.dim}"
+            )
+
+    # ------------------------------------------------------------ Cartan forms (section 2.3)
+    # Deprecated conveniences: the Cartan-form method lives in frames/dynamics/_cartan.py.
+    def _cartan(self, name: str, frame: Frame | None) -> CartanSystem:
+        warnings.warn(
+            f"Lagrangian.{name}(frame) is deprecated; use frames.CartanSystem(frame, lagrangian)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return CartanSystem(self._check_frame(frame), self)
+
+    def cartan(self, frame: Frame | None = None) -> CartanSystem:
+        """Deprecated: ``frames.CartanSystem(frame, L)`` (section 2.3)."""
+        return self._cartan("cartan", frame)
+
+    def cartan_one_form(self, frame: Frame | None = None) -> Form:
+        r"""Deprecated: ``frames.CartanSystem(frame, L).cartan_one_form()``."""
+        return self._cartan("cartan_one_form", frame).cartan_one_form()
+
+    def cartan_two_form(self, frame: Frame | None = None) -> Form:
+        r"""Deprecated: ``frames.CartanSystem(frame, L).cartan_two_form()``."""
+        return self._cartan("cartan_two_form", frame).cartan_two_form()
+
+    def cartan_solve(self, frame: Frame | None = None) -> CartanSolution:
+        r"""Deprecated: ``frames.CartanSystem(frame, L).solve()``."""
+        return self._cartan("cartan_solve", frame).solve()
+
+    def with_expr(self, expr: object) -> Lagrangian:
+        """A Lagrangian on the same chart with another expression."""
+        return Lagrangian(self.chart, expr)

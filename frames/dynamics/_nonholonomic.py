@@ -1,0 +1,446 @@
+r"""Nonholonomic dynamics: Proposition 2 of Crampin–Mestdag.
+
+With an adapted frame (``X_α``, α = 1..m, span D; ``C = {v^a = 0}``), the
+nonholonomic field is the unique second-order field tangent to C,
+``Γ = v^α X_α^C + Γ^α X_α^V``, with
+
+    Γ(X_α^V L) − X_α^C L = 0   on C,
+
+and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
+``Γ(∂L/∂u^i) − ∂L/∂q^i = θ^a_i λ_a`` (the constraints are ``θ^a_i u^i = 0``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+from sympy.polys.fields import sfield
+
+from ..algebra import canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
+from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
+from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+from ._lagrangian import Lagrangian
+
+__all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
+
+
+def _normal_many(exprs: Any) -> list[sp.Expr]:
+    """Canonical forms of several expressions at once.
+
+    Trig-free expressions are cancelled together in one rational-function field (one
+    ``sfield`` call instead of a ``cancel`` per entry); with ``sin``/``cos`` each entry gets
+    :func:`~frames.algebra.trig_normal` (Pythagorean normal form).
+    """
+    exprs = [sp.sympify(e) for e in exprs]
+    if not exprs:
+        return []
+    if any(e.has(sp.sin, sp.cos) for e in exprs):
+        return [trig_normal(e) for e in exprs]
+    try:
+        _, els = sfield(exprs)
+    except (sp.PolynomialError, sp.GeneratorsError, sp.CoercionFailed):
+        return [canon(e) for e in exprs]
+    return [x.as_expr() for x in els]
+
+
+def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatrix:
+    r"""The matrix ``A`` of ``Y_i = A_i^j X_j`` between two frames adapted to the same D.
+
+    ``A = Y X^{-1} = Y Θ^T``; adaptedness means ``A_α^a = 0`` (``Y_α`` in D), so
+    ``Y_α = A_α^β X_β`` and ``Y_a = A_a^b X_b + A_a^α X_α`` (Crampin–Mestdag, section 3).
+
+    Raises
+    ------
+    ConstraintError
+        If a field ``Y_α`` of the new frame is not in the span of the ``X_β``.
+    """
+    if old.chart.q != new.chart.q:
+        raise ChartMismatchError(f"change of adapted frame: frames on {old.chart!r} and {new.chart!r}")
+    A = canon_matrix(new.matrix * old.coframe_matrix.T)
+    n = old.dim
+    for al in range(m):
+        for a in range(m, n):
+            if not is_zero(A[al, a]):
+                raise ConstraintError(
+                    f"change of adapted frame: Y{al + 1} = {new.fields[al]!r} has component {A[al, a]} "
+                    f"along X{a + 1}; it is not in D = span(X1..X{m})"
+                )
+    return A
+
+
+def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
+    r"""Rewrite a second-order field tangent to C in another adapted frame by the rule of section 3.
+
+    With ``Y_α = A_α^β X_β`` and, on C, ``v^β = w^α A_α^β``,
+
+    .. math::
+
+        Γ = v^α X_α^C + Γ^α X_α^V = w^α Y_α^C + \bar A^α_β (Γ^β − \dot A^β_γ w^γ) Y_α^V,
+
+    where ``\bar A`` is the inverse of the m×m block ``(A_α^β)`` and ``\dot A = Γ(A)``
+    is the total derivative along ``u = w^α Y_α``. No equation is re-solved.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> nh = mdl.nonholonomic()
+    >>> X1, X2, X3 = mdl.frame.fields
+    >>> q1 = mdl.chart.q[0]
+    >>> Y = fr.Frame([X1, X2 / sp.sqrt(1 + q1**2), X3], v="w")
+    >>> transform_field(nh.field(), Y).Gamma[1]
+    0
+    """
+    if field.m is None:
+        raise ConstraintError("transform_field: the field is not declared on a constraint submanifold (m is None)")
+    m = field.m
+    old = field.frame
+    A = change_of_adapted_frame(old, new, m)
+    Aab = sp.Matrix(A[:m, :m])
+    Abar = Aab.inv(method="LU")
+    w = new.v
+    on_C_new = {w[a]: sp.S.Zero for a in range(m, new.dim)}
+    v_of_w = {old.v[be]: sp.Add(*[w[al] * Aab[al, be] for al in range(m)]) for be in range(m)}
+    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    u = [x.xreplace(on_C_new) for x in new.u_in_v]
+
+    def dot(f: sp.Expr) -> sp.Expr:
+        return old.chart.total_derivative(f, velocities=u, time=False)
+
+    G_old = [field.Gamma[be].xreplace(v_of_w) for be in range(m)]
+    G_new = []
+    for al in range(m):
+        e = sp.Add(
+            *[(G_old[be] - sp.Add(*[dot(Aab[ga, be]) * w[ga] for ga in range(m)])) * Abar[be, al] for be in range(m)]
+        )
+        G_new.append(tidy(e))
+    return SecondOrderField(new, G_new + [sp.S.Zero] * (new.dim - m), m=m, time_dependent=field.time_dependent)
+
+
+def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> tuple[sp.Expr, ...]:
+    r"""Multipliers in a new adapted frame: ``λ'_a = ε(Y_a) = A_a^b λ_b`` (``ε = λ_b θ^b`` on C).
+
+    The multipliers are the components of ``ε`` in the coframe (Crampin–Mestdag, section 3),
+    so they transform with the rows ``A_a^b`` of the complementary block; the result is
+    written in the new quasi-velocities (``v^β = w^α A_α^β`` on C).
+    """
+    A = change_of_adapted_frame(old, new, m)
+    lam = list(multipliers)
+    w = new.v
+    v_of_w = {old.v[be]: sp.Add(*[w[al] * A[al, be] for al in range(m)]) for be in range(m)}
+    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    out = []
+    for a in range(m, new.dim):
+        e = sp.Add(*[A[a, b] * lam[b - m] for b in range(m, old.dim)])
+        out.append(tidy(e.xreplace(v_of_w)))
+    return tuple(out)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class NonholonomicSystem(AdaptedIndices):
+    r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
+
+    Parameters
+    ----------
+    lagrangian : Lagrangian
+    frame : Frame
+        Adapted frame: its first ``m`` fields span the constraint distribution D.
+    m : int
+        Rank of D (``0 < m < n``).
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> nh = fr.NonholonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    >>> nh.field().Gamma.T
+    Matrix([[0, -q1*v1*v2/(q1**2 + 1), 0]])
+    """
+
+    lagrangian: Lagrangian
+    frame: Frame
+    m: int
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
+        if not isinstance(lagrangian, Lagrangian):
+            raise InvalidExpressionError(f"NonholonomicSystem: {lagrangian!r} is not a Lagrangian")
+        if not isinstance(frame, Frame):
+            raise InvalidExpressionError(f"NonholonomicSystem: {frame!r} is not a Frame")
+        if frame.chart.q != lagrangian.chart.q or frame.chart.u != lagrangian.chart.u:
+            raise ChartMismatchError(
+                f"NonholonomicSystem: Lagrangian on {lagrangian.chart!r}, frame on {frame.chart!r}"
+            )
+        if not isinstance(m, int) or not 0 < m < frame.dim:
+            raise ConstraintError(f"NonholonomicSystem: m = {m!r} must be an integer with 0 < m < n = {frame.dim}")
+        object.__setattr__(self, "lagrangian", lagrangian)
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "_cache", {})
+
+    # ---------------------------------------------------------- constructors
+    @classmethod
+    def from_constraints(
+        cls, lagrangian: Lagrangian, constraints: LinearConstraints | Distribution, complement: Any = None, v: Any = "v"
+    ) -> NonholonomicSystem:
+        """Build the adapted frame from constraints (or a distribution) and a complement."""
+        D = constraints.distribution() if isinstance(constraints, LinearConstraints) else constraints
+        F = complete_frame(D, complement, v=v)
+        return cls(lagrangian, F, D.rank)
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def distribution(self) -> Distribution:
+        """D, spanned by the first m frame fields."""
+        return Distribution(self.frame.fields[: self.m])
+
+    @property
+    def constraints(self) -> LinearConstraints:
+        """The constraints ``θ^a(u) = 0``."""
+        return LinearConstraints(self.frame.chart, self.frame.coframe_matrix[self.m :, :])
+
+    def frobenius(self) -> FrobeniusResult:
+        """Frobenius test of D (``R^a_αβ = 0`` for all a, α, β iff D integrable)."""
+        return self.distribution.frobenius()
+
+    @property
+    def is_holonomic(self) -> bool:
+        """True if D is integrable (``R^a_αβ = 0`` for all a, α, β)."""
+        return all(is_zero(self._R(a, al, be)) for a in self.a for al in self.alpha for be in self.alpha)
+
+    def __repr__(self) -> str:
+        return f"NonholonomicSystem(L = {self.lagrangian.expr}, m = {self.m}, n = {self.n})"
+
+    # --------------------------------------------------------------- pieces
+    @cached_property
+    def _on_C(self) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+        r"""``L_c`` and the momenta ``p_i = X_i^V(L)`` on C, as functions of ``(q, v^α, t)``.
+
+        Everything the fundamental equations need on C: with ``u = v^α X_α`` on C,
+        ``p_i|_C = X_i^k (∂L/∂u^k)|_C`` and ``(∂L/∂q^k)|_{v fixed}`` restricted to C equals
+        ``∂L_c/∂q^k``. The Lagrangian is never expanded in all ``n`` quasi-velocities.
+        """
+        F = self.frame
+        ch = self.lagrangian.chart
+        uC = [sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)]
+        sub = dict(zip(ch.u, uC, strict=True))
+        L = self.lagrangian.expr
+        dLdu = [sp.diff(L, uk).xreplace(sub) for uk in ch.u]
+        Lc, *p = _normal_many(
+            [L.xreplace(sub)] + [sp.Add(*[F.matrix[i, k] * dLdu[k] for k in range(self.n)]) for i in range(self.n)]
+        )
+        return Lc, tuple(p)
+
+    def _R(self, j: int, i: int, be: int) -> sp.Expr:
+        r"""``R^j_iβ`` for β ≤ m, from the brackets ``[X_i, X_β]`` only (``m n`` brackets, not ``n(n−1)/2``)."""
+        F = self.frame
+        if "anholonomy" in F.__dict__:  # already computed by the frame
+            return F.anholonomy[j, i, be]  # type: ignore[no-any-return]
+        cache = self._cache.setdefault("R_D", {})
+        if (i, be) not in cache:
+            if i == be:
+                cache[(i, be)] = sp.zeros(self.n, 1)
+            elif i < self.m and (be, i) in cache:
+                cache[(i, be)] = -cache[(be, i)]
+            else:
+                B = F.fields[i].bracket(F.fields[be])
+                if all(c == 0 for c in B.components):
+                    cache[(i, be)] = sp.zeros(self.n, 1)
+                else:
+                    cache[(i, be)] = (F.coframe_matrix * B.components).applyfunc(canon)
+        return cache[(i, be)][j]  # type: ignore[no-any-return]
+
+    def _time_derivative(self, f: sp.Expr) -> sp.Expr:
+        t = self.lagrangian.chart.t
+        return sp.diff(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
+
+    def _drift(self, i: int) -> sp.Expr:
+        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C."""
+        F = self.frame
+        Lc, p = self._on_C
+        e = sp.Add(*[F.v[be] * F.fields[be](p[i]) for be in self.alpha]) + self._time_derivative(p[i])
+        e -= F.fields[i](Lc)
+        e += sp.Add(*[self._R(j, i, be) * F.v[be] * p[j] for j in range(self.n) for be in self.alpha])
+        return e
+
+    @cached_property
+    def _hessian_rows(self) -> sp.ImmutableMatrix:
+        """``∂p_i/∂v^β`` on C for all i and β ≤ m (the columns of the Hessian that act on Γ^β)."""
+        _, p = self._on_C
+        flat = _normal_many([sp.diff(p[i], self.frame.v[be]) for i in range(self.n) for be in self.alpha])
+        return sp.ImmutableMatrix(self.n, self.m, flat)
+
+    def hessian_D(self) -> sp.ImmutableMatrix:
+        """The block ``g_αβ = X_α^V X_β^V L`` on C."""
+        return sp.ImmutableMatrix(self._hessian_rows[: self.m, :])
+
+    def constrained_lagrangian(self) -> sp.Expr:
+        """``L_c``: L restricted to C, in ``(q, v^α)``."""
+        return tidy(self._on_C[0])
+
+    def momenta(self) -> sp.ImmutableMatrix:
+        """``p_i = X_i^V(L)`` on C, in ``(q, v^α)``."""
+        return sp.ImmutableMatrix([tidy(x) for x in self._on_C[1]])
+
+    # --------------------------------------------------------- Proposition 2
+    def field(self) -> SecondOrderField:
+        r"""The nonholonomic field ``Γ = v^α X_α^C + Γ^α X_α^V`` (Proposition 2).
+
+        Solves ``g_αβ Γ^β = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C, computed from
+        ``L_c`` and the momenta on C only (see :meth:`momenta`).
+
+        Raises
+        ------
+        RegularityError
+            If L is not regular with respect to D (``g_αβ`` singular on C); the message
+            gives the block.
+        """
+        if "field" not in self._cache:
+            gD = self.hessian_D()
+            rhs = sp.Matrix(_normal_many([-self._drift(al) for al in self.alpha]))
+            try:
+                G = solve_rational(gD, rhs, "nonholonomic field")
+            except RegularityError as exc:
+                raise RegularityError(
+                    f"L = {self.lagrangian.expr} is not regular with respect to D: the block "
+                    f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular "
+                    f"(rank {sp.Matrix(gD).rank(iszerofunc=is_zero)} < m = {self.m})"
+                ) from exc
+            Gam = [tidy(x) if x.has(sp.sin, sp.cos) else x for x in G] + [sp.S.Zero] * (self.n - self.m)
+            self._cache["field"] = SecondOrderField(
+                self.frame, Gam, m=self.m, time_dependent=self.lagrangian.time_dependent
+            )
+        return self._cache["field"]  # type: ignore[no-any-return]
+
+    def _epsilon(self, i: int) -> sp.Expr:
+        G = self.field().Gamma
+        return sp.Add(*[self._hessian_rows[i, be] * G[be] for be in self.alpha]) + self._drift(i)
+
+    def multipliers(self) -> tuple[sp.Expr, ...]:
+        r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
+        if "mult" not in self._cache:
+            self._cache["mult"] = tuple(tidy(self._epsilon(a)) for a in self.a)
+        return self._cache["mult"]  # type: ignore[no-any-return]
+
+    def epsilon_components(self) -> tuple[sp.Expr, ...]:
+        """All components ``ε_i = Γ(X_i^V L) − X_i^C L`` on C (zero for i ≤ m)."""
+        return tuple(tidy(self._epsilon(i)) for i in range(self.n))
+
+    def coordinate_residuals(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals of ``Γ(∂L/∂u^i) − ∂L/∂q^i − θ^a_i λ_a`` on C (all should vanish).
+
+        ``θ^a_i`` are the coframe components (the paper's ``X̄_i^a``).
+        """
+        F = self.frame
+        L = self.lagrangian
+        G = self.field().as_vector_field()
+        lam = self.multipliers()
+        Th = F.coframe_matrix
+        out = []
+        for i, (qi, ui) in enumerate(zip(L.chart.q, L.chart.u, strict=True)):
+            dLdu = F.to_quasi(sp.diff(L.expr, ui))
+            dLdq = F.to_quasi(sp.diff(L.expr, qi))
+            e = G(dLdu) - dLdq - sum((Th[a, i] * lam[a - self.m] for a in self.a), sp.S.Zero)
+            out.append(tidy(e.xreplace(self.on_C)))
+        return tuple(out)
+
+    def hamel_equations(self) -> list[sp.Eq]:
+        r"""Hamel form ``d/dt ∂L/∂v^α − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i = 0`` on C, as sympy equations.
+
+        Written in functions ``q^j(t)``, ``v^α(t)`` with ``v^a = 0`` (Crampin–Mestdag, end of section 3).
+        """
+        eqs = self.lagrangian.hamel_equations(self.frame)[: self.m]
+        t = self.lagrangian.chart.t if self.lagrangian.chart.t is not None else sp.Symbol("t")
+        sub = {sp.Function(str(self.frame.v[a]))(t): 0 for a in self.a}
+        return [sp.Eq(e.lhs.subs(sub).doit(), 0) for e in eqs]
+
+    def hamel_residuals(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals of the Hamel form along the field, ``Γ(∂L/∂v^α) − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i`` on C.
+
+        All vanish for the nonholonomic field (an identity check of Proposition 2).
+        """
+        F = self.frame
+        R = F.anholonomy
+        Lv = self.lagrangian.in_frame(F)
+        G = self.field()
+        q = self.lagrangian.chart.q
+        out = []
+        for al in self.alpha:
+            e = G(sp.diff(Lv, F.v[al]))
+            e -= sp.Add(*[F.matrix[al, i] * sp.diff(Lv, q[i]) for i in range(self.n)]).xreplace(self.on_C)
+            e += sp.Add(
+                *[R[i, al, be] * F.v[be] * sp.diff(Lv, F.v[i]) for i in range(self.n) for be in self.alpha]
+            ).xreplace(self.on_C)
+            out.append(tidy(e))
+        return tuple(out)
+
+    def constrained_equations(self) -> tuple[sp.Expr, ...]:
+        r"""Residuals of ``Γ(X_α^V L_c) − X̄_α^C L_c + R^a_αβ v^β X_a^V L`` (all vanish on C).
+
+        ``X̄_α^C = X_α^C + R^a_αβ v^β X_a^V`` is tangent to C.
+        """
+        F = self.frame
+        R = F.anholonomy
+        Lv = self.lagrangian.in_frame(F)
+        Lc = Lv.xreplace(self.on_C)
+        Gv = self.field()
+        out = []
+        for al in self.alpha:
+            Xbar = F.apply_complete(al, Lc)  # X_α^C(L_c); the X_a^V part kills L_c
+            Xbar = Xbar.xreplace(self.on_C)
+            rhs = sum(
+                (R[a, al, be] * F.v[be] * sp.diff(Lv, F.v[a]) for a in self.a for be in self.alpha), sp.S.Zero
+            ).xreplace(self.on_C)
+            out.append(tidy(Gv(sp.diff(Lc, F.v[al])) - Xbar + rhs))
+        return tuple(out)
+
+    def in_frame(self, frame: Frame) -> NonholonomicSystem:
+        """The same system in another adapted frame (first m fields must span the same D)."""
+        D = self.distribution
+        for k, X in enumerate(frame.fields[: self.m]):
+            if not D.contains(X):
+                raise ConstraintError(f"in_frame: field {k + 1} of the new frame, {X!r}, is not in D")
+        return NonholonomicSystem(self.lagrangian, frame, self.m)
+
+    def transformed(self, frame: Frame) -> tuple[SecondOrderField, tuple[sp.Expr, ...]]:
+        r"""Field and multipliers in another adapted frame, by the transformation rules (no re-solving).
+
+        See :func:`transform_field` and :func:`transform_multipliers`; compare with
+        ``self.in_frame(frame).field()`` and ``.multipliers()``, which recompute them.
+        """
+        return (
+            transform_field(self.field(), frame),
+            transform_multipliers(self.multipliers(), self.frame, frame, self.m),
+        )
+
+    def accelerations(self) -> sp.ImmutableMatrix:
+        r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
+
+        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``.
+        """
+        if "acc" not in self._cache:
+            F = self.frame
+            G = self.field().Gamma
+            u = self.lagrangian.chart.u
+            q = self.lagrangian.chart.q
+            sub = {F.v[al]: F.v_in_u[al] for al in self.alpha}
+            acc = []
+            for j in range(self.n):
+                e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
+                e += sp.Add(
+                    *[F.v[al] * u[k] * sp.diff(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
+                )
+                acc.append(e.xreplace(sub))
+            self._cache["acc"] = sp.ImmutableMatrix(
+                [tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)]
+            )
+        return self._cache["acc"]  # type: ignore[no-any-return]
+
+    def multipliers_natural(self) -> tuple[sp.Expr, ...]:
+        """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""
+        return tuple(canon(self.frame.to_natural(x)) for x in self.multipliers())

@@ -1,0 +1,542 @@
+r"""Vakonomic systems: Propositions 3 and 4 and Theorem 1 of Crampin–Mestdag (section 4).
+
+The vakonomic Lagrangian is ``L̂ = L − μ_a v^a`` on ``TQ × R^{n−m}``. Its
+Euler–Lagrange fields live on ``C × R^{n−m}`` only; writing
+``Γ̂ = Γ_C + A_a ∂/∂μ_a`` with ``Γ_C = v^α X_α^C + Γ^i X_i^V`` the equations are
+(Proposition 3)
+
+    Γ_C(X_α^V L) − X_α^C L = μ_a R^a_αβ v^β,
+    Γ_C(X_a^V L) − X_a^C L = μ_b R^b_aα v^α + A_a,
+
+with ``A_a`` arbitrary. Proposition 4 fixes ``A_a`` so that ``Γ_C`` is tangent
+to C (``Γ^a = 0``); then ``Λ_a := Γ_C(X_a^V L) − X_a^C L`` and
+``A_a = Λ_a − φ_b R^b_aα v^α``. On a section ``μ_a = φ_a(q, v^α)`` the field
+``Γ̂`` is tangent to the image of the section iff
+
+    Γ_C(φ_a) + φ_b R^b_aα v^α = Λ_a           (tangency condition).
+
+Theorem 1: this holds iff ``Γ_C`` satisfies, on C, the Euler–Lagrange equations
+of ``L̃ = L − Φ_a v^a`` for any extension ``Φ_a`` of ``φ_a``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, exact_inverse, exact_solve, is_zero, solve_linear, tidy
+from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
+from ..geometry._distribution import AdaptedIndices
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+from ._lagrangian import Lagrangian, frame_el_terms
+from ._nonholonomic import NonholonomicSystem
+
+__all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
+
+
+def _symbols(prefix: str | Sequence[sp.Symbol], idx: Sequence[int], what: str) -> tuple[sp.Symbol, ...]:
+    if isinstance(prefix, str):
+        return tuple(sp.Symbol(f"{prefix}{a + 1}") for a in idx)
+    syms = tuple(prefix)
+    if len(syms) != len(idx) or not all(isinstance(s, sp.Symbol) for s in syms):
+        raise InvalidExpressionError(f"VakonomicSystem: need {len(idx)} symbols for {what}, got {syms!r}")
+    return syms
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class VakonomicField:
+    r"""A vakonomic field ``Γ̂ = v^α X_α^C + Γ^i X_i^V + A_a ∂/∂μ_a`` on ``C × R^{n−m}`` (Proposition 3).
+
+    Behaves as the tuple of the coefficients ``Γ^i`` (``field[i]``, iteration, ``len``).
+
+    Attributes
+    ----------
+    Gamma : ImmutableMatrix
+        The ``n`` coefficients ``Γ^i`` of ``X_i^V``, functions of ``(q, v^α)``, ``μ`` (or the
+        section) and ``A``.
+    A : tuple
+        The coefficients ``A_a`` of ``∂/∂μ_a`` (symbols when arbitrary).
+    mu : tuple
+        The values of ``μ_a`` (the symbols, or the section ``φ_a``).
+    """
+
+    system: VakonomicSystem
+    Gamma: sp.ImmutableMatrix
+    A: tuple[sp.Expr, ...]
+    mu: tuple[sp.Expr, ...]
+
+    def __iter__(self) -> Iterator[sp.Expr]:
+        return iter(self.Gamma)
+
+    def __getitem__(self, i: int) -> sp.Expr:
+        return self.Gamma[i]  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return len(self.Gamma)
+
+    def as_second_order_field(self) -> SecondOrderField:
+        """``Γ_C`` as a :class:`SecondOrderField` on C (its ``Γ^a`` are the transverse parts)."""
+        vk = self.system
+        return SecondOrderField(vk.frame, list(self.Gamma), m=vk.m, time_dependent=vk.lagrangian.time_dependent)
+
+    def residuals(self) -> tuple[sp.Expr, ...]:
+        """Residuals of the vakonomic equations of Proposition 3 (all vanish)."""
+        return self.system.vakonomic_residuals(self.Gamma, self.A, self.mu)
+
+    def __repr__(self) -> str:
+        vk = self.system
+        parts = [f"{vk.frame.v[i]}*X{i + 1}^C" for i in vk.alpha]
+        parts += [f"({g})*X{i + 1}^V" for i, g in enumerate(self.Gamma) if g != 0]
+        parts += [f"({A})*∂/∂{mu}" for A, mu in zip(self.A, vk.mu, strict=True) if A != 0]
+        return "Γ̂ = " + " + ".join(parts)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class VakonomicTangentField:
+    r"""Proposition 4: the vakonomic field on the image of a section with ``Γ_C`` tangent to C.
+
+    Attributes
+    ----------
+    field : SecondOrderField
+        ``Γ_C = v^α X_α^C + Γ^α X_α^V`` (``Γ^a = 0``).
+    A : tuple
+        ``A_a = g_aα g^{αβ} Y_β − Y_a``, the ``∂/∂μ_a`` components.
+    Lambda : tuple
+        ``Λ_a = Γ_C(X_a^V L) − X_a^C L``; ``A_a = Λ_a − φ_b R^b_aα v^α``.
+    section : tuple
+        ``φ_a`` (the symbols ``μ_a`` when no section was given).
+    """
+
+    system: VakonomicSystem
+    field: SecondOrderField
+    A: tuple[sp.Expr, ...]
+    Lambda: tuple[sp.Expr, ...]
+    section: tuple[sp.Expr, ...]
+
+    @property
+    def Gamma(self) -> sp.ImmutableMatrix:
+        """The coefficients ``Γ^i`` (``Γ^a = 0``)."""
+        return self.field.Gamma
+
+    def __iter__(self) -> Iterator[sp.Expr]:
+        return iter(self.field.Gamma)
+
+    def __getitem__(self, i: int) -> sp.Expr:
+        return self.field.Gamma[i]  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return len(self.field.Gamma)
+
+    def tangency_conditions(self) -> tuple[sp.Expr, ...]:
+        r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` (all vanish iff ``Γ̂`` is tangent to ``im φ``)."""
+        vk = self.system
+        R = vk.frame.anholonomy
+        v = vk.frame.v
+        out = []
+        for k, a in enumerate(vk.a):
+            e = self.field(self.section[k]) - self.Lambda[k]
+            e += sum(
+                (self.section[kb] * R[b, a, al] * v[al] for kb, b in enumerate(vk.a) for al in vk.alpha), sp.S.Zero
+            )
+            out.append(tidy(e))
+        return tuple(out)
+
+    def is_tangent_to_section(self) -> bool | None:
+        """True/False if the tangency condition holds identically or not (None: undecided)."""
+        return _decide(self.tangency_conditions())
+
+    def __repr__(self) -> str:
+        return f"VakonomicTangentField({self.field!r}, A = {self.A})"
+
+
+@dataclass(frozen=True, eq=False)
+class Theorem1Check:
+    r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
+
+    Attributes
+    ----------
+    lagrangian : Lagrangian
+        ``L̃ = L − Φ_a θ^a(u)`` in natural coordinates.
+    residuals : tuple
+        ``Γ_C(X_i^V L̃) − X_i^C L̃`` on C for i = 1..n (Γ_C of Proposition 4).
+    tangency : tuple
+        The tangency conditions of Proposition 4; Theorem 1 says ``residuals[a] = −tangency[a]``.
+    holds : bool or None
+        Whether ``Γ_C`` satisfies the Euler–Lagrange equations of ``L̃`` on C.
+    el_field : SecondOrderField or None
+        The restriction to C of the Euler–Lagrange field of ``L̃`` (Proposition 1, solved on C; its
+        ``Γ̃^a`` are the transverse components). None if ``L̃`` is singular on C or not requested.
+    restriction_equal : bool or None
+        Whether ``el_field`` is tangent to C (``Γ̃^a = 0``) and equals ``Γ_C`` there.
+    """
+
+    lagrangian: Lagrangian
+    residuals: tuple[sp.Expr, ...]
+    tangency: tuple[sp.Expr, ...]
+    holds: bool | None
+    el_field: SecondOrderField | None = None
+    restriction_equal: bool | None = None
+
+
+def _numeric_nonzero(e: sp.Expr) -> bool:
+    """True if ``e`` is shown to be nonzero by evaluation at a few rational points."""
+    if e.atoms(sp.core.function.AppliedUndef) or e.atoms(sp.Derivative):
+        return False
+    syms = sorted(e.free_symbols, key=str)
+    for k in range(3):
+        pt = {s: sp.Rational(3 + 2 * j + 5 * k, 7 + j + k) for j, s in enumerate(syms)}
+        try:
+            val = complex(e.xreplace(pt).evalf(30))
+        except (TypeError, ValueError):
+            continue
+        if abs(val) > 1e-12:
+            return True
+    return False
+
+
+def _decide(conds: Sequence[sp.Expr]) -> bool | None:
+    """True if all conditions vanish identically, False if one does not.
+
+    A condition that is not identically zero in exact canonical form is declared nonzero when it
+    is rational in its symbols and in ``sin``/``cos`` (exact normal form), or when evaluation at a
+    rational point gives a nonzero number. Otherwise the answer is ``None`` (undecidable here).
+    """
+    undecided = False
+    for c in conds:
+        if is_zero(c):
+            continue
+        e = canon(c)
+        exotic = e.has(sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.log, sp.sinh, sp.cosh) or any(
+            isinstance(p, sp.Pow) and not p.exp.is_Integer for p in e.atoms(sp.Pow)
+        )
+        if not exotic or _numeric_nonzero(e):
+            return False
+        undecided = True
+    return None if undecided else True
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class VakonomicSystem(AdaptedIndices):
+    r"""The vakonomic problem ``L̂ = L − μ_a v^a`` in an adapted frame (Crampin–Mestdag section 4).
+
+    Parameters
+    ----------
+    lagrangian : Lagrangian
+        A regular Lagrangian L.
+    frame : Frame
+        Adapted frame; its first ``m`` fields span D.
+    m : int
+        Rank of D.
+    mu, A : str or sequence of Symbol
+        Names (prefixes) of the multiplier symbols ``μ_a`` and of the arbitrary
+        components ``A_a`` of ``Γ_μ = A_a ∂/∂μ_a``; indices run a = m+1..n.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.nonholonomic_particle()
+    >>> vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    >>> vk.mu, vk.A
+    ((mu3,), (A3,))
+    >>> tuple(vk.field())
+    (-mu3*v2, A3*q1 + mu3*v1, A3*q1**2 + A3 + mu3*q1*v1 + v1*v2)
+    >>> vk.tangent_field().A
+    ((-mu3*q1*v1 - v1*v2)/(q1**2 + 1),)
+    """
+
+    lagrangian: Lagrangian
+    frame: Frame
+    m: int
+    mu: tuple[sp.Symbol, ...]
+    A: tuple[sp.Symbol, ...]
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False)
+
+    def __init__(
+        self,
+        lagrangian: Lagrangian,
+        frame: Frame,
+        m: int,
+        mu: str | Sequence[sp.Symbol] = "mu",
+        A: str | Sequence[sp.Symbol] = "A",
+    ) -> None:
+        nh = NonholonomicSystem(lagrangian, frame, m)  # validates the input
+        idx = list(range(m, frame.dim))
+        mus = _symbols(mu, idx, "mu")
+        As = _symbols(A, idx, "A")
+        ch = frame.chart
+        taken = set(ch.q) | set(ch.u) | set(ch.params) | set(frame.v) | ({ch.t} if ch.t is not None else set())
+        taken |= set(lagrangian.chart.params)
+        clash = (set(mus) | set(As)) & taken
+        if clash or set(mus) & set(As):
+            raise InvalidExpressionError(
+                f"VakonomicSystem: multiplier symbols {sorted(map(str, set(mus) | set(As)))} clash with "
+                f"chart, frame or each other ({sorted(map(str, clash))})"
+            )
+        object.__setattr__(self, "lagrangian", lagrangian)
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "mu", mus)
+        object.__setattr__(self, "A", As)
+        object.__setattr__(self, "_cache", {"nh": nh})
+
+    @classmethod
+    def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
+        """The vakonomic problem with the same Lagrangian, frame and constraints."""
+        return cls(nh.lagrangian, nh.frame, nh.m, **kw)
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def nonholonomic(self) -> NonholonomicSystem:
+        """The nonholonomic system with the same data (Proposition 2)."""
+        return self._cache["nh"]  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"VakonomicSystem(L = {self.lagrangian.expr}, m = {self.m}, n = {self.n}, mu = {self.mu})"
+
+    def lagrangian_hat(self) -> sp.Expr:
+        r"""``L̂ = L − μ_a v^a`` in ``(q, v, μ)``."""
+        Lv = self.lagrangian.in_frame(self.frame)
+        return Lv - sum((mu * self.frame.v[a] for mu, a in zip(self.mu, self.a, strict=True)), sp.S.Zero)
+
+    @cached_property
+    def _terms(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        L = self.lagrangian
+        return frame_el_terms(
+            L.in_frame(self.frame), self.frame, range(self.n), self.on_C, L.chart.t if L.time_dependent else None
+        )
+
+    def hessian(self) -> sp.ImmutableMatrix:
+        """``g_ij = X_i^V X_j^V L`` on C."""
+        return self._terms[0]
+
+    def section(self, phi: Any = None) -> tuple[sp.Expr, ...]:
+        """Validate a section ``μ_a = φ_a(q, v^α)`` (``None``: the free symbols ``μ_a``).
+
+        Raises
+        ------
+        InvalidExpressionError
+            If the length is wrong or an entry uses a natural velocity ``u``.
+        """
+        if phi is None:
+            return tuple(self.mu)
+        phis = tuple(sp.sympify(p) for p in (phi if isinstance(phi, Sequence) else [phi]))
+        if len(phis) != self.n - self.m:
+            raise InvalidExpressionError(f"section: expected {self.n - self.m} functions φ_a, got {len(phis)}")
+        for p in phis:
+            bad = p.free_symbols & set(self.lagrangian.chart.u)
+            if bad:
+                raise InvalidExpressionError(
+                    f"section: {p} uses natural velocities {sorted(map(str, bad))}; write it in q and {self.frame.v}"
+                )
+        return tuple(canon(p.xreplace(self.on_C)) for p in phis)
+
+    def _phiR(self, phi: Sequence[sp.Expr]) -> tuple[list[sp.Expr], list[sp.Expr]]:
+        """``(φ_a R^a_αβ v^β)_α`` and ``(φ_b R^b_aα v^α)_a``."""
+        R = self.frame.anholonomy
+        v = self.frame.v
+        ia = list(self.a)
+        rows_al = [
+            sp.Add(*[phi[k] * R[a, al, be] * v[be] for k, a in enumerate(ia) for be in self.alpha]) for al in self.alpha
+        ]
+        rows_a = [sp.Add(*[phi[kb] * R[b, a, al] * v[al] for kb, b in enumerate(ia) for al in self.alpha]) for a in ia]
+        return rows_al, rows_a
+
+    # --------------------------------------------------------- Proposition 3
+    def field(self, section: Any = None, A: Any = None) -> VakonomicField:
+        r"""The vakonomic field of Proposition 3, ``A_a`` arbitrary.
+
+        Solves ``g_ij Γ^j = r_i + μ_a R^a_iα v^α + A_a δ^a_i`` on C (``r_i`` as in
+        :func:`~frames.dynamics._lagrangian.frame_el_terms`).
+
+        Parameters
+        ----------
+        section : sequence, optional
+            ``φ_a``; by default ``μ_a`` stays free.
+        A : sequence, optional
+            Values of ``A_a``; by default the symbols :attr:`A`.
+
+        Raises
+        ------
+        RegularityError
+            If the Hessian of L is singular on C.
+        """
+        phi = self.section(section)
+        As = tuple(self.A) if A is None else tuple(sp.sympify(x) for x in A)
+        if len(As) != self.n - self.m:
+            raise InvalidExpressionError(f"field: expected {self.n - self.m} values A_a, got {len(As)}")
+        g, r = self._terms
+        ral, ra = self._phiR(phi)
+        rhs = sp.Matrix(r) + sp.Matrix(ral + [x + y for x, y in zip(ra, As, strict=True)])
+        try:
+            G = solve_linear(g, rhs, "vakonomic field")
+        except RegularityError as exc:
+            raise RegularityError(
+                f"VakonomicSystem.field: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
+            ) from exc
+        return VakonomicField(self, sp.ImmutableMatrix([tidy(x) for x in G]), As, phi)
+
+    def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
+        r"""Residuals ``Γ_C(X_i^V L) − X_i^C L − φ_a R^a_iα v^α − A_a δ^a_i`` on C (Proposition 3)."""
+        g, r = self._terms
+        ral, ra = self._phiR(list(phi))
+        G = sp.Matrix(list(Gamma))
+        lhs = sp.Matrix(g) * G - sp.Matrix(r)
+        rhs = ral + [x + sp.sympify(y) for x, y in zip(ra, A, strict=True)]
+        return tuple(tidy(lhs[i] - rhs[i]) for i in range(self.n))
+
+    # --------------------------------------------------------- Proposition 4
+    def check_regularity(self) -> None:
+        r"""Raise :class:`RegularityError` unless L is regular w.r.t. D and D^⊥ on C.
+
+        Regular w.r.t. D: ``(g_αβ)`` nonsingular; w.r.t. D^⊥: the Schur complement
+        ``g_ab − g_aα g^{αβ} g_bβ`` nonsingular.
+        """
+        self._schur()
+
+    def _schur(self) -> tuple[sp.Matrix, sp.Matrix]:
+        if "schur" in self._cache:
+            return self._cache["schur"]  # type: ignore[no-any-return]
+        g = sp.Matrix(self._terms[0])
+        m = self.m
+        gD = g[:m, :m]
+        if is_zero(gD.det(method="bareiss")):
+            raise RegularityError(
+                f"L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
+            )
+        gDinv = sp.Matrix(exact_inverse(gD))  # Gauss-Jordan with canon: LU inverse blew up on the carriage
+        S = (g[m:, m:] - g[m:, :m] * (gDinv * g[:m, m:]).applyfunc(canon)).applyfunc(canon)
+        if is_zero(S.det(method="bareiss")):
+            raise RegularityError(
+                f"L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
+                f"g_ab − g_aα g^αβ g_bβ = {S.tolist()} is singular on C"
+            )
+        self._cache["schur"] = (gDinv, S)
+        return gDinv, S
+
+    def tangent_field(self, section: Any = None) -> VakonomicTangentField:
+        r"""Proposition 4: the unique ``Γ̂`` on ``im φ`` whose projection ``Γ_C`` is tangent to C.
+
+        ``Γ^α = g^{αβ} Y_β`` with ``Y_α = r_α + φ_a R^a_αβ v^β``, and
+        ``A_a = g_aα g^{αβ} Y_β − Y_a`` with ``Y_a = r_a + φ_b R^b_aα v^α``.
+
+        Raises
+        ------
+        RegularityError
+            If L is not regular with respect to D or D^⊥.
+        """
+        phi = self.section(section)
+        key = ("tangent", phi)
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[no-any-return]
+        self._schur()  # regularity checks w.r.t. D and D^⊥
+        g, r = self._terms
+        g = sp.Matrix(g)
+        m = self.m
+        ral, ra = self._phiR(phi)
+        Yal = sp.Matrix([r[al] + ral[al] for al in self.alpha])
+        Ya = sp.Matrix([r[a] + ra[k] for k, a in enumerate(self.a)])
+        Gal = sp.Matrix(exact_solve(g[:m, :m], Yal)[0]).applyfunc(tidy)
+        Lam = (g[m:, :m] * Gal - sp.Matrix(r[m:, :])).applyfunc(tidy)
+        A = (g[m:, :m] * Gal - Ya).applyfunc(tidy)
+        fld = SecondOrderField(
+            self.frame, list(Gal) + [0] * (self.n - m), m=m, time_dependent=self.lagrangian.time_dependent
+        )
+        out = VakonomicTangentField(self, fld, tuple(A), tuple(Lam), phi)
+        self._cache[key] = out
+        return out
+
+    def tangency_conditions(self, section: Any = None) -> tuple[sp.Expr, ...]:
+        r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` for the field of Proposition 4."""
+        return self.tangent_field(section).tangency_conditions()
+
+    # ------------------------------------------------------------- Theorem 1
+    def extension(self, section: Any = None) -> tuple[sp.Expr, ...]:
+        """The extension ``Φ_a`` of ``φ_a`` off C independent of ``v^a``, in natural coordinates."""
+        phi = self.section(section)
+        return tuple(self.frame.to_natural(p) for p in phi)
+
+    def variational_lagrangian(self, section: Any = None, extension: Sequence[Any] | None = None) -> Lagrangian:
+        r"""``L̃ = L − Φ_a v^a`` (Theorem 1), as a :class:`Lagrangian` in natural coordinates.
+
+        ``v^a = θ^a_j u^j``; ``Φ_a`` defaults to :meth:`extension`. A user-supplied
+        extension (functions of ``(q, u)``) must restrict to the section on C.
+        Symbols of the section that are not chart symbols are declared as parameters.
+        """
+        phi = self.section(section)
+        if extension is None:
+            sub_v = dict(zip(self.frame.v, self.frame.v_in_u, strict=True))
+            Phi = tuple(sp.sympify(p).xreplace(sub_v) for p in phi)
+        else:
+            Phi = tuple(sp.sympify(x) for x in extension)
+            if len(Phi) != len(phi):
+                raise InvalidExpressionError(f"variational_lagrangian: {len(Phi)} extension functions for {len(phi)}")
+            for P, p in zip(Phi, phi, strict=True):
+                if not is_zero(self.frame.to_quasi(P).xreplace(self.on_C) - p):
+                    raise ConstraintError(f"variational_lagrangian: {P} does not restrict to the section {p} on C")
+        ch = self.lagrangian.chart
+        va = [self.frame.v_in_u[a] for a in self.a]
+        expr = self.lagrangian.expr - sum((P * x for P, x in zip(Phi, va, strict=True)), sp.S.Zero)
+        known = set(ch.q) | set(ch.u) | set(ch.params) | ({ch.t} if ch.t is not None else set())
+        extra = sorted(sp.sympify(expr).free_symbols - known, key=str)
+        if extra:
+            ch = ch.with_params(extra)
+        return Lagrangian(ch, sp.expand(expr))
+
+    def theorem1(
+        self,
+        section: Any = None,
+        extension: Sequence[Any] | None = None,
+        el_field: bool = True,
+        subs: dict[Any, Any] | None = None,
+    ) -> Theorem1Check:
+        r"""Check Theorem 1 for ``φ``: is ``Γ_C`` (Proposition 4) Euler–Lagrange for ``L̃`` on C?
+
+        Computes the residuals ``Γ_C(X_i^V L̃) − X_i^C L̃`` on C (they vanish for
+        ``i = α`` and equal ``−`` the tangency conditions for ``i = a``). With
+        ``el_field=True`` and ``L̃`` regular on C, the restriction to C of the Euler–Lagrange
+        field of ``L̃`` (Proposition 1) is computed as well and compared with ``Γ_C``.
+        ``subs`` specializes parameters: in the residuals after their computation with
+        symbolic parameters, and in ``g̃``, ``r̃`` and ``Γ_C`` before the Euler–Lagrange field
+        of the specialized ``L̃`` is solved for.
+        """
+        phi = self.section(section)
+        Lt = self.variational_lagrangian(phi, extension)
+        tf = self.tangent_field(phi)
+        F2 = self.frame
+        if extension is None:
+            # with Φ_a = φ_a (independent of v^a), L̃ = L − φ_a v^a directly in the frame coordinates
+            Ltv = self.lagrangian.in_frame(F2) - sum((p * F2.v[a] for p, a in zip(phi, self.a, strict=True)), sp.S.Zero)
+        else:
+            Ltv = Lt.in_frame(F2)
+        g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
+        sub = dict(subs or {})
+        res = tuple(tidy(sp.sympify(x).subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
+        tang = tuple(tidy(sp.sympify(x).subs(sub)) for x in tf.tangency_conditions())
+        holds = _decide(res)
+        elf = None
+        same = None
+        if el_field:
+            # The Euler–Lagrange field of L̃ is defined pointwise by g̃ Γ̃ = r̃; its restriction to C
+            # is therefore obtained by solving the same system with v^a = 0 (Proposition 1 on C).
+            # Parameters are specialized before the solve: the field of the specialized L̃.
+            try:
+                Gt = solve_linear(
+                    sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), f"Euler-Lagrange field of L̃ = {Lt.expr}"
+                )
+            except RegularityError:
+                Gt = None
+            if Gt is not None:
+                elf = SecondOrderField(F2, [tidy(x) for x in Gt], m=self.m, time_dependent=Lt.time_dependent)
+                diff = [canon(Gt[i] - tf.Gamma[i].subs(sub)) for i in range(self.n)]
+                same = _decide(diff)
+        return Theorem1Check(Lt, res, tang, holds, elf, same)
+
+
+def _check_same_chart(a: Any, b: Any, what: str) -> None:
+    if a.chart.q != b.chart.q:
+        raise ChartMismatchError(f"{what}: objects on different charts")

@@ -1,0 +1,104 @@
+"""Exception hierarchy of :mod:`frames`.
+
+Every error raised on bad input is a :class:`FramesError`. The subclasses say
+what kind of input was wrong; the message names the offending object and the
+reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ChartMismatchError",
+    "ConstraintError",
+    "FramesError",
+    "InconsistentInitialDataError",
+    "IntegrationError",
+    "InvalidExpressionError",
+    "OptionalDependencyError",
+    "ParameterError",
+    "RegularityError",
+    "SingularFrameError",
+    "SingularityError",
+    "StateError",
+    "SystemFileError",
+]
+
+
+class FramesError(ValueError):
+    """Base class of every error raised by :mod:`frames` on bad input."""
+
+
+class InvalidExpressionError(FramesError):
+    """An expression uses symbols it may not use, or is malformed."""
+
+
+class ChartMismatchError(FramesError):
+    """Objects that must live on one chart live on different charts."""
+
+
+class SingularFrameError(FramesError):
+    """A list of vector fields is not a frame (wrong number, or not independent)."""
+
+
+class RegularityError(FramesError):
+    """A Lagrangian is not regular where the construction needs it to be."""
+
+
+class ConstraintError(FramesError):
+    """Constraints are malformed: wrong rank, wrong shape, or not linear."""
+
+
+# ----------------------------------------------------------------------------- errors
+class StateError(FramesError):
+    """Initial data of the wrong length or shape, missing, or not finite."""
+
+
+class ParameterError(FramesError):
+    """Parameters missing, unknown, or not finite."""
+
+
+class InconsistentInitialDataError(ConstraintError):
+    """Initial velocities violate the constraints (and no projection was asked for)."""
+
+
+class OptionalDependencyError(FramesError, ImportError):
+    """An optional dependency (pandas, matplotlib, dask) is not installed."""
+
+
+class IntegrationError(FramesError):
+    """The integrator failed; ``t`` and ``state`` say where, the message says why.
+
+    Attributes
+    ----------
+    t : float or None
+        Time of the failure.
+    state : numpy.ndarray or None
+        State at that time.
+    """
+
+    def __init__(self, message: str, t: float | None = None, state: Any = None) -> None:
+        super().__init__(message)
+        self.t = t
+        self.state = None if state is None else np.array(state, dtype=float)
+
+
+class SingularityError(IntegrationError, RegularityError):
+    """The system became singular along the motion (singular Hessian, non-finite RHS)."""
+
+
+class SystemFileError(FramesError):
+    """A system file (or one expression in it) is malformed or unsafe.
+
+    The message names the file, the key and the reason; the parts are also
+    available as attributes ``source``, ``key`` and ``reason``.
+    """
+
+    def __init__(self, source: str, key: str, reason: str) -> None:
+        self.source = source
+        self.key = key
+        self.reason = reason
+        super().__init__(f"{source}: {key}: {reason}")

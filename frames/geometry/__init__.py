@@ -1,0 +1,36 @@
+"""Layer 2, geometry: charts, vector fields, frames, distributions, lifts and forms on Q and TQ.
+
+Crampin–Mestdag section 2. Knows no Lagrangian.
+
+* ``_chart`` — coordinates ``q``, fibre coordinates ``u``, time ``t`` and the one total derivative ``d/dt``;
+* ``_tangent`` — fields on TQ (:class:`TangentVectorField`) and second-order fields (:class:`SecondOrderField`);
+* ``_fields`` — vector fields and 1-forms on Q, the bracket, complete and vertical lifts;
+* ``_frame`` — frames, coframes, the object of anholonomy ``R[k, i, j]``, quasi-velocities, adapted frames;
+* ``_distribution`` — distributions, Frobenius, linear constraints, the index ranges of an adapted frame;
+* ``_forms`` — differential forms on TQ (× R^k) for the Cartan-form method.
+"""
+
+from ._chart import Chart
+from ._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints
+from ._fields import OneForm, VectorField, bracket
+from ._forms import Form, vector_components
+from ._frame import Frame, anholonomy_after_change, complete_frame
+from ._tangent import SecondOrderField, TangentVectorField
+
+__all__ = [
+    "AdaptedIndices",
+    "Chart",
+    "Distribution",
+    "Form",
+    "Frame",
+    "FrobeniusResult",
+    "LinearConstraints",
+    "OneForm",
+    "SecondOrderField",
+    "TangentVectorField",
+    "VectorField",
+    "anholonomy_after_change",
+    "bracket",
+    "complete_frame",
+    "vector_components",
+]

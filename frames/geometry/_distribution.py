@@ -1,0 +1,225 @@
+r"""Linear constraints, distributions, the Frobenius test and adapted frames.
+
+Constraints ``a^a_i(q) u^i = 0`` (rows of a matrix) define the distribution
+``D = ker a``; alternatively D is given by spanning fields. An adapted frame has
+its first ``m`` fields spanning D (Crampin–Mestdag, section 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, canon_matrix, is_zero
+from ..errors import ConstraintError, InvalidExpressionError
+from ._chart import Chart
+from ._fields import VectorField
+from ._frame import Frame, _rank, complete_frame
+
+__all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
+
+
+@dataclass(frozen=True)
+class FrobeniusResult:
+    """Outcome of the Frobenius test for a distribution.
+
+    Attributes
+    ----------
+    integrable : bool
+        True if every bracket of spanning fields lies in D.
+    offending : tuple
+        For a non-integrable D, ``(i, j, [X_i, X_j])`` for each pair whose bracket leaves D.
+    """
+
+    integrable: bool
+    offending: tuple[tuple[int, int, VectorField], ...]
+
+    def __str__(self) -> str:
+        if self.integrable:
+            return "D is integrable (holonomic constraints)"
+        i, j, B = self.offending[0]
+        return f"D is not integrable: [X{i + 1}, X{j + 1}] = {B!r} is not in D"
+
+    def _repr_latex_(self) -> str:
+        if self.integrable:
+            return r"$\text{D is integrable}$"
+        i, j, B = self.offending[0]
+        return rf"$[X_{{{i + 1}}}, X_{{{j + 1}}}] = {B._repr_latex_().strip('$')} \notin D$"
+
+
+@dataclass(frozen=True, eq=True, repr=False)
+class Distribution:
+    """A distribution D on Q spanned by ``m`` pointwise independent vector fields."""
+
+    fields: tuple[VectorField, ...]
+
+    def __init__(self, fields: Sequence[VectorField]) -> None:
+        fields = tuple(fields)
+        if not fields:
+            raise ConstraintError("Distribution: no spanning fields given")
+        for k, X in enumerate(fields):
+            if not isinstance(X, VectorField):
+                raise InvalidExpressionError(f"Distribution: field {k + 1} ({X!r}) is not a VectorField")
+            fields[0].chart.require_same(X.chart, "Distribution")
+        M = sp.Matrix([list(X.components) for X in fields])
+        r = _rank(M)
+        if r != len(fields):
+            raise ConstraintError(
+                f"Distribution: the {len(fields)} spanning fields have rank {r}; they must be independent"
+            )
+        object.__setattr__(self, "fields", fields)
+
+    @property
+    def chart(self) -> Chart:
+        """The chart of the spanning fields."""
+        return self.fields[0].chart
+
+    @property
+    def rank(self) -> int:
+        """m = dim D."""
+        return len(self.fields)
+
+    def contains(self, Z: VectorField) -> bool:
+        """True if ``Z`` lies in D (exact rank test)."""
+        M = sp.Matrix([list(X.components) for X in self.fields] + [list(Z.components)])
+        return _rank(M) == self.rank
+
+    def frobenius(self) -> FrobeniusResult:
+        """Frobenius test: which brackets of spanning fields leave D."""
+        bad = []
+        for i in range(self.rank):
+            for j in range(i + 1, self.rank):
+                B = self.fields[i].bracket(self.fields[j])
+                if not self.contains(B):
+                    bad.append((i, j, B))
+        return FrobeniusResult(not bad, tuple(bad))
+
+    def is_integrable(self) -> bool:
+        """True if D is involutive (holonomic)."""
+        return self.frobenius().integrable
+
+    def adapted_frame(self, complement: Sequence[VectorField] | None = None, v: Any = "v") -> Frame:
+        """Adapted frame: these fields, then ``complement`` (or coordinate fields)."""
+        return complete_frame(self.fields, complement, v=v)
+
+    def __repr__(self) -> str:
+        return "Distribution(" + ", ".join(repr(X) for X in self.fields) + ")"
+
+
+@dataclass(frozen=True, eq=True, repr=False)
+class LinearConstraints:
+    r"""Constraints ``a^a_i(q) u^i = 0``, given by the rows ``a^a``.
+
+    Parameters
+    ----------
+    chart : Chart
+    rows : matrix or sequence of rows, or sequence of expressions linear in ``u``
+        Either coefficient rows, or the constraint functions themselves (which
+        must be linear and homogeneous in the velocities).
+    """
+
+    chart: Chart
+    matrix: sp.ImmutableMatrix
+
+    def __init__(self, chart: Chart, rows: Any) -> None:
+        n = chart.dim
+        rows_l = list(rows) if not isinstance(rows, sp.MatrixBase) else sp.Matrix(rows).tolist()
+        if not rows_l:
+            raise ConstraintError("LinearConstraints: no constraints given")
+        mat = []
+        for k, r in enumerate(rows_l):
+            if isinstance(r, list | tuple | sp.MatrixBase):
+                r = list(r)
+                if len(r) != n:
+                    raise ConstraintError(
+                        f"LinearConstraints: row {k + 1} has {len(r)} entries, chart has dimension {n}"
+                    )
+                mat.append([chart.check_on_Q(c, f"LinearConstraints row {k + 1}") for c in r])
+            else:
+                e = chart.check_on_TQ(r, f"LinearConstraints constraint {k + 1}")
+                coeffs = [sp.diff(e, ui) for ui in chart.u]
+                resid = canon(e - sum((c * ui for c, ui in zip(coeffs, chart.u, strict=True)), sp.S.Zero))
+                if not is_zero(resid) or any(c.free_symbols & set(chart.u) for c in coeffs):
+                    raise ConstraintError(
+                        f"LinearConstraints: constraint {k + 1}, {e} = 0, is not linear and homogeneous in the velocities {chart.u}"
+                    )
+                mat.append([chart.check_on_Q(c, f"LinearConstraints constraint {k + 1}") for c in coeffs])
+        M = canon_matrix(mat)
+        r = _rank(M)
+        if r != M.rows:
+            raise ConstraintError(
+                f"LinearConstraints: the {M.rows} constraint rows have rank {r} (deficient); remove dependent rows"
+            )
+        if M.rows >= n:
+            raise ConstraintError(
+                f"LinearConstraints: {M.rows} independent constraints on {n} velocities leave no motion"
+            )
+        object.__setattr__(self, "chart", chart)
+        object.__setattr__(self, "matrix", M)
+
+    @property
+    def k(self) -> int:
+        """Number of constraints ``n − m``."""
+        return int(self.matrix.rows)
+
+    @property
+    def functions(self) -> tuple[sp.Expr, ...]:
+        """The constraint functions ``a^a_i u^i``."""
+        return tuple(canon((self.matrix.row(a) * sp.Matrix(self.chart.u))[0]) for a in range(self.k))
+
+    def distribution(self) -> Distribution:
+        """D = ker a, spanned by a basis of the null space (cancelled)."""
+        basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
+        fields = []
+        for b in basis:
+            b = sp.Matrix(b).applyfunc(canon)
+            den = sp.lcm([sp.fraction(sp.together(x))[1] for x in b])
+            fields.append(VectorField(self.chart, list((b * den).applyfunc(canon))))
+        return Distribution(fields)
+
+    def __repr__(self) -> str:
+        return "LinearConstraints(" + ", ".join(f"{f} = 0" for f in self.functions) + ")"
+
+    def _repr_latex_(self) -> str:
+        r"""The constraints ``a^a_i u^i = 0`` as a LaTeX ``aligned`` block.
+
+        >>> import frames as fr
+        >>> print(fr.models.nonholonomic_particle().constraints._repr_latex_())
+        $\begin{aligned}q_{1} u_{2} + u_{3} &= 0\end{aligned}$
+        """
+        rows = [sp.latex(f) + " &= 0" for f in self.functions]
+        return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
+
+
+class AdaptedIndices:
+    """Index ranges of an adapted frame whose first ``m`` fields span D.
+
+    Mixed into the systems built on an adapted frame (nonholonomic, vakonomic,
+    Chaplygin); they provide the attributes ``frame`` and ``m``.
+    """
+
+    frame: Frame
+    m: int
+
+    @property
+    def n(self) -> int:
+        """dim Q."""
+        return self.frame.dim
+
+    @property
+    def alpha(self) -> range:
+        """0-based indices ``α`` of the fields spanning D."""
+        return range(self.m)
+
+    @property
+    def a(self) -> range:
+        """0-based indices ``a`` of the complementary fields."""
+        return range(self.m, self.n)
+
+    @property
+    def on_C(self) -> dict[sp.Symbol, sp.Expr]:
+        """The substitution ``v^a = 0`` defining the constraint submanifold C."""
+        return {self.frame.v[a]: sp.S.Zero for a in self.a}

@@ -1,0 +1,347 @@
+r"""Exterior algebra on TQ (and on TQ × R^k) for the method of the Cartan form.
+
+Crampin–Mestdag, section 2.3. A :class:`Form` is a differential form over an
+arbitrary tuple of coordinates, typically ``(q, v)`` (base coordinates and the
+quasi-velocities of a frame) or ``(q, v, μ)`` for the vakonomic Lagrangian
+``L̂ = L − μ_a v^a`` of section 4. It supports the wedge product, the interior
+product with a vector, the exterior derivative and evaluation on vectors.
+
+The Cartan forms of a Lagrangian are built from these in the dynamics layer
+(:class:`~frames.CartanSystem`, ``frames/dynamics/_cartan.py``).
+
+Design note: the forms are stored sparsely (increasing index tuple →
+coefficient) and every coefficient is kept in the library's canonical rational
+form (:func:`~frames.algebra.canon`). galgebra (a runtime dependency) could
+represent the same forms as multivectors of a Euclidean geometric algebra
+(``dx^i ↔ e_i``, ``d = ∇∧``, ``Z ⌟ = Z ⌋``), but it simplifies coefficients
+internally with ``simplify``/``trigsimp`` and handles a full multivector of
+``2^N`` blades, which is slow for the 13 coordinates of the vakonomic
+two-wheeled carriage. It is used instead as an independent oracle in the tests
+(``tests/test_lagrangian.py``).
+
+Conventions: ``(Z ⌟ ω)(Y) = ω(Z, Y)``; ``(α ∧ β)(X, Y) = α(X)β(Y) − α(Y)β(X)``
+(determinant convention), so ``dx^1 ∧ dx^2 (∂_1, ∂_2) = 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, is_zero, tidy
+from ..errors import ChartMismatchError, InvalidExpressionError
+from ._tangent import TangentVectorField
+
+__all__ = ["Form", "vector_components"]
+
+_Index = tuple[int, ...]
+
+
+def _coords(coords: Iterable[Any]) -> tuple[sp.Symbol, ...]:
+    cs = tuple(coords)
+    if not cs or not all(isinstance(c, sp.Symbol) for c in cs):
+        raise InvalidExpressionError(f"Form: coordinates must be a non-empty sequence of Symbols, got {cs!r}")
+    if len(set(cs)) != len(cs):
+        raise InvalidExpressionError(f"Form: repeated coordinates in {cs!r}")
+    return cs
+
+
+def _sort_sign(idx: Sequence[int]) -> tuple[int, _Index]:
+    """Sign of the permutation sorting ``idx`` and the sorted tuple (sign 0 if an index repeats)."""
+    if len(set(idx)) != len(idx):
+        return 0, ()
+    arr = list(idx)
+    sign = 1
+    for i in range(len(arr)):  # insertion sort, counting transpositions
+        j = i
+        while j > 0 and arr[j - 1] > arr[j]:
+            arr[j - 1], arr[j] = arr[j], arr[j - 1]
+            sign = -sign
+            j -= 1
+    return sign, tuple(arr)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Form:
+    r"""A differential ``p``-form ``Σ_{I} f_I dx^{i_1} ∧ … ∧ dx^{i_p}`` over ``coords``.
+
+    Parameters
+    ----------
+    coords : sequence of Symbol
+        The coordinates ``x^1..x^N`` (e.g. ``q + v`` or ``q + v + μ``).
+    degree : int
+        ``p``.
+    terms : mapping
+        Strictly increasing index tuples (0-based, length ``p``) → coefficients.
+        Unsorted tuples are sorted with the permutation sign.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x, y, z = sp.symbols("x y z")
+    >>> dx, dy, dz = (Form.differential((x, y, z), c) for c in (x, y, z))
+    >>> w = (x * dy) ^ dz
+    >>> w.d()
+    dx∧dy∧dz
+    >>> w.interior([0, 1, 0])
+    x*dz
+    >>> w([0, 1, 0], [0, 0, 1])
+    x
+    """
+
+    coords: tuple[sp.Symbol, ...]
+    degree: int
+    terms: Mapping[_Index, sp.Expr]
+
+    def __init__(self, coords: Iterable[Any], degree: int, terms: Mapping[Any, Any] | None = None) -> None:
+        cs = _coords(coords)
+        if not isinstance(degree, int) or degree < 0 or degree > len(cs):
+            raise InvalidExpressionError(f"Form: degree {degree!r} outside 0..{len(cs)}")
+        out: dict[_Index, sp.Expr] = {}
+        for idx, c in (terms or {}).items():
+            idx = tuple(idx)
+            if len(idx) != degree or not all(isinstance(i, int) and 0 <= i < len(cs) for i in idx):
+                raise InvalidExpressionError(f"Form: bad index {idx!r} for a {degree}-form over {len(cs)} coordinates")
+            sign, key = _sort_sign(idx)
+            if sign == 0:
+                continue
+            out[key] = out.get(key, sp.S.Zero) + sign * sp.sympify(c)
+        clean = {k: canon(v) for k, v in out.items()}
+        object.__setattr__(self, "coords", cs)
+        object.__setattr__(self, "degree", degree)
+        object.__setattr__(self, "terms", {k: v for k, v in sorted(clean.items()) if v != 0})
+
+    # ---------------------------------------------------------- constructors
+    @classmethod
+    def zero(cls, coords: Iterable[Any], degree: int) -> Form:
+        """The zero ``degree``-form."""
+        return cls(coords, degree, {})
+
+    @classmethod
+    def function(cls, coords: Iterable[Any], f: object) -> Form:
+        """The 0-form ``f``."""
+        return cls(coords, 0, {(): f})
+
+    @classmethod
+    def differential(cls, coords: Iterable[Any], x: sp.Symbol) -> Form:
+        """``dx`` for one of the coordinates ``x``."""
+        cs = _coords(coords)
+        if x not in cs:
+            raise InvalidExpressionError(f"Form.differential: {x} is not one of the coordinates {cs}")
+        return cls(cs, 1, {(cs.index(x),): 1})
+
+    @classmethod
+    def exact(cls, coords: Iterable[Any], f: object) -> Form:
+        """``df`` for a function ``f`` of the coordinates."""
+        return cls.function(coords, f).d()
+
+    @classmethod
+    def one_form(cls, coords: Iterable[Any], components: Sequence[Any]) -> Form:
+        """``Σ c_i dx^i`` from the list of its components."""
+        cs = _coords(coords)
+        if len(components) != len(cs):
+            raise InvalidExpressionError(f"Form.one_form: {len(components)} components for {len(cs)} coordinates")
+        return cls(cs, 1, {(i,): c for i, c in enumerate(components)})
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def dim(self) -> int:
+        """Number of coordinates N."""
+        return len(self.coords)
+
+    def _same(self, other: Form, what: str) -> None:
+        if not isinstance(other, Form):
+            raise InvalidExpressionError(f"{what}: {other!r} is not a Form")
+        if other.coords != self.coords:
+            raise ChartMismatchError(f"{what}: forms over different coordinates {self.coords} and {other.coords}")
+
+    def coefficient(self, *xs: sp.Symbol) -> sp.Expr:
+        """Coefficient of ``dx^{i_1} ∧ …`` (with the sign of the given order)."""
+        if len(xs) != self.degree:
+            raise InvalidExpressionError(f"Form.coefficient: {len(xs)} coordinates for a {self.degree}-form")
+        for x in xs:
+            if x not in self.coords:
+                raise InvalidExpressionError(f"Form.coefficient: {x} is not a coordinate")
+        sign, key = _sort_sign([self.coords.index(x) for x in xs])
+        return sign * self.terms.get(key, sp.S.Zero) if sign else sp.S.Zero
+
+    def as_expr(self) -> sp.Expr:
+        """The coefficient of a 0-form."""
+        if self.degree != 0:
+            raise InvalidExpressionError(f"Form.as_expr: a {self.degree}-form is not a function")
+        return self.terms.get((), sp.S.Zero)
+
+    def matrix(self) -> sp.ImmutableMatrix:
+        """For a 2-form: the skew matrix ``Ω[I, J] = ω(∂_I, ∂_J)``."""
+        if self.degree != 2:
+            raise InvalidExpressionError(f"Form.matrix: defined for 2-forms, this is a {self.degree}-form")
+        N = self.dim
+        M = sp.zeros(N, N)
+        for (i, j), c in self.terms.items():
+            M[i, j] = c
+            M[j, i] = -c
+        return sp.ImmutableMatrix(M)
+
+    # ---------------------------------------------------------------- algebra
+    def __add__(self, other: Form) -> Form:
+        self._same(other, "Form add")
+        if other.degree != self.degree:
+            raise InvalidExpressionError(f"Form add: degrees {self.degree} and {other.degree} differ")
+        t: dict[_Index, Any] = dict(self.terms)
+        for k, v in other.terms.items():
+            t[k] = t.get(k, 0) + v
+        return Form(self.coords, self.degree, t)
+
+    def __neg__(self) -> Form:
+        return Form(self.coords, self.degree, {k: -v for k, v in self.terms.items()})
+
+    def __sub__(self, other: Form) -> Form:
+        return self + (-other)
+
+    def __mul__(self, f: object) -> Form:
+        if isinstance(f, Form):
+            return self.wedge(f)
+        g = sp.sympify(f)
+        return Form(self.coords, self.degree, {k: g * v for k, v in self.terms.items()})
+
+    __rmul__ = __mul__
+
+    def wedge(self, other: Form) -> Form:
+        r"""``self ∧ other``."""
+        self._same(other, "wedge")
+        if self.degree + other.degree > self.dim:
+            return Form.zero(self.coords, self.dim)
+        t: dict[_Index, Any] = {}
+        for I, a in self.terms.items():
+            for J, b in other.terms.items():
+                sign, key = _sort_sign(I + J)
+                if sign:
+                    t[key] = t.get(key, 0) + sign * a * b
+        return Form(self.coords, self.degree + other.degree, t)
+
+    __xor__ = wedge
+
+    def d(self) -> Form:
+        r"""Exterior derivative ``d(f dx^I) = Σ_k ∂_k f dx^k ∧ dx^I``."""
+        if self.degree == self.dim:
+            return Form.zero(self.coords, self.dim)
+        t: dict[_Index, Any] = {}
+        for I, f in self.terms.items():
+            for k, x in enumerate(self.coords):
+                if k in I:
+                    continue
+                df = sp.diff(f, x)
+                if df == 0:
+                    continue
+                sign, key = _sort_sign((k, *I))
+                t[key] = t.get(key, 0) + sign * df
+        return Form(self.coords, self.degree + 1, t)
+
+    def _vector(self, Z: Any) -> tuple[sp.Expr, ...]:
+        return vector_components(Z, self.coords)
+
+    def interior(self, Z: Any) -> Form:
+        r"""``Z ⌟ ω``: ``(Z ⌟ ω)(Y_2, …) = ω(Z, Y_2, …)``.
+
+        ``Z`` is a sequence of components over ``coords``, a mapping
+        ``{coordinate: component}``, or a :class:`~frames.TangentVectorField`
+        written in frame coordinates ``(q, v)``.
+        """
+        if self.degree == 0:
+            return Form.zero(self.coords, 0)
+        z = self._vector(Z)
+        t: dict[_Index, Any] = {}
+        for I, f in self.terms.items():
+            for r, i in enumerate(I):
+                if z[i] == 0:
+                    continue
+                key = I[:r] + I[r + 1 :]
+                t[key] = t.get(key, 0) + (-1) ** r * z[i] * f
+        return Form(self.coords, self.degree - 1, t)
+
+    def __call__(self, *vectors: Any) -> sp.Expr:
+        """Evaluate on ``degree`` vectors: ``ω(Z_1, …, Z_p)``."""
+        if len(vectors) != self.degree:
+            raise InvalidExpressionError(f"Form: a {self.degree}-form evaluated on {len(vectors)} vectors")
+        w: Form = self
+        for Z in vectors:
+            w = w.interior(Z)
+        return w.as_expr()
+
+    def xreplace(self, rule: Mapping[Any, Any]) -> Form:
+        """Substitute in the coefficients (e.g. restrict to ``v^a = 0``)."""
+        return Form(self.coords, self.degree, {k: v.xreplace(dict(rule)) for k, v in self.terms.items()})
+
+    def simplified(self) -> Form:
+        """Coefficients put through :func:`~frames.algebra.tidy`."""
+        return Form(self.coords, self.degree, {k: tidy(v) for k, v in self.terms.items()})
+
+    def is_zero(self) -> bool:
+        """True if every coefficient vanishes identically."""
+        return all(is_zero(v) for v in self.terms.values())
+
+    def equals(self, other: Form) -> bool:
+        """Identity test (trig-aware)."""
+        self._same(other, "Form.equals")
+        return other.degree == self.degree and (self - other).is_zero()
+
+    # ---------------------------------------------------------------- display
+    def _basis_str(self, I: _Index, latex: bool = False) -> str:
+        if not I:
+            return ""
+        if latex:
+            return r" \wedge ".join(rf"d{sp.latex(self.coords[i])}" for i in I)
+        return "∧".join(f"d{self.coords[i]}" for i in I)
+
+    def __repr__(self) -> str:
+        if not self.terms:
+            return "0"
+        parts = []
+        for I, c in self.terms.items():
+            b = self._basis_str(I)
+            if not b:
+                parts.append(str(c))
+            elif c == 1:
+                parts.append(b)
+            elif c == -1:
+                parts.append("-" + b)
+            else:
+                parts.append(f"({c})*{b}" if c.is_Add else f"{c}*{b}")
+        return " + ".join(parts).replace("+ -", "- ")
+
+    def _repr_latex_(self) -> str:
+        if not self.terms:
+            return "$0$"
+        parts = []
+        for I, c in self.terms.items():
+            b = self._basis_str(I, latex=True)
+            parts.append(rf"\left({sp.latex(c)}\right) {b}" if b else sp.latex(c))
+        return "$" + " + ".join(parts) + "$"
+
+
+def vector_components(Z: Any, coords: Sequence[sp.Symbol]) -> tuple[sp.Expr, ...]:
+    """Components of a vector over ``coords`` from a sequence, a mapping or a TangentVectorField."""
+    if isinstance(Z, TangentVectorField):
+        if not is_zero(Z.time):
+            raise InvalidExpressionError("Form: the vector has a ∂/∂t component; forms here live on TQ without t")
+        comp = dict(zip(Z.coordinates, list(Z.base) + list(Z.fibre), strict=True))
+        missing = [x for x, c in comp.items() if x not in coords and c != 0]
+        if missing:
+            raise ChartMismatchError(
+                f"Form: the vector has components along {missing}, which are not among the coordinates {tuple(coords)}"
+            )
+        return tuple(comp.get(x, sp.S.Zero) for x in coords)
+    if isinstance(Z, Mapping):
+        bad = [x for x in Z if x not in coords]
+        if bad:
+            raise InvalidExpressionError(f"Form: {bad} are not coordinates {tuple(coords)}")
+        return tuple(sp.sympify(Z.get(x, 0)) for x in coords)
+    if isinstance(Z, str):
+        raise InvalidExpressionError(f"Form: {Z!r} is not a vector")
+    zs = [sp.sympify(c) for c in list(Z)]
+    if len(zs) != len(coords):
+        raise InvalidExpressionError(f"Form: a vector with {len(zs)} components over {len(coords)} coordinates")
+    return tuple(zs)

@@ -1,0 +1,355 @@
+r"""Frames, coframes, objects of anholonomy and quasi-velocities.
+
+Conventions (DESIGN.md):
+
+* a frame ``{X_i}`` is stored as the matrix whose rows are ``X_i^j``;
+* the coframe satisfies ``θ^i(X_j) = δ^i_j``;
+* the object of anholonomy is ``[X_i, X_j] = R^k_ij X_k``, stored as
+  ``R[k, i, j]`` and skew in ``(i, j)``;
+* quasi-velocities ``v^i = θ^i_j u^j`` and ``u^j = v^i X_i^j``;
+* lifted frame in ``(q, v)``:
+  ``X_i^C = X_i^j ∂_{q^j} − R^j_ik v^k ∂_{v^j}`` and ``X_i^V = ∂_{v^i}``
+  (Crampin–Mestdag, section 2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import canon, canon_matrix, entries, exact_inverse, is_zero
+from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
+from ._chart import Chart
+from ._fields import OneForm, VectorField
+from ._tangent import TangentVectorField
+
+__all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
+
+
+def _rank(M: sp.MatrixBase) -> int:
+    return int(sp.Matrix(M).rank(iszerofunc=is_zero))
+
+
+def _quasi_symbols(prefix: str | Sequence[sp.Symbol], n: int) -> tuple[sp.Symbol, ...]:
+    if isinstance(prefix, str):
+        return tuple(sp.Symbol(f"{prefix}{i + 1}") for i in range(n))
+    syms = tuple(prefix)
+    if len(syms) != n or not all(isinstance(s, sp.Symbol) for s in syms):
+        raise InvalidExpressionError(f"Frame: need {n} quasi-velocity symbols, got {syms!r}")
+    return syms
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Frame:
+    r"""A local frame ``{X_1, …, X_n}`` on Q with its coframe and anholonomy.
+
+    Parameters
+    ----------
+    fields : sequence of VectorField
+        ``n`` vector fields on one chart of dimension ``n``.
+    v : str or sequence of Symbol, default ``"v"``
+        Quasi-velocity symbols, or a name prefix (``v1, v2, …``).
+
+    Raises
+    ------
+    SingularFrameError
+        If the number of fields is not the dimension, or the fields are
+        dependent (the message gives the determinant).
+    ChartMismatchError
+        If the fields live on different charts.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> ch = fr.Chart("q1 q2 q3"); q1, q2, q3 = ch.q
+    >>> F = fr.Frame([fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, 1, -q1]),
+    ...               fr.VectorField(ch, [0, 0, 1])])
+    >>> F.anholonomy[2, 0, 1]          # [X1, X2] = -X3
+    -1
+    >>> F.to_quasi(ch.u[2])            # u3 in quasi-velocities
+    -q1*v2 + v3
+    """
+
+    fields: tuple[VectorField, ...]
+    v: tuple[sp.Symbol, ...]
+    matrix: sp.ImmutableMatrix = field(init=False)
+
+    def __init__(self, fields: Sequence[VectorField], v: str | Sequence[sp.Symbol] = "v") -> None:
+        fields = tuple(fields)
+        if not fields:
+            raise SingularFrameError("Frame: no vector fields given")
+        for k, X in enumerate(fields):
+            if not isinstance(X, VectorField):
+                raise InvalidExpressionError(f"Frame: field {k + 1} ({X!r}) is not a VectorField")
+        chart = fields[0].chart
+        for k, X in enumerate(fields[1:], start=2):
+            if X.chart.q != chart.q or X.chart.u != chart.u or X.chart.t != chart.t:
+                raise ChartMismatchError(f"Frame: field {k} lives on {X.chart!r} but field 1 lives on {chart!r}")
+            chart = chart.merged(X.chart, "Frame")
+        n = chart.dim
+        if len(fields) != n:
+            raise SingularFrameError(
+                f"Frame: {len(fields)} fields given on a chart of dimension {n} {chart.q}; a frame needs exactly {n}"
+            )
+        fields = tuple(VectorField._raw(chart, X.components) for X in fields)
+        vs = _quasi_symbols(v, n)
+        clash = set(vs) & (set(chart.q) | set(chart.u) | set(chart.params) | ({chart.t} if chart.t else set()))
+        if clash:
+            raise InvalidExpressionError(
+                f"Frame: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
+            )
+        M = sp.ImmutableMatrix([list(X.components) for X in fields])
+        det = canon(M.det(method="bareiss"))
+        if is_zero(det):
+            raise SingularFrameError(
+                f"Frame: the fields {list(fields)} are linearly dependent; determinant of the frame matrix = {det}"
+            )
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "v", vs)
+        object.__setattr__(self, "matrix", M)
+        object.__setattr__(self, "_det", det)
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def chart(self) -> Chart:
+        """The chart the frame lives on."""
+        return self.fields[0].chart
+
+    @property
+    def dim(self) -> int:
+        """n = dim Q."""
+        return len(self.fields)
+
+    @property
+    def determinant(self) -> sp.Expr:
+        """Determinant of the frame matrix (nonzero by construction)."""
+        return self._det  # type: ignore[attr-defined, no-any-return]
+
+    def __getitem__(self, i: int) -> VectorField:
+        return self.fields[i]
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.fields)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frame):
+            return NotImplemented
+        return self.chart == other.chart and self.matrix == other.matrix and self.v == other.v
+
+    def __hash__(self) -> int:
+        return hash((self.chart, self.matrix, self.v))
+
+    def __repr__(self) -> str:
+        return "Frame(\n" + "\n".join(f"  X{i + 1} = {X!r}" for i, X in enumerate(self.fields)) + "\n)"
+
+    def _repr_latex_(self) -> str:
+        rows = [rf"X_{{{i + 1}}} &= {X._repr_latex_().strip('$')}" for i, X in enumerate(self.fields)]
+        return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
+
+    # --------------------------------------------------------------- coframe
+    @cached_property
+    def coframe_matrix(self) -> sp.ImmutableMatrix:
+        r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
+        return exact_inverse(self.matrix.T)
+
+    @cached_property
+    def coframe(self) -> tuple[OneForm, ...]:
+        r"""The dual coframe ``(θ^1, …, θ^n)``."""
+        Th = self.coframe_matrix
+        return tuple(OneForm._raw(self.chart, sp.ImmutableMatrix(Th.row(i).T)) for i in range(self.dim))
+
+    # ------------------------------------------------------------ anholonomy
+    @cached_property
+    def brackets(self) -> dict[tuple[int, int], VectorField]:
+        """The brackets ``[X_i, X_j]`` for ``i < j`` (0-based)."""
+        return {(i, j): self.fields[i].bracket(self.fields[j]) for i in range(self.dim) for j in range(i + 1, self.dim)}
+
+    @cached_property
+    def anholonomy(self) -> sp.ImmutableDenseNDimArray:
+        r"""Object of anholonomy ``R[k, i, j] = R^k_ij`` with ``[X_i, X_j] = R^k_ij X_k``."""
+        n = self.dim
+        Th = self.coframe_matrix
+        R = sp.MutableDenseNDimArray.zeros(n, n, n)
+        for (i, j), B in self.brackets.items():
+            if all(c == 0 for c in B.components):
+                continue
+            comps = Th * B.components
+            for k in range(n):
+                r = canon(comps[k])
+                R[k, i, j] = r
+                R[k, j, i] = -r
+        return sp.ImmutableDenseNDimArray(R)
+
+    def is_holonomic(self) -> bool:
+        """True if the object of anholonomy vanishes (a coordinate frame, locally)."""
+        return all(is_zero(r) for r in entries(self.anholonomy))
+
+    # -------------------------------------------------------- quasi-velocities
+    @cached_property
+    def u_in_v(self) -> sp.ImmutableMatrix:
+        """``u^j = v^i X_i^j`` as a column, in terms of ``v``."""
+        return canon_matrix(self.matrix.T * sp.Matrix(self.v))
+
+    @cached_property
+    def v_in_u(self) -> sp.ImmutableMatrix:
+        """``v^i = θ^i_j u^j`` as a column, in terms of ``u``."""
+        return canon_matrix(self.coframe_matrix * sp.Matrix(self.chart.u))
+
+    def to_quasi(self, expr: object) -> sp.Expr:
+        """Rewrite a function of ``(q, u)`` in ``(q, v)``: substitute ``u = X^T v``."""
+        return canon(sp.sympify(expr).xreplace(dict(zip(self.chart.u, self.u_in_v, strict=True))))
+
+    def to_natural(self, expr: object) -> sp.Expr:
+        """Rewrite a function of ``(q, v)`` in ``(q, u)``: substitute ``v = Θ u``."""
+        return canon(sp.sympify(expr).xreplace(dict(zip(self.v, self.v_in_u, strict=True))))
+
+    # --------------------------------------------------- lifted frame (q, v)
+    def apply_complete(self, i: int, f: object) -> sp.Expr:
+        r"""``X_i^C(f)`` for ``f(q, v)``: ``X_i^j ∂f/∂q^j − R^j_ik v^k ∂f/∂v^j``."""
+        e = sp.sympify(f)
+        R = self.anholonomy
+        out = self.fields[i](e)
+        n = self.dim
+        for j in range(n):
+            coeff = sp.Add(*[R[j, i, k] * self.v[k] for k in range(n) if R[j, i, k] != 0])
+            if coeff != 0:
+                out -= coeff * sp.diff(e, self.v[j])
+        return out
+
+    def apply_vertical(self, i: int, f: object) -> sp.Expr:
+        r"""``X_i^V(f) = ∂f/∂v^i`` for ``f(q, v)``."""
+        return sp.diff(sp.sympify(f), self.v[i])
+
+    def complete_lift(self, i: int) -> TangentVectorField:
+        r"""``X_i^C`` as a vector field on TQ in the frame coordinates ``(q, v)``."""
+        n = self.dim
+        R = self.anholonomy
+        fib = [-sp.Add(*[R[j, i, k] * self.v[k] for k in range(n)]) for j in range(n)]
+        return TangentVectorField(self.chart, self.fields[i].components, fib, frame=self)
+
+    def vertical_lift(self, i: int) -> TangentVectorField:
+        r"""``X_i^V = ∂/∂v^i`` as a vector field on TQ in the frame coordinates."""
+        fib = [1 if k == i else 0 for k in range(self.dim)]
+        return TangentVectorField(self.chart, [0] * self.dim, fib, frame=self)
+
+    def lifted(self) -> tuple[tuple[TangentVectorField, ...], tuple[TangentVectorField, ...]]:
+        r"""The lifted frame ``({X_i^C}, {X_i^V})`` on TQ, in ``(q, v)`` coordinates."""
+        return (
+            tuple(self.complete_lift(i) for i in range(self.dim)),
+            tuple(self.vertical_lift(i) for i in range(self.dim)),
+        )
+
+    # -------------------------------------------------------- change of frame
+    def change(self, A: Any, v: str | Sequence[sp.Symbol] = "w") -> Frame:
+        r"""The frame ``Y_i = A_i^j X_j`` (``A`` an invertible matrix of functions on Q)."""
+        A = sp.Matrix(A)
+        n = self.dim
+        if A.shape != (n, n):
+            raise SingularFrameError(f"Frame.change: the matrix must be {n}x{n}, got {A.shape}")
+        Y = A * self.matrix
+        return Frame([VectorField(self.chart, list(Y.row(i))) for i in range(n)], v=v)
+
+    def components_of(self, Z: VectorField) -> sp.ImmutableMatrix:
+        """Frame components ``Z^i = θ^i(Z)`` of a vector field."""
+        self.chart.require_same(Z.chart, "Frame.components_of")
+        return canon_matrix(self.coframe_matrix * Z.components)
+
+    @classmethod
+    def coordinate(cls, chart: Chart, v: str | Sequence[sp.Symbol] = "v") -> Frame:
+        """The coordinate frame ``{∂/∂q^i}``."""
+        return cls([VectorField.coordinate(chart, i) for i in range(chart.dim)], v=v)
+
+    @classmethod
+    def adapted(
+        cls,
+        distribution: Sequence[VectorField],
+        complement: Sequence[VectorField] | None = None,
+        v: str | Sequence[sp.Symbol] = "v",
+    ) -> Frame:
+        """An adapted frame: the given fields spanning D first, then a complement.
+
+        When ``complement`` is omitted the frame is completed with coordinate
+        fields ``∂/∂q^i``, chosen greedily in order so that the result is a frame.
+        """
+        return complete_frame(distribution, complement, v=v)
+
+
+def anholonomy_after_change(frame: Frame, A: Any) -> sp.ImmutableDenseNDimArray:
+    r"""Object of anholonomy of ``Y_i = A_i^p X_p`` computed from that of ``X``.
+
+    ``[Y_i, Y_j] = A_i^p A_j^q R^r_pq X_r + (Y_i(A_j^r) − Y_j(A_i^r)) X_r``, hence
+    ``R'^k_ij = Ā_r^k (A_i^p A_j^q R^r_pq + Y_i(A_j^r) − Y_j(A_i^r))`` where
+    ``Ā = A^{-1}`` (``X_r = Ā_r^k Y_k``). Crampin–Mestdag, section 3.
+    """
+    A = sp.Matrix(A)
+    n = frame.dim
+    Ainv = A.inv(method="LU")
+    R = frame.anholonomy
+    Y = [
+        sum(
+            (A[i, p] * frame.fields[p] for p in range(n) if A[i, p] != 0),
+            VectorField._raw(frame.chart, sp.zeros(n, 1).as_immutable()),
+        )
+        for i in range(n)
+    ]
+    out = sp.MutableDenseNDimArray.zeros(n, n, n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            c = [
+                sp.Add(*[A[i, p] * A[j, qq] * R[r, p, qq] for p in range(n) for qq in range(n)])
+                + Y[i](A[j, r])
+                - Y[j](A[i, r])
+                for r in range(n)
+            ]
+            for k in range(n):
+                val = canon(sp.Add(*[c[r] * Ainv[r, k] for r in range(n)]))
+                out[k, i, j] = val
+                out[k, j, i] = -val
+    return sp.ImmutableDenseNDimArray(out)
+
+
+def complete_frame(
+    distribution: Sequence[VectorField] | Any, complement: Sequence[VectorField] | None = None, v: Any = "v"
+) -> Frame:
+    """Build an adapted frame: spanning fields of D first, then the complement.
+
+    With ``complement=None`` coordinate fields are appended greedily in order
+    while they increase the rank.
+    """
+    # a Distribution (from frames.geometry) or a sequence of fields
+    fields = list(getattr(distribution, "fields", distribution))
+    if not fields:
+        raise ConstraintError("adapted frame: no spanning fields for D")
+    chart = fields[0].chart
+    n = chart.dim
+    if complement is not None:
+        comp = list(complement)
+        for Z in comp:
+            if not isinstance(Z, VectorField):
+                raise InvalidExpressionError(f"adapted frame: complement field {Z!r} is not a VectorField")
+            if Z.chart.q != chart.q:
+                raise ChartMismatchError(f"adapted frame: complement field on {Z.chart!r}, D on {chart!r}")
+        if len(fields) + len(comp) != n:
+            raise SingularFrameError(
+                f"adapted frame: {len(fields)} fields for D plus {len(comp)} complement fields != dimension {n}"
+            )
+        return Frame(fields + comp, v=v)
+    rows = [list(X.components) for X in fields]
+    r = _rank(sp.Matrix(rows))
+    for i in range(n):
+        if r == n:
+            break
+        e = [1 if k == i else 0 for k in range(n)]
+        r2 = _rank(sp.Matrix([*rows, e]))
+        if r2 > r:
+            rows.append(e)
+            fields.append(VectorField.coordinate(chart, i))
+            r = r2
+    return Frame(fields, v=v)

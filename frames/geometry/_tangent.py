@@ -1,0 +1,378 @@
+r"""Vector fields on TQ: lifts, brackets, second-order fields.
+
+A :class:`TangentVectorField` is stored in one of two coordinate systems on
+TQ: natural coordinates ``(q, u)`` (``frame is None``) or the coordinates
+``(q, v)`` of a frame (``frame`` set). It acts on functions written in its own
+coordinates and converts between the two on request (:meth:`~TangentVectorField.in_natural`,
+:meth:`~TangentVectorField.in_frame`). A ``∂/∂t`` component is carried for
+time-dependent systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sympy as sp
+
+from ..algebra import canon, canon_matrix, is_zero, tidy, tidy_matrix
+from ..errors import ChartMismatchError, FramesError, InvalidExpressionError
+from ._chart import Chart
+
+if TYPE_CHECKING:
+    from ._frame import Frame
+
+__all__ = ["SecondOrderField", "TangentVectorField"]
+
+# The numeric layer (frames/numeric) registers its integrator here when it is imported, so that the
+# convenience method SecondOrderField.integrate works without geometry importing a higher layer.
+_INTEGRATOR: Callable[..., Any] | None = None
+
+
+def register_integrator(fn: Callable[..., Any]) -> None:
+    """Install ``frames.integrate`` as the implementation of :meth:`SecondOrderField.integrate`."""
+    global _INTEGRATOR
+    _INTEGRATOR = fn
+
+
+def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
+    xs = list(x)
+    if len(xs) != n:
+        raise InvalidExpressionError(f"{what}: expected {n} components, got {len(xs)}")
+    return canon_matrix([sp.sympify(c) for c in xs])
+
+
+@dataclass(frozen=True, eq=True, repr=False)
+class TangentVectorField:
+    r"""A vector field on TQ: ``Z = a^i ∂_{q^i} + b^i ∂_{w^i} (+ c ∂_t)``.
+
+    ``w`` are the natural velocities ``u`` when ``frame`` is None, otherwise the
+    frame's quasi-velocities ``v``.
+    """
+
+    chart: Chart
+    base: sp.ImmutableMatrix
+    fibre: sp.ImmutableMatrix
+    time: sp.Expr
+    frame: Frame | None
+
+    def __init__(
+        self,
+        chart: Chart,
+        base: Sequence[Any] | sp.MatrixBase,
+        fibre: Sequence[Any] | sp.MatrixBase,
+        time: object = 0,
+        frame: Frame | None = None,
+    ) -> None:
+        n = chart.dim
+        object.__setattr__(self, "chart", chart)
+        object.__setattr__(self, "base", _col(base, n, "TangentVectorField base"))
+        object.__setattr__(self, "fibre", _col(fibre, n, "TangentVectorField fibre"))
+        object.__setattr__(self, "time", canon(time))
+        object.__setattr__(self, "frame", frame)
+        if frame is not None and frame.chart.q != chart.q:
+            raise ChartMismatchError(f"TangentVectorField: frame on {frame.chart!r}, field on {chart!r}")
+
+    @classmethod
+    def natural(cls, chart: Chart, base: Any, fibre: Any, time: object = 0) -> TangentVectorField:
+        """A field in natural coordinates ``(q, u)``."""
+        return cls(chart, base, fibre, time, None)
+
+    # --------------------------------------------------------- coordinates
+    @property
+    def fibre_symbols(self) -> tuple[sp.Symbol, ...]:
+        """``u`` (natural) or the frame's ``v``."""
+        return self.chart.u if self.frame is None else self.frame.v
+
+    @property
+    def coordinates(self) -> tuple[sp.Symbol, ...]:
+        """All coordinates ``(q, w)`` on TQ in which the components are written."""
+        return self.chart.q + self.fibre_symbols
+
+    def __call__(self, f: object) -> sp.Expr:
+        """Apply to a function written in this field's coordinates (and t)."""
+        e = sp.sympify(f)
+        terms = [a * sp.diff(e, x) for a, x in zip(self.base, self.chart.q, strict=True) if a != 0]
+        terms += [b * sp.diff(e, w) for b, w in zip(self.fibre, self.fibre_symbols, strict=True) if b != 0]
+        if self.time != 0 and self.chart.t is not None:
+            terms.append(self.time * sp.diff(e, self.chart.t))
+        return sp.Add(*terms)
+
+    def in_natural(self) -> TangentVectorField:
+        r"""The same field written in natural coordinates ``(q, u)``.
+
+        ``Z(u^j) = Z(v^i X_i^j) = a^k ∂_k X_i^j v^i + X_i^j b^i``, then ``v = Θ u``.
+        """
+        F = self.frame
+        if F is None:
+            return self
+        uj = F.u_in_v
+        fib = [F.to_natural(self(uj[j])) for j in range(self.chart.dim)]
+        base = [F.to_natural(a) for a in self.base]
+        return TangentVectorField(self.chart, base, fib, F.to_natural(self.time), None)
+
+    def in_frame(self, frame: Frame) -> TangentVectorField:
+        r"""The same field written in the coordinates ``(q, v)`` of ``frame``."""
+        if self.frame is frame or (self.frame is not None and self.frame == frame):
+            return self
+        nat = self.in_natural()
+        vi = frame.v_in_u
+        fib = [frame.to_quasi(nat(vi[i])) for i in range(self.chart.dim)]
+        base = [frame.to_quasi(a) for a in nat.base]
+        return TangentVectorField(self.chart, base, fib, frame.to_quasi(nat.time), frame)
+
+    # ------------------------------------------------------------- algebra
+    def _align(self, other: TangentVectorField, what: str) -> TangentVectorField:
+        if not isinstance(other, TangentVectorField):
+            raise InvalidExpressionError(f"{what}: {other!r} is not a vector field on TQ")
+        if other.chart.q != self.chart.q or other.chart.u != self.chart.u:
+            raise ChartMismatchError(f"{what}: fields on different charts {self.chart!r} and {other.chart!r}")
+        if self.frame is None:
+            return other.in_natural()
+        return other.in_frame(self.frame)
+
+    def __add__(self, other: TangentVectorField) -> TangentVectorField:
+        o = self._align(other, "add")
+        return TangentVectorField(self.chart, self.base + o.base, self.fibre + o.fibre, self.time + o.time, self.frame)
+
+    def __sub__(self, other: TangentVectorField) -> TangentVectorField:
+        o = self._align(other, "subtract")
+        return TangentVectorField(self.chart, self.base - o.base, self.fibre - o.fibre, self.time - o.time, self.frame)
+
+    def __neg__(self) -> TangentVectorField:
+        return TangentVectorField(self.chart, -self.base, -self.fibre, -self.time, self.frame)
+
+    def __mul__(self, f: object) -> TangentVectorField:
+        if isinstance(f, TangentVectorField):
+            return NotImplemented
+        g = sp.sympify(f)
+        return TangentVectorField(self.chart, self.base * g, self.fibre * g, self.time * g, self.frame)
+
+    __rmul__ = __mul__
+
+    def bracket(self, other: TangentVectorField) -> TangentVectorField:
+        r"""Lie bracket on TQ, ``[Y, Z]^K = Y(Z^K) − Z(Y^K)`` over all coordinates (and t)."""
+        o = self._align(other, "bracket")
+        base = [self(zb) - o(yb) for yb, zb in zip(self.base, o.base, strict=True)]
+        fib = [self(zf) - o(yf) for yf, zf in zip(self.fibre, o.fibre, strict=True)]
+        tm = self(o.time) - o(self.time)
+        return TangentVectorField(self.chart, base, fib, tm, self.frame)
+
+    def equals(self, other: TangentVectorField) -> bool:
+        """Identity test across coordinate systems (trig-aware)."""
+        o = self._align(other, "equals")
+        pairs = list(zip(self.base, o.base, strict=True)) + list(zip(self.fibre, o.fibre, strict=True))
+        pairs.append((self.time, o.time))
+        return all(is_zero(a - b) for a, b in pairs)
+
+    def is_vertical(self) -> bool:
+        """True if the field is vertical (``τ_* Z = 0``, no ∂/∂t part)."""
+        return all(is_zero(a) for a in self.base) and is_zero(self.time)
+
+    def is_second_order(self) -> bool:
+        r"""True if ``τ_* Z = u``: base components equal ``u`` (resp. ``v^i X_i``)."""
+        target = self.chart.u if self.frame is None else tuple(self.frame.u_in_v)
+        return all(is_zero(a - b) for a, b in zip(self.base, target, strict=True))
+
+    # ------------------------------------------------------------- display
+    def __repr__(self) -> str:
+        terms = [f"({a})*∂/∂{x}" for a, x in zip(self.base, self.chart.q, strict=True) if a != 0]
+        terms += [f"({b})*∂/∂{w}" for b, w in zip(self.fibre, self.fibre_symbols, strict=True) if b != 0]
+        if self.time != 0:
+            terms.append(f"({self.time})*∂/∂t")
+        return " + ".join(terms) if terms else "0"
+
+    def _repr_latex_(self) -> str:
+        terms = [
+            rf"\left({sp.latex(a)}\right)\frac{{\partial}}{{\partial {sp.latex(x)}}}"
+            for a, x in list(zip(self.base, self.chart.q, strict=True))
+            + list(zip(self.fibre, self.fibre_symbols, strict=True))
+            if a != 0
+        ]
+        if self.time != 0:
+            terms.append(rf"\left({sp.latex(self.time)}\right)\frac{{\partial}}{{\partial t}}")
+        return "$" + (" + ".join(terms) if terms else "0") + "$"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SecondOrderField:
+    r"""A second-order field ``Γ = v^i X_i^C + Γ^i X_i^V (+ ∂/∂t)`` written in a frame.
+
+    Parameters
+    ----------
+    frame : Frame
+        The frame ``{X_i}``.
+    Gamma : sequence of expressions
+        The coefficients ``Γ^i`` of ``X_i^V``, functions of ``(q, v, t)``.
+    m : int, optional
+        If given, the field is defined on the constraint submanifold
+        ``C = {v^a = 0, a > m}`` only (nonholonomic or vakonomic fields), and
+        ``Γ^a`` for ``a > m`` are its transverse components.
+    time_dependent : bool
+        Whether the field carries a ``∂/∂t`` term.
+
+    Notes
+    -----
+    In the coordinates ``(q, v)`` the field reads
+    ``Γ = v^i X_i^j ∂_{q^j} + Γ^j ∂_{v^j}`` because ``v^i v^k R^j_ik = 0``:
+    the equations of motion are ``q̇ = v^i X_i(q)``, ``v̇ = Γ``.
+    """
+
+    frame: Frame
+    Gamma: sp.ImmutableMatrix
+    m: int | None = None
+    time_dependent: bool = False
+
+    def __init__(self, frame: Frame, Gamma: Any, m: int | None = None, time_dependent: bool = False) -> None:
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "Gamma", _col(Gamma, frame.dim, "SecondOrderField Gamma"))
+        if m is not None and not 0 <= m <= frame.dim:
+            raise InvalidExpressionError(f"SecondOrderField: m={m} outside 0..{frame.dim}")
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "time_dependent", bool(time_dependent))
+
+    @property
+    def chart(self) -> Chart:
+        """The chart of the frame."""
+        return self.frame.chart
+
+    @property
+    def on_constraint(self) -> dict[sp.Symbol, sp.Expr]:
+        """The substitution ``v^a = 0`` defining C (empty for a field on all of TQ)."""
+        if self.m is None:
+            return {}
+        return {self.frame.v[a]: sp.S.Zero for a in range(self.m, self.frame.dim)}
+
+    def as_vector_field(self) -> TangentVectorField:
+        """The field as a :class:`TangentVectorField` in the frame coordinates ``(q, v)``."""
+        return TangentVectorField(
+            self.chart, self.frame.u_in_v, self.Gamma, 1 if self.time_dependent else 0, self.frame
+        )
+
+    def __call__(self, f: object) -> sp.Expr:
+        """``Γ(f)`` for ``f(q, v, t)``, evaluated on C when the field lives there."""
+        e = self.as_vector_field()(f)
+        return e.xreplace(self.on_constraint) if self.m is not None else e
+
+    def accelerations(self) -> sp.ImmutableMatrix:
+        r"""``q̈`` as functions of ``(q, u, t)`` in natural coordinates.
+
+        ``q̈^j = Γ^i X_i^j + v^i u^k ∂_k X_i^j`` with ``v = Θ u``.
+        """
+        F = self.frame
+        n = F.dim
+        u = self.chart.u
+        acc = []
+        for j in range(n):
+            e = sp.Add(*[self.Gamma[i] * F.matrix[i, j] for i in range(n)])
+            e += sp.Add(*[F.v[i] * u[k] * sp.diff(F.matrix[i, j], self.chart.q[k]) for i in range(n) for k in range(n)])
+            acc.append(tidy(F.to_natural(e)))
+        return sp.ImmutableMatrix(acc)
+
+    def in_frame(self, frame: Frame) -> SecondOrderField:
+        r"""The same field written in another frame (coefficients of ``Y_i^V``).
+
+        Computed as ``Γ'^i = Γ(w^i)`` with ``w^i = θ'^i_j u^j`` the new quasi-velocities.
+        """
+        nat = self.as_vector_field().in_natural()
+        Th = frame.coframe_matrix
+        u = self.chart.u
+        G = []
+        for i in range(frame.dim):
+            wi = sp.Add(*[Th[i, j] * u[j] for j in range(frame.dim)])
+            G.append(frame.to_quasi(nat(wi)))
+        m = self.m
+        if m is not None:
+            on_c = {frame.v[k]: sp.S.Zero for k in range(m, frame.dim)}
+            G = [g.xreplace(on_c) for g in G]
+        G = [tidy(g) for g in G]
+        return SecondOrderField(frame, G, m=m, time_dependent=self.time_dependent)
+
+    def equals(self, other: SecondOrderField) -> bool:
+        """True if both fields have the same accelerations in natural coordinates.
+
+        For fields on C the comparison is made on C (natural velocities in D).
+        """
+        if self.chart.q != other.chart.q:
+            raise ChartMismatchError("SecondOrderField.equals: fields on different charts")
+        a, b = self.accelerations(), other.accelerations()
+        if self.m is not None:
+            F = self.frame
+            on_c = {F.v[k]: sp.S.Zero for k in range(self.m, F.dim)}
+            a = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in a])
+            b = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in b])
+        return all(is_zero(x - y) for x, y in zip(a, b, strict=True))
+
+    def equations(self) -> list[sp.Eq]:
+        """The equations of motion ``q̇ = v^i X_i``, ``v̇^i = Γ^i`` as sympy equations."""
+        t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
+        qf = [sp.Function(str(q))(t) for q in self.chart.q]
+        vf = [sp.Function(str(v))(t) for v in self.frame.v]
+        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(self.frame.v, vf, strict=True))
+        eqs = [
+            sp.Eq(sp.Derivative(qf[j], t), self.frame.u_in_v[j].xreplace(self.on_constraint).xreplace(sub))
+            for j in range(self.frame.dim)
+        ]
+        rng = range(self.frame.dim) if self.m is None else range(self.m)
+        eqs += [sp.Eq(sp.Derivative(vf[i], t), self.Gamma[i].xreplace(sub)) for i in rng]
+        return eqs
+
+    def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
+        """Integrate numerically from natural data; see :func:`frames.integrate` (returns a ``Trajectory``).
+
+        Pass ``system=`` (the :class:`~frames.NonholonomicSystem`) to record multipliers and energy.
+        """
+        if _INTEGRATOR is None:  # pragma: no cover - frames/__init__ always loads the numeric layer
+            raise FramesError("SecondOrderField.integrate: the numeric layer is not loaded (import frames)")
+        return _INTEGRATOR(self, t_span, q0, u0, params=params, **kwargs)
+
+    def subs(self, values: dict[Any, Any]) -> SecondOrderField:
+        r"""The field at specialized parameter values: ``Γ^i`` with ``values`` substituted.
+
+        Keys must be declared parameters of the chart that do not occur in the frame
+        (the frame, and with it the meaning of the ``Γ^i``, stays the same).
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> import frames as fr
+        >>> k = sp.Symbol("k")
+        >>> ch = fr.Chart("x", "u", params=[k])
+        >>> G = fr.SecondOrderField(fr.Frame.coordinate(ch), [-k * ch.q[0]])
+        >>> G.subs({k: 4}).Gamma
+        Matrix([[-4*x]])
+        """
+        bad = [s for s in values if s not in self.chart.params]
+        if bad:
+            raise InvalidExpressionError(f"SecondOrderField.subs: {bad} are not parameters {self.chart.params}")
+        in_frame = [s for s in values if self.frame.matrix.has(s)]
+        if in_frame:
+            raise InvalidExpressionError(
+                f"SecondOrderField.subs: parameters {in_frame} occur in the frame; change the frame instead"
+            )
+        return SecondOrderField(
+            self.frame, [canon(g.subs(values)) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent
+        )
+
+    def simplified(self) -> SecondOrderField:
+        """A copy with trig-simplified coefficients."""
+        return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)
+
+    def __repr__(self) -> str:
+        n = self.frame.dim
+        rng = range(n) if self.m is None else range(self.m)
+        parts = [f"{self.frame.v[i]}*X{i + 1}^C" for i in rng]
+        parts += [f"({self.Gamma[i]})*X{i + 1}^V" for i in range(n) if self.Gamma[i] != 0]
+        if self.time_dependent:
+            parts.append("∂/∂t")
+        return "Γ = " + " + ".join(parts)
+
+    def _repr_latex_(self) -> str:
+        n = self.frame.dim
+        rng = range(n) if self.m is None else range(self.m)
+        parts = [rf"{sp.latex(self.frame.v[i])} X_{{{i + 1}}}^C" for i in rng]
+        parts += [rf"\left({sp.latex(self.Gamma[i])}\right) X_{{{i + 1}}}^V" for i in range(n) if self.Gamma[i] != 0]
+        if self.time_dependent:
+            parts.append(r"\frac{\partial}{\partial t}")
+        return r"$\Gamma = " + " + ".join(parts) + "$"

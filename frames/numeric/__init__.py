@@ -1,0 +1,91 @@
+r"""Layer 5, numeric: code generation, integrators, trajectories, batches and sweeps.
+
+One file each: ``_system`` (the ODE system), ``_compiled`` (code generation), ``_inputs`` (what the user
+passes), ``_rk`` (Runge–Kutta kernels), ``_integrate``, ``_trajectory``, ``_plot``, ``_sweep``, ``_plugins``
+(vakonomic and MVM fields as ODE systems).
+
+Everything numeric in :mod:`frames` goes through one small interface, the
+symbolic first-order system :class:`OdeSystem`
+
+.. math::  \dot y = f(t, y; p),
+
+given by its state symbols ``y``, right-hand sides ``f`` (sympy expressions),
+parameter symbols ``p``, the map from natural initial data ``(q, u)`` (and
+extra initial data such as vakonomic multipliers ``μ``) to the state, the
+observables to record along the motion (``q``, ``u``, ``v``, energy,
+multipliers, ...) and, optionally, the linear constraints ``A(q) u = 0`` and a
+*guard* expression that vanishes where the system is singular.
+:func:`ode_system` builds one from any :class:`~frames.SecondOrderField`, in two
+forms:
+
+``form="reduced"`` (default for fields on C)
+    the state is ``(q, v^α)``, α = 1..m, with ``q̇ = v^α X_α(q)`` and
+    ``v̇^α = Γ^α`` (Crampin–Mestdag, Proposition 2). The natural velocities
+    ``u = v^α X_α`` lie in ``D`` for every state, so the constraints
+    ``θ^a(u) = 0`` hold to rounding *by construction*.
+``form="multiplier"`` (alias ``"natural"``)
+    the state is ``(q, u)`` with ``q̈ = accelerations()``, the classical
+    natural-coordinate form (multipliers eliminated); the constraints are only
+    preserved up to the integrator's truncation error.
+
+:class:`CompiledSystem` turns an :class:`OdeSystem` into fast numeric
+functions: ``sympy.cse`` followed by code generation (a ``math``-module
+version for one state, a NumPy version vectorised over a batch of states of
+shape ``(n_state, batch)``), with the parameters bound at call time.
+
+Plugging in other fields (vakonomic, MVM)
+-----------------------------------------
+For fields on C with extra states use :func:`reduced_ode_system`, e.g. the vakonomic field of
+Proposition 4 (``μ̇_a = A_a``)::
+
+    reduced_ode_system(F, m, Gamma_alpha, lagrangian=L, extra_states={"mu": (mu, A_a)}, form="vakonomic")
+
+or build an :class:`OdeSystem` directly, e.g. with states ``(q, v^α, μ_a)``::
+
+    OdeSystem(states=q + v_alpha + mu, rhs=qdot + Gamma_alpha + A_a, params=...,
+              time=t, chart=chart,
+              initial=q + theta_alpha_u + mu, extra_inputs={"mu": mu},
+              observables={"q": q, "u": u_of_state, "v": v_of_state, "mu": mu, "energy": (E,)},
+              constraint_matrix=Theta[m:, :], metric=hessian, guard=det_g, form="vakonomic")
+
+and call :func:`integrate_system` (``extra0={"mu": mu0}``) or
+:func:`integrate_batch`. Observables other than ``q, u, v, energy,
+multipliers`` end up in :attr:`Trajectory.extras` (e.g. ``"mu"``, ``"lambda"``).
+
+Examples
+--------
+>>> import frames as fr
+>>> mdl = fr.models.knife_edge()
+>>> nh = mdl.nonholonomic()
+>>> tr = fr.integrate(nh, (0.0, 1.0), mdl.q0, mdl.u0, params=mdl.param_values, rtol=1e-10, atol=1e-12)
+>>> tr.q.shape[1], bool(tr.residual.max() < 1e-14)
+(3, True)
+>>> round(float(tr.q[-1, 0]), 10)  # φ = φ0 + u_φ t
+0.5
+"""
+
+from ._compiled import CompiledSystem
+from ._inputs import compile_system
+from ._integrate import integrate, integrate_batch, integrate_system
+from ._plugins import mvm_ode_system, vakonomic_ode_system
+from ._sweep import IntegrateJob, grid_points, sweep
+from ._system import OdeSystem, ode_system, reduced_ode_system
+from ._trajectory import Trajectory, TrajectoryBatch
+
+__all__ = [
+    "CompiledSystem",
+    "IntegrateJob",
+    "OdeSystem",
+    "Trajectory",
+    "TrajectoryBatch",
+    "compile_system",
+    "grid_points",
+    "integrate",
+    "integrate_batch",
+    "integrate_system",
+    "mvm_ode_system",
+    "ode_system",
+    "reduced_ode_system",
+    "sweep",
+    "vakonomic_ode_system",
+]

@@ -1,0 +1,209 @@
+"""What the user hands to the integrators: the object to integrate (a field, a system, a Model or an
+:class:`OdeSystem`, resolved and compiled once by :func:`compile_system`), initial data, parameters, time spans."""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..dynamics._lagrangian import Lagrangian
+from ..dynamics._nonholonomic import NonholonomicSystem
+from ..errors import (
+    InconsistentInitialDataError,
+    InvalidExpressionError,
+    StateError,
+)
+from ..geometry._chart import Chart
+from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
+from ._compiled import CompiledSystem
+from ._system import _FORMS, OdeSystem, ode_system
+
+__all__ = ["compile_system"]
+
+_MODEL_SYSTEMS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _resolve(obj: Any, system: Any, lagrangian: Any) -> tuple[Any, Any, Any, dict[Any, Any]]:
+    """(field, system, lagrangian, default params) from a field, NonholonomicSystem or Model."""
+    defaults: dict[Any, Any] = {}
+    if hasattr(obj, "nonholonomic") and hasattr(obj, "param_values"):  # a Model
+        defaults = dict(obj.param_values)
+        if obj not in _MODEL_SYSTEMS:
+            _MODEL_SYSTEMS[obj] = obj.nonholonomic()
+        obj = _MODEL_SYSTEMS[obj]
+    if isinstance(obj, NonholonomicSystem):
+        system = obj if system is None else system
+        obj = obj.field()
+    if not isinstance(obj, SecondOrderField):
+        raise InvalidExpressionError(
+            f"cannot integrate {obj!r}: expected a SecondOrderField, NonholonomicSystem, Model or OdeSystem"
+        )
+    return obj, system, lagrangian, defaults
+
+
+# ----------------------------------------------------------------------------- input checks
+def _numbers(vals: list[Any], what: str, chart: Chart | None, params: Mapping[Any, Any] | None) -> list[Any]:
+    """Evaluate sympy entries (e.g. a model's ``u0`` written with parameters) at the given parameters."""
+    if not any(isinstance(x, sp.Basic) for x in vals):
+        return vals
+    sub: dict[sp.Symbol, Any] = {}
+    if chart is not None:
+        byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in (params or {}).items()}
+        sub = {s: sp.sympify(byname[s.name]) for s in chart.params if s.name in byname}
+    out = []
+    for x in vals:
+        if isinstance(x, sp.Basic):
+            e = x.xreplace(sub)
+            if e.free_symbols:
+                raise StateError(f"{what}: {x} depends on {sorted(map(str, e.free_symbols))}, which have no values")
+            x = float(e)
+        out.append(x)
+    return out
+
+
+def _vector(
+    x: Any, syms: Sequence[sp.Symbol], what: str, chart: Chart | None = None, params: Mapping[Any, Any] | None = None
+) -> np.ndarray:
+    n = len(syms)
+    if isinstance(x, Mapping):
+        byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in x.items()}
+        known = {s.name for s in syms}
+        unknown = sorted(set(byname) - known)
+        if unknown:
+            raise StateError(f"{what}: unknown keys {unknown}; expected {sorted(known)}")
+        missing = [s.name for s in syms if s.name not in byname]
+        if missing:
+            raise StateError(f"{what}: missing values for {missing}")
+        vals = _numbers([byname[s.name] for s in syms], what, chart, params)
+    else:
+        if np.ndim(x) > 1:
+            raise StateError(f"{what}: expected {n} numbers, got an array of shape {np.shape(x)}")
+        vals = _numbers(list(x) if np.ndim(x) == 1 else [x], what, chart, params)
+    try:
+        arr = np.array(vals, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise StateError(f"{what}: not numbers: {vals!r}") from exc
+    if arr.shape != (n,):
+        raise StateError(f"{what}: expected {n} values ({', '.join(s.name for s in syms)}), got {arr.shape[0]}")
+    if not np.all(np.isfinite(arr)):
+        raise StateError(f"{what}: not finite: {arr.tolist()}")
+    return arr
+
+
+def _batch_array(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
+    """``(B, n)`` data -> ``(n, B)`` array (a dict of per-symbol arrays is accepted)."""
+    n = len(syms)
+    if isinstance(x, Mapping):
+        byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in x.items()}
+        missing = [s.name for s in syms if s.name not in byname]
+        if missing:
+            raise StateError(f"{what}: missing values for {missing}")
+        arr = np.array([np.asarray(byname[s.name], dtype=float) for s in syms], dtype=float)
+        if arr.ndim != 2:
+            raise StateError(f"{what}: every entry must be a 1-d array of equal length")
+    else:
+        a = np.asarray(x, dtype=float)
+        if a.ndim != 2 or a.shape[1] != n:
+            raise StateError(f"{what}: expected an array of shape (batch, {n}), got {a.shape}")
+        arr = a.T.copy()
+    if not np.all(np.isfinite(arr)):
+        bad = np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]
+        raise StateError(f"{what}: non-finite values in batch members {bad[:10].tolist()}")
+    return arr
+
+
+def _t_span(t_span: Any) -> tuple[float, float]:
+    try:
+        t0, t1 = (float(x) for x in t_span)
+    except (TypeError, ValueError) as exc:
+        raise StateError(f"t_span must be a pair of numbers, got {t_span!r}") from exc
+    if not (math.isfinite(t0) and math.isfinite(t1)) or t0 == t1:
+        raise StateError(f"t_span must be two distinct finite numbers, got {t_span!r}")
+    return t0, t1
+
+
+def _check_consistent(
+    comp: CompiledSystem, t0: float, q0: np.ndarray, u0: np.ndarray, p: Any, project: Any, tol: float
+) -> tuple[np.ndarray, dict[str, Any] | None]:
+    c = comp.constraint_values(t0, q0, u0, p)
+    if c is None:
+        return u0, None
+    scale = max(1.0, float(np.max(np.abs(u0))))
+    worst = float(np.max(np.abs(c))) if c.size else 0.0
+    if worst <= tol * scale:
+        return u0, None
+    if not project:
+        raise InconsistentInitialDataError(
+            f"initial velocities u0 = {u0.tolist()} violate the constraints A(q0) u0 = 0: residuals {c.tolist()} "
+            f"(tolerance {tol:g} × {scale:g}); pass project='kinetic', 'euclidean' or 'frame' to project u0 onto D"
+        )
+    how = "kinetic" if project is True else str(project)
+    up = comp.project(how, t0, q0, u0, p)
+    after = comp.constraint_values(t0, q0, up, p)
+    return up, {
+        "method": how,
+        "u0_given": u0.copy(),
+        "u0_used": up,
+        "residual_before": worst,
+        "residual_after": float(np.max(np.abs(after))) if after is not None and after.size else 0.0,
+    }
+
+
+def _extras(comp: CompiledSystem, extra0: Mapping[str, Any] | None, batch: int | None) -> np.ndarray:
+    S = comp.system
+    extra0 = dict(extra0 or {})
+    unknown = sorted(set(extra0) - set(S.extra_inputs))
+    if unknown:
+        raise StateError(f"unknown extra initial data {unknown}; this system takes {sorted(S.extra_inputs)}")
+    parts = []
+    for name, syms in S.extra_inputs.items():
+        if name not in extra0:
+            raise StateError(f"missing initial data {name}0 for {[s.name for s in syms]}")
+        parts.append(
+            _vector(extra0[name], syms, f"{name}0") if batch is None else _batch_array(extra0[name], syms, f"{name}0")
+        )
+    if not parts:
+        return np.zeros((0,) if batch is None else (0, batch))
+    return np.concatenate(parts, axis=0)
+
+
+def _merge_params(defaults: Mapping[Any, Any], params: Mapping[Any, Any] | None) -> dict[str, Any]:
+    out = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in defaults.items()}
+    for k, val in (params or {}).items():
+        out[k.name if isinstance(k, sp.Symbol) else str(k)] = val
+    return out
+
+
+_COMPILE_CACHE: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, Any, CompiledSystem]]] = weakref.WeakKeyDictionary()
+
+
+def compile_system(
+    field: Any,
+    form: str = "reduced",
+    *,
+    system: NonholonomicSystem | None = None,
+    lagrangian: Lagrangian | None = None,
+) -> CompiledSystem:
+    """Compile (and cache) the numeric system of a field, :class:`NonholonomicSystem`, Model or OdeSystem."""
+    if isinstance(field, OdeSystem):
+        return field.compile()
+    field, system, lagrangian, _ = _resolve(field, system, lagrangian)
+    key = (_FORMS.get(form, form), id(system), id(lagrangian))
+    per = _COMPILE_CACHE.setdefault(field, {})
+    hit = per.get(key)
+    if hit is not None:
+        sref, lref, comp = hit
+        if (sref() if sref is not None else None) is system and (lref() if lref is not None else None) is lagrangian:
+            return comp
+    comp = CompiledSystem(ode_system(field, form, system=system, lagrangian=lagrangian))
+    per[key] = (
+        weakref.ref(system) if system is not None else None,
+        weakref.ref(lagrangian) if lagrangian is not None else None,
+        comp,
+    )
+    return comp

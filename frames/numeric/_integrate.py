@@ -1,0 +1,336 @@
+"""Integration: one trajectory (:func:`integrate`, :func:`integrate_system`) and batches (:func:`integrate_batch`).
+
+Importing this module installs :func:`integrate` as :meth:`frames.SecondOrderField.integrate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..dynamics._lagrangian import Lagrangian
+from ..dynamics._nonholonomic import NonholonomicSystem
+from ..errors import (
+    FramesError,
+    InconsistentInitialDataError,
+    IntegrationError,
+    SingularityError,
+    StateError,
+)
+from ..geometry._tangent import register_integrator
+from ._compiled import CompiledSystem
+from ._inputs import _batch_array, _check_consistent, _extras, _merge_params, _resolve, _t_span, _vector, compile_system
+from ._rk import dp45_batch, rk4_batch
+from ._system import OdeSystem
+from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
+
+__all__ = ["integrate", "integrate_batch", "integrate_system"]
+
+
+# ----------------------------------------------------------------------------- single integration
+def integrate_system(
+    comp: CompiledSystem | OdeSystem,
+    t_span: Sequence[float],
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None = None,
+    *,
+    extra0: Mapping[str, Any] | None = None,
+    method: str = "RK45",
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    t_eval: Any = None,
+    max_step: float = np.inf,
+    project: bool | str = False,
+    constraint_tol: float = 1e-9,
+) -> Trajectory:
+    """Integrate a compiled system with :func:`scipy.integrate.solve_ivp` (see :func:`integrate`)."""
+    from scipy.integrate import solve_ivp
+
+    if isinstance(comp, OdeSystem):
+        comp = comp.compile()
+    S = comp.system
+    t0, t1 = _t_span(t_span)
+    p = comp.bind(params)
+    qv = _vector(q0, S.chart.q, "q0", S.chart, params)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, params)
+    x0 = _extras(comp, extra0, None)
+    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
+    if not np.all(np.isfinite(y0)):
+        raise StateError(f"initial state not finite: {y0.tolist()}")
+    g0 = comp.guard(t0, y0, p)
+    if g0 is not None and (not np.isfinite(g0) or g0 == 0):
+        raise SingularityError(
+            f"the system is singular at the initial point t = {t0}, state {y0.tolist()} (guard {S.guard} = {g0})",
+            t0,
+            y0,
+        )
+    fun = comp.fun(p)
+    fun(t0, y0)
+    events = None
+    if comp.guard_depends_on_state:
+
+        def singular(t: float, y: np.ndarray) -> float:
+            return float(comp.guard(t, y, p))  # type: ignore[arg-type]
+
+        singular.terminal = True  # type: ignore[attr-defined]
+        events = [singular]
+    if t_eval is not None:
+        t_eval = np.asarray(t_eval, dtype=float)
+    sol = solve_ivp(
+        fun, (t0, t1), y0, method=method, rtol=rtol, atol=atol, t_eval=t_eval, events=events, max_step=max_step
+    )
+    if sol.status == -1:
+        tl = float(sol.t[-1]) if len(sol.t) else t0
+        yl = sol.y[:, -1] if sol.y.size else y0
+        raise IntegrationError(f"solve_ivp ({method}) failed at t = {tl:.17g} of {t1:g}: {sol.message}", tl, yl)
+    if sol.status == 1:
+        te = float(sol.t_events[0][0])
+        ye = sol.y_events[0][0]
+        raise SingularityError(
+            f"the system becomes singular at t = {te:.12g} (guard {S.guard} changes sign), state {ye.tolist()}",
+            te,
+            ye,
+        )
+    info = {"nfev": int(sol.nfev), "njev": int(sol.njev), "message": sol.message, "rtol": rtol, "atol": atol}
+    pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
+    return _make_trajectory(comp, sol.t, sol.y, p, method, projection, info, pdict)
+
+
+def integrate(
+    field: Any,
+    t_span: Sequence[float],
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None = None,
+    *,
+    form: str = "reduced",
+    system: NonholonomicSystem | None = None,
+    lagrangian: Lagrangian | None = None,
+    method: str = "RK45",
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    t_eval: Any = None,
+    max_step: float = np.inf,
+    project: bool | str = False,
+    constraint_tol: float = 1e-9,
+    extra0: Mapping[str, Any] | None = None,
+    mu0: Any = None,
+) -> Trajectory:
+    r"""Integrate a second-order field from natural initial data.
+
+    Parameters
+    ----------
+    field : SecondOrderField, NonholonomicSystem, Model or OdeSystem
+        A system or model also supplies multipliers, energy and (for a model) default parameters.
+    t_span : (t0, t1)
+    q0, u0 : sequence or mapping
+        Natural coordinates and velocities, in chart order or keyed by symbol (or name).
+    params : mapping, optional
+        Parameter symbol or name -> number (overrides a model's ``param_values``).
+    form : {"reduced", "multiplier"}
+        See :func:`ode_system`. The reduced form ``(q, v^α)`` keeps ``θ^a(u) = 0`` to rounding.
+    method, rtol, atol, t_eval, max_step
+        Passed to :func:`scipy.integrate.solve_ivp`.
+    project : False, True, "kinetic", "euclidean" or "frame"
+        What to do with ``u0`` violating the constraints (beyond ``constraint_tol`` relative to
+        ``max(1, |u0|_∞)``): False raises :class:`InconsistentInitialDataError`; otherwise ``u0`` is
+        projected onto ``D_{q0}`` (True means ``"kinetic"``): ``"kinetic"`` is the orthogonal
+        projection for the kinetic metric ``M = ∂²L/∂u∂u``, ``u − M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹Au``;
+        ``"euclidean"`` the same with ``M = I``; ``"frame"`` keeps the components along ``X_α``
+        (``v^a := 0``). The projection is recorded in :attr:`Trajectory.projection`.
+    extra0, mu0 : optional
+        Further initial data of plug-in systems (``mu0`` is ``extra0={"mu": mu0}``).
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    StateError, ParameterError
+        Bad initial data or parameters.
+    InconsistentInitialDataError
+        ``u0`` not in D and ``project`` is False.
+    SingularityError
+        Singular Hessian (the guard changes sign or vanishes) or a non-finite right-hand side;
+        carries ``t`` and ``state``.
+    IntegrationError
+        The solver failed; the message is the solver's.
+    """
+    if mu0 is not None:
+        extra0 = dict(extra0 or {}) | {"mu": mu0}
+    if isinstance(field, OdeSystem | CompiledSystem):
+        comp = field if isinstance(field, CompiledSystem) else field.compile()
+        defaults: dict[Any, Any] = {}
+    else:
+        f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
+        comp = compile_system(f, form, system=system, lagrangian=lagrangian)
+    allp = _merge_params(defaults, params)
+    return integrate_system(
+        comp,
+        t_span,
+        q0,
+        u0,
+        allp,
+        extra0=extra0,
+        method=method,
+        rtol=rtol,
+        atol=atol,
+        t_eval=t_eval,
+        max_step=max_step,
+        project=project,
+        constraint_tol=constraint_tol,
+    )
+
+
+def integrate_batch(
+    field: Any,
+    t_span: Sequence[float],
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None = None,
+    *,
+    form: str = "reduced",
+    system: NonholonomicSystem | None = None,
+    lagrangian: Lagrangian | None = None,
+    method: str = "RK45",
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    n_steps: int | None = None,
+    t_eval: Any = None,
+    project: bool | str = False,
+    constraint_tol: float = 1e-9,
+    extra0: Mapping[str, Any] | None = None,
+    max_steps: int = 1_000_000,
+) -> TrajectoryBatch:
+    r"""Integrate many initial conditions / parameter sets in one vectorised run.
+
+    Parameters
+    ----------
+    field : as for :func:`integrate`
+    q0, u0 : array (B, n), or mapping symbol -> array (B,)
+        One row per batch member.
+    params : mapping
+        Symbol or name -> number or array (B,) (a parameter sweep in one run).
+    method : {"RK45", "RK4"}
+        ``"RK45"``: adaptive Dormand–Prince 5(4) with a step common to the batch, accepted only when
+        *every* member's error norm (scipy's RMS norm with ``rtol``, ``atol``) is ≤ 1 — so each
+        member meets the tolerance of a per-trajectory ``solve_ivp(method="RK45")``.
+        ``"RK4"``: classical fixed-step Runge–Kutta with ``n_steps`` steps.
+    t_eval : array, optional
+        Output times (default: 101 equally spaced points).
+
+    Returns
+    -------
+    TrajectoryBatch
+    """
+    if isinstance(field, OdeSystem | CompiledSystem):
+        comp = field if isinstance(field, CompiledSystem) else field.compile()
+        defaults: dict[Any, Any] = {}
+    else:
+        f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
+        comp = compile_system(f, form, system=system, lagrangian=lagrangian)
+    S = comp.system
+    t0, t1 = _t_span(t_span)
+    if t1 < t0:
+        raise StateError(f"integrate_batch: t_span must be increasing, got {t_span!r}")
+    Q0 = _batch_array(q0, S.chart.q, "q0")
+    U0 = _batch_array(u0, S.chart.u, "u0")
+    if Q0.shape != U0.shape:
+        raise StateError(f"q0 and u0 batches differ: {Q0.shape[1]} and {U0.shape[1]} members")
+    nb = Q0.shape[1]
+    pd_ = _merge_params(defaults, params)
+    p = comp.bind(pd_, batch=nb)
+    X0 = _extras(comp, extra0, nb)
+    c = comp.constraint_values(t0, Q0, U0, p)
+    if c is not None and c.size:
+        scale = np.maximum(1.0, np.max(np.abs(U0), axis=0))
+        bad = np.nonzero(np.max(np.abs(c), axis=0) > constraint_tol * scale)[0]
+        if bad.size:
+            if not project:
+                raise InconsistentInitialDataError(
+                    f"initial velocities of batch members {bad[:10].tolist()} violate the constraints "
+                    f"(max residual {float(np.max(np.abs(c))):.3g}); pass project= to project them onto D"
+                )
+            how = "kinetic" if project is True else str(project)
+            for jb in bad:
+                pj = p if p.ndim == 1 else p[:, jb]
+                U0[:, jb] = comp.project(how, t0, Q0[:, jb], U0[:, jb], pj)
+    Y0 = np.asarray(comp.initial_state(t0, Q0, U0, X0, p), dtype=float)
+    te = np.linspace(t0, t1, 101) if t_eval is None else np.asarray(t_eval, dtype=float)
+    if te.ndim != 1 or np.any(np.diff(te) < 0) or te[0] < t0 or te[-1] > t1:
+        raise StateError("t_eval must be increasing and inside t_span")
+    g0 = comp.guard(t0, Y0, p)
+    if g0 is not None:
+        g0 = np.broadcast_to(g0, (nb,))
+        badg = np.nonzero(~np.isfinite(g0) | (g0 == 0))[0]
+        if badg.size:
+            raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
+    fb = comp.fun_batch(p)
+    meth = method.upper()
+    if meth == "RK45":
+        Ys, info = dp45_batch(fb, t0, t1, Y0, te, rtol, atol, max_steps)
+    elif meth == "RK4":
+        if n_steps is None or n_steps < 1:
+            raise StateError("integrate_batch(method='RK4') needs n_steps >= 1")
+        Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps))
+    else:
+        raise FramesError(f"integrate_batch: unknown method {method!r}; use 'RK45' or 'RK4'")
+    if comp.guard_depends_on_state:
+        G = np.broadcast_to(
+            np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
+        )
+        flips = np.nonzero(np.any(np.sign(G) != np.sign(G[0]), axis=0))[0]
+        if flips.size:
+            j = int(flips[0])
+            k = int(np.nonzero(np.sign(G[:, j]) != np.sign(G[0, j]))[0][0])
+            raise SingularityError(
+                f"the system becomes singular (guard {S.guard} changes sign) between t = {te[k - 1]} and "
+                f"{te[k]} for batch members {flips[:10].tolist()}",
+                float(te[k]),
+                Ys[k, :, j],
+            )
+    # observables on all (time, member) pairs
+    N = len(te)
+    Yf = Ys.transpose(1, 2, 0).reshape(S.n_state, nb * N)  # member-major
+    tf = np.tile(te, nb)
+    pf = np.repeat(p, N, axis=1) if p.ndim == 2 else p
+    obs = comp.observe(tf, Yf, pf)
+
+    def shape3(a: np.ndarray) -> np.ndarray:
+        return a.reshape(a.shape[0], nb, N).transpose(1, 2, 0)
+
+    cv = comp.constraint_values(tf, obs["q"], obs["u"], pf)
+    res = (
+        comp.distance_to_D(tf, obs["q"], obs["u"], pf).reshape(nb, N)
+        if cv is not None and cv.shape[0]
+        else np.zeros((nb, N))
+    )
+    params_out = {k: (np.asarray(val) if np.ndim(val) else float(val)) for k, val in pd_.items()}
+    return TrajectoryBatch(
+        t=_frozen(te),  # type: ignore[arg-type]
+        q=_frozen(shape3(obs["q"])),  # type: ignore[arg-type]
+        u=_frozen(shape3(obs["u"])),  # type: ignore[arg-type]
+        v=_frozen(shape3(obs["v"])),  # type: ignore[arg-type]
+        state=_frozen(Ys.transpose(2, 0, 1)),  # type: ignore[arg-type]
+        energy=_frozen(obs["energy"][0].reshape(nb, N)) if "energy" in obs else None,
+        multipliers=_frozen(shape3(obs["multipliers"])) if "multipliers" in obs else None,
+        residual=_frozen(res),  # type: ignore[arg-type]
+        extras={
+            k: _frozen(shape3(val))  # type: ignore[misc]
+            for k, val in obs.items()
+            if k not in ("q", "u", "v", "energy", "multipliers")
+        },
+        params=params_out,
+        form=S.form,
+        method=meth,
+        info=info | {"rtol": rtol, "atol": atol},
+        names=dict(S.names),
+    )
+
+
+register_integrator(integrate)

@@ -1,0 +1,179 @@
+"""Vectorised Runge–Kutta kernels over a batch of states: Dormand–Prince 5(4) with per-trajectory steps, and RK4."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors import (
+    IntegrationError,
+    SingularityError,
+)
+from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
+
+__all__ = ["dp45_batch", "rk4_batch"]
+
+
+def _lincomb(coeffs: Any, K: np.ndarray) -> np.ndarray:
+    """``Σ_j c_j K[j]`` by in-place element-wise updates (faster than BLAS for tall batches)."""
+    out = np.zeros(K.shape[1:])
+    for c, k in zip(coeffs, K, strict=False):
+        if c != 0:
+            out += float(c) * k
+    return out
+
+
+def _rms(x: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.mean(x * x, axis=0))  # type: ignore[no-any-return]
+
+
+def _bad(Y: np.ndarray) -> np.ndarray:
+    return ~np.all(np.isfinite(Y), axis=0)  # type: ignore[no-any-return]
+
+
+def dp45_batch(
+    f: Callable[[float, np.ndarray], np.ndarray],
+    t0: float,
+    t1: float,
+    y0: np.ndarray,
+    t_eval: np.ndarray,
+    rtol: float,
+    atol: float,
+    max_steps: int,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Lock-step Dormand–Prince 5(4) over a batch: every member's RMS error norm must be ≤ 1.
+
+    The step-size control is scipy's RK45 (safety 0.9, factors 0.2..10, exponent −1/5); the step is
+    common to the batch. Output at ``t_eval`` by the method's 4th-order dense output.
+    """
+    from scipy.integrate import RK45
+
+    A, Bc, C, E, P = RK45.A, RK45.B, RK45.C, RK45.E, RK45.P
+    ns, nb = y0.shape
+    out = np.empty((len(t_eval), ns, nb))
+    K = np.empty((7, ns, nb))
+    y = y0.copy()
+    t = t0
+    f0 = f(t, y)
+    if np.any(_bad(f0)):
+        i = int(np.nonzero(_bad(f0))[0][0])
+        raise SingularityError(f"right-hand side not finite at t = {t0} for batch member {i}", t0, y0[:, i])
+    # initial step (Hairer–Nørsett–Wanner II.4), most restrictive member
+    scale = atol + np.abs(y) * rtol
+    d0, d1 = _rms(y / scale), _rms(f0 / scale)
+    h0 = np.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6, 0.01 * d0 / np.maximum(d1, 1e-300))
+    hm = float(np.min(h0))
+    f1 = f(t + hm, y + hm * f0)
+    d2 = _rms((f1 - f0) / scale) / hm
+    dm = np.maximum(d1, d2)
+    h1 = np.where(dm <= 1e-15, np.maximum(1e-6, h0 * 1e-3), (0.01 / np.maximum(dm, 1e-300)) ** (1 / 5))
+    h = float(min(np.min(100 * h0), np.min(h1), t1 - t0))
+    k_out = 0
+    while k_out < len(t_eval) and t_eval[k_out] <= t0:
+        out[k_out] = y0
+        k_out += 1
+    nsteps = nrej = 0
+    nfev = 2
+    rejected = False
+    bad_members: np.ndarray | None = None
+    while t < t1:
+        if nsteps + nrej >= max_steps:
+            raise IntegrationError(f"batch RK45: more than {max_steps} steps before t = {t1} (stopped at t = {t})", t)
+        if h < 10 * np.spacing(t):
+            if bad_members is not None:
+                raise SingularityError(
+                    f"batch RK45: right-hand side not finite near t = {t} for batch members "
+                    f"{bad_members[:10].tolist()}, state of member {int(bad_members[0])}: "
+                    f"{y[:, bad_members[0]].tolist()}",
+                    t,
+                    y[:, bad_members[0]],
+                )
+            raise IntegrationError(
+                f"batch RK45: required step size {h:.3g} is less than spacing between numbers at t = {t}", t
+            )
+        h = min(h, t1 - t)
+        K[0] = f0
+        for s in range(1, 6):
+            dy = _lincomb(A[s, :s], K[:s]) * h
+            K[s] = f(t + C[s] * h, y + dy)
+        y_new = y + h * _lincomb(Bc, K[:6])
+        f_new = f(t + h, y_new)
+        K[6] = f_new
+        nfev += 6
+        err = h * _lincomb(E, K)
+        scale = atol + np.maximum(np.abs(y), np.abs(y_new)) * rtol
+        en = _rms(err / scale)
+        en = np.where(np.isfinite(en) & ~_bad(f_new), en, np.inf)
+        worst = float(np.max(en))
+        if worst < 1:
+            tn = t + h
+            while k_out < len(t_eval) and t_eval[k_out] <= tn:
+                x = (t_eval[k_out] - t) / h
+                pw = np.array([x, x * x, x**3, x**4])
+                out[k_out] = y + h * _lincomb(P @ pw, K)  # dense output: Σ_s K_s Σ_j P[s, j] x^(j+1)
+                k_out += 1
+            t, y, f0 = tn, y_new, f_new
+            nsteps += 1
+            fac = 10.0 if worst == 0 else min(10.0, 0.9 * worst ** (-0.2))
+            if rejected:
+                fac = min(1.0, fac)
+            h *= fac
+            rejected = False
+            bad_members = None
+        else:
+            nrej += 1
+            if not np.isfinite(worst):
+                bad_members = np.nonzero(~np.isfinite(en))[0]
+                h *= 0.2
+            else:
+                bad_members = None
+                h *= max(0.2, 0.9 * worst ** (-0.2))
+            rejected = True
+    while k_out < len(t_eval):
+        out[k_out] = y
+        k_out += 1
+    return out, {"steps": nsteps, "rejected": nrej, "nfev": nfev}
+
+
+def rk4_batch(
+    f: Callable[[float, np.ndarray], np.ndarray], t0: float, t1: float, y0: np.ndarray, t_eval: np.ndarray, n_steps: int
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Classical fixed-step RK4 over a batch; output at ``t_eval`` by cubic Hermite interpolation."""
+    h = (t1 - t0) / n_steps
+    ns, nb = y0.shape
+    out = np.empty((len(t_eval), ns, nb))
+    y = y0.copy()
+    t = t0
+    k1 = f(t, y)
+    k_out = 0
+    while k_out < len(t_eval) and t_eval[k_out] <= t0:
+        out[k_out] = y0
+        k_out += 1
+    for i in range(n_steps):
+        k2 = f(t + h / 2, y + h / 2 * k1)
+        k3 = f(t + h / 2, y + h / 2 * k2)
+        k4 = f(t + h, y + h * k3)
+        y_new = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        tn = t0 + (i + 1) * h
+        f_new = f(tn, y_new)
+        bad = _bad(y_new) | _bad(f_new)
+        if np.any(bad):
+            j = int(np.nonzero(bad)[0][0])
+            raise SingularityError(
+                f"batch RK4: state or right-hand side not finite at t = {tn} for batch members "
+                f"{np.nonzero(bad)[0][:10].tolist()}; last finite state of member {j}: {y[:, j].tolist()}",
+                t,
+                y[:, j],
+            )
+        while k_out < len(t_eval) and t_eval[k_out] <= tn:
+            s = (t_eval[k_out] - t) / h
+            h00, h10, h01, h11 = 2 * s**3 - 3 * s**2 + 1, s**3 - 2 * s**2 + s, -2 * s**3 + 3 * s**2, s**3 - s**2
+            out[k_out] = h00 * y + h10 * h * k1 + h01 * y_new + h11 * h * f_new
+            k_out += 1
+        t, y, k1 = tn, y_new, f_new
+    while k_out < len(t_eval):
+        out[k_out] = y
+        k_out += 1
+    return out, {"steps": n_steps, "rejected": 0, "nfev": 4 * n_steps + 1}
