@@ -215,3 +215,12 @@ def test_the_checks_can_fail(tmp_path):
     assert "frames.geometry._frame" in v.typing
     assert v.in_function == [(6, "frames.geometry._tangent")]
     assert _rank("frames.app._report") > _rank("frames.geometry._fields")
+
+
+def test_architecture_doc_names_every_module():
+    """``docs/architecture.md`` places every module of the package (the README points there)."""
+    doc = (PKG.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [name for name, path in MODULES.items() if path.name != "__init__.py" and path.stem not in doc]
+    assert not missing, f"docs/architecture.md does not mention {missing}"
+    readme = (PKG.parent / "README.md").read_text(encoding="utf-8")
+    assert "algebra < geometry < dynamics < natural < numeric < app" in readme

@@ -152,22 +152,9 @@ def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.Immutabl
     b = sp.Matrix(b)
     if M.rows == 0:
         return sp.ImmutableMatrix(0, b.cols, [])
-    aug = M.row_join(b)
-    atoms: set[Any] = set()
-    for e in aug:
-        atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
-    dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
-    A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
-    n = M.cols
-    A_M, A_b = A[:, :n], A[:, n:]
-    if A_M.det() == A_M.domain.zero:
-        raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})")
-    sol = A_M.lu_solve(A_b).to_Matrix()
-    back = {d: g for g, d in dummies.items()}
-    return sp.ImmutableMatrix(sol.xreplace(back))
+    return sp.ImmutableMatrix(_domain_solve(M, b, what))
 
 
-# --------------------------------------------------------------------------- linear algebra
 def solve_linear_general(
     A: sp.MatrixBase,
     b: sp.MatrixBase,
@@ -302,13 +289,25 @@ def solve_exact(M: sp.MatrixBase, b: sp.MatrixBase) -> sp.Matrix:
     Faster and smaller than ``LUsolve`` on expressions with ``sin``, ``cos`` or undefined
     functions, which sympy otherwise treats in the slow ``EX`` domain.
     """
-    aug = sp.Matrix(M).row_join(sp.Matrix(b))
+    return _domain_solve(sp.Matrix(M), sp.Matrix(b), None)
+
+
+def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
+    """LU solve over sympy's rational-function domain, transcendental atoms frozen as generators.
+
+    With ``what`` the determinant is checked first and a singular ``M`` raises
+    :class:`~frames.RegularityError` naming ``what``.
+    """
+    aug = M.row_join(b)
     atoms: set[Any] = set()
     for e in aug:
         atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
     dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
     A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
-    n = M.shape[1]
-    sol = A[:, :n].lu_solve(A[:, n:]).to_Matrix()
+    n = M.cols
+    A_M, A_b = A[:, :n], A[:, n:]
+    if what is not None and A_M.det() == A_M.domain.zero:
+        raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})")
+    sol = A_M.lu_solve(A_b).to_Matrix()
     back = {d: g for g, d in dummies.items()}
     return sol.xreplace(back)

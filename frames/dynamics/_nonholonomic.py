@@ -104,9 +104,9 @@ def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
     Aab = sp.Matrix(A[:m, :m])
     Abar = Aab.inv(method="LU")
     w = new.v
-    on_C_new = {w[a]: sp.S.Zero for a in range(m, new.dim)}
+    on_C_new = new.on_constraint(m)
     v_of_w = {old.v[be]: sp.Add(*[w[al] * Aab[al, be] for al in range(m)]) for be in range(m)}
-    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    v_of_w |= old.on_constraint(m)
     u = [x.xreplace(on_C_new) for x in new.u_in_v]
 
     def dot(f: sp.Expr) -> sp.Expr:
@@ -133,7 +133,7 @@ def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> t
     lam = list(multipliers)
     w = new.v
     v_of_w = {old.v[be]: sp.Add(*[w[al] * A[al, be] for al in range(m)]) for be in range(m)}
-    v_of_w |= {old.v[a]: sp.S.Zero for a in range(m, old.dim)}
+    v_of_w |= old.on_constraint(m)
     out = []
     for a in range(m, new.dim):
         e = sp.Add(*[A[a, b] * lam[b - m] for b in range(m, old.dim)])

@@ -222,4 +222,4 @@ class AdaptedIndices:
     @property
     def on_C(self) -> dict[sp.Symbol, sp.Expr]:
         """The substitution ``v^a = 0`` defining the constraint submanifold C."""
-        return {self.frame.v[a]: sp.S.Zero for a in self.a}
+        return self.frame.on_constraint(self.m)

@@ -197,6 +197,20 @@ class Frame:
         """``u^j = v^i X_i^j`` as a column, in terms of ``v``."""
         return canon_matrix(self.matrix.T * sp.Matrix(self.v))
 
+    def on_constraint(self, m: int) -> dict[sp.Symbol, sp.Expr]:
+        r"""The substitution ``v^a = 0`` (a = m+1..n) that restricts a function of ``(q, v)`` to C.
+
+        When the first ``m`` fields span D, ``C = {v^a = 0}`` is the constraint submanifold
+        (DESIGN conventions). The one place where this substitution is built.
+
+        >>> import frames as fr
+        >>> fr.Frame.coordinate(fr.Chart("x y z")).on_constraint(2)
+        {v3: 0}
+        """
+        if not (isinstance(m, int) and not isinstance(m, bool) and 0 <= m <= self.dim):
+            raise InvalidExpressionError(f"Frame.on_constraint: m = {m!r} is not an integer in 0..{self.dim}")
+        return {self.v[a]: sp.S.Zero for a in range(m, self.dim)}
+
     @cached_property
     def v_in_u(self) -> sp.ImmutableMatrix:
         """``v^i = θ^i_j u^j`` as a column, in terms of ``u``."""

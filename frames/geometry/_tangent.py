@@ -242,7 +242,7 @@ class SecondOrderField:
         """The substitution ``v^a = 0`` defining C (empty for a field on all of TQ)."""
         if self.m is None:
             return {}
-        return {self.frame.v[a]: sp.S.Zero for a in range(self.m, self.frame.dim)}
+        return self.frame.on_constraint(self.m)
 
     def as_vector_field(self) -> TangentVectorField:
         """The field as a :class:`TangentVectorField` in the frame coordinates ``(q, v)``."""
@@ -284,7 +284,7 @@ class SecondOrderField:
             G.append(frame.to_quasi(nat(wi)))
         m = self.m
         if m is not None:
-            on_c = {frame.v[k]: sp.S.Zero for k in range(m, frame.dim)}
+            on_c = frame.on_constraint(m)
             G = [g.xreplace(on_c) for g in G]
         G = [tidy(g) for g in G]
         return SecondOrderField(frame, G, m=m, time_dependent=self.time_dependent)
@@ -299,7 +299,7 @@ class SecondOrderField:
         a, b = self.accelerations(), other.accelerations()
         if self.m is not None:
             F = self.frame
-            on_c = {F.v[k]: sp.S.Zero for k in range(self.m, F.dim)}
+            on_c = F.on_constraint(self.m)
             a = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in a])
             b = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in b])
         return all(is_zero(x - y) for x, y in zip(a, b, strict=True))

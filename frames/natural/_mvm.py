@@ -22,6 +22,8 @@ coframe only the spatial part survives, ``W = X^T (R·v) Θ``.
 
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -301,9 +303,23 @@ class ModifiedVakonomic:
         return self.chart.dim
 
     @property
-    def m(self) -> int:
-        """Number of constraints."""
+    def k(self) -> int:
+        """Number of constraints ``V^α`` (the paper's m; ``LinearConstraints.k`` likewise).
+
+        The library reserves ``m`` for the rank of D (the Crampin–Mestdag classes), here ``n − k``.
+        """
         return len(self.constraints)
+
+    @property
+    def m(self) -> int:
+        """Deprecated: the number of constraints, now :attr:`k` (``m`` means the rank of D elsewhere)."""
+        warnings.warn(
+            "ModifiedVakonomic.m (number of constraints) is deprecated; use .k. "
+            "Elsewhere in frames m is the rank of the constraint distribution.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.k
 
     @property
     def omega(self) -> tuple[sp.Expr, ...]:
@@ -318,7 +334,7 @@ class ModifiedVakonomic:
     @property
     def A(self) -> sp.ImmutableMatrix:
         """Constraint matrix ``A^α_k = a^α_k = ∂V^α/∂u^k`` (48e)."""
-        return sp.ImmutableMatrix(self.H[: self.m, :])
+        return sp.ImmutableMatrix(self.H[: self.k, :])
 
     @property
     def offset(self) -> sp.ImmutableMatrix:
@@ -415,7 +431,7 @@ class ModifiedVakonomic:
         L = self.lagrangian.expr
         out = []
         for k in range(self.n):
-            e = self.E(L, k) + self.WTp[k] + sp.Add(*[self.lamdot[a] * self.A[a, k] for a in range(self.m)])
+            e = self.E(L, k) + self.WTp[k] + sp.Add(*[self.lamdot[a] * self.A[a, k] for a in range(self.k)])
             if self.forces is not None:
                 e += self.forces[k]
             out.append(sp.expand(e))
@@ -438,7 +454,7 @@ class ModifiedVakonomic:
         L = self.lagrangian.expr
         out = []
         for k in range(self.n):
-            e = self.E(L, k) + sp.Add(*[self.mu[a] * self.A[a, k] for a in range(self.m)])
+            e = self.E(L, k) + sp.Add(*[self.mu[a] * self.A[a, k] for a in range(self.k)])
             if self.forces is not None:
                 e += self.forces[k]
             out.append(canon(e))
@@ -465,7 +481,7 @@ class ModifiedVakonomic:
         (``= −M C q̇q̇ + Ω q̇ + F`` of (48)) and ``b_c = d/dt V^α|_{q̈=0}`` (``= Λ q̇q̇ + Θ q̇``).
         """
         M, A, bq, bc = self._blocks
-        K = sp.Matrix.vstack(sp.Matrix.hstack(M, -A.T), sp.Matrix.hstack(-A, sp.zeros(self.m, self.m)))
+        K = sp.Matrix.vstack(sp.Matrix.hstack(M, -A.T), sp.Matrix.hstack(-A, sp.zeros(self.k, self.k)))
         r = sp.Matrix.vstack(bq + sp.Matrix(self.WTp), bc)
         return sp.ImmutableMatrix(K), sp.ImmutableMatrix(r)
 
@@ -508,7 +524,7 @@ class ModifiedVakonomic:
     @cached_property
     def _on_C(self) -> dict[sp.Symbol, sp.Expr]:
         """``u`` on C: ``u = H^{-1}(w − c)`` with ``w = (0, …, 0, F-values)``; F-values named after u."""
-        n, m = self.n, self.m
+        n, m = self.n, self.k
         # parametrize C by the auxiliary values, named s1..s_{n-m}
         s = sp.symbols(f"s_aux1:{n - m + 1}")
         w = sp.Matrix([0] * m + list(s)) - sp.Matrix(self.offset)
@@ -524,7 +540,7 @@ class ModifiedVakonomic:
     def d_basis(self) -> list[sp.Matrix]:
         """A basis ``Y_β`` of ``D = ker A`` (the frame fields dual to the auxiliaries)."""
         Xm = self.X
-        return [sp.Matrix(Xm.row(b)).T for b in range(self.m, self.n)]
+        return [sp.Matrix(Xm.row(b)).T for b in range(self.k, self.n)]
 
     # ------------------------------------------------------------ Theorem 1
     def theorem1(self) -> Theorem1Result:
@@ -644,7 +660,7 @@ class ModifiedVakonomic:
         """
         F = self.frame
         R = F.anholonomy
-        n, m = self.n, self.m
+        n, m = self.n, self.k
         P = [F.to_natural(x) for x in self.lagrangian.momenta(F)]
         v = list(self.H * sp.Matrix(self.chart.u))
         out = [
@@ -658,7 +674,7 @@ class ModifiedVakonomic:
     def d_block_holonomic(self) -> bool:
         """True if ``R^{γ'}_{βγ} = 0`` for all D indices (then Theorem 1 is CM weak consistency)."""
         R = self.frame.anholonomy
-        D = range(self.m, self.n)
+        D = range(self.k, self.n)
         return all(is_zero(R[c, b, g]) for c in D for b in D for g in D)
 
 
@@ -689,7 +705,7 @@ def ansatz2(
         Prefix of the free-function symbols (``varrho``, ``varrho2``, …).
     """
     base = ModifiedVakonomic(lagrangian, constraints, list(auxiliary) + list(completion), forces)
-    n, m = base.n, base.m
+    n, m = base.n, base.k
     fixed = m + len(auxiliary)  # rows of Z = H W fixed by (34)-(35): Z_i = −E ω^i
     ch = base.chart
     om = base.omega

@@ -114,7 +114,7 @@ def mvm_ode_system(mvm: Any, subs: Mapping[Any, Any] | None = None, form: str = 
         "energy": (_sub(mvm.lagrangian.energy(), subs),),
     }
     A = None if mvm.is_affine else sp.ImmutableMatrix(mvm.A.applyfunc(lambda e: _sub(e, subs)))
-    Dm = None if A is None else sp.ImmutableMatrix(sp.Matrix(mvm.X)[mvm.m :, :].applyfunc(lambda e: _sub(e, subs)))
+    Dm = None if A is None else sp.ImmutableMatrix(sp.Matrix(mvm.X)[mvm.k :, :].applyfunc(lambda e: _sub(e, subs)))
     metric = sp.ImmutableMatrix(sp.hessian(_sub(mvm.lagrangian.expr, subs), u))
     known = set(states) | {t}
     everything = list(rhs) + [e for vals in obs.values() for e in vals] + list(metric)
@@ -127,7 +127,7 @@ def mvm_ode_system(mvm: Any, subs: Mapping[Any, Any] | None = None, form: str = 
     names = {
         "q": tuple(map(str, q)),
         "u": tuple(map(str, u)),
-        "v": tuple(f"V{a + 1}" for a in range(mvm.m)) + tuple(f"F{b + 1}" for b in range(mvm.m, mvm.n)),
+        "v": tuple(f"V{a + 1}" for a in range(mvm.k)) + tuple(f"F{b + 1}" for b in range(mvm.k, mvm.n)),
     }
     return OdeSystem(
         states=states,

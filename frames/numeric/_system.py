@@ -180,7 +180,7 @@ def ode_system(
         if system.frame != F:
             raise InvalidExpressionError("ode_system: the system's frame differs from the field's frame")
         lagrangian = system.lagrangian
-    on_C = {v[a]: sp.S.Zero for a in range(m, n)}
+    on_C = F.on_constraint(m)
     Th = F.coframe_matrix
     Gam = tuple(sp.sympify(field.Gamma[i]).xreplace(on_C) for i in range(m))
     energy = None if lagrangian is None else lagrangian.energy()
@@ -289,7 +289,7 @@ def reduced_ode_system(
         raise InvalidExpressionError(f"reduced_ode_system: {len(Gamma)} components Γ^α for m = {m}")
     q, u, v = ch.q, ch.u, F.v
     t = ch.t if ch.t is not None else sp.Symbol("t")
-    on_C = {v[a]: sp.S.Zero for a in range(m, n)}
+    on_C = F.on_constraint(m)
     Th = F.coframe_matrix
     u_of_v = tuple(sp.sympify(e).xreplace(on_C) for e in F.u_in_v)
     Gam = tuple(sp.sympify(g).xreplace(on_C) for g in Gamma)
