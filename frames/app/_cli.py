@@ -8,13 +8,27 @@
 * ``frames export MODEL [-o FILE.toml]`` writes a catalogue model as a system file.
 
 Every command is also callable in-process: ``main(["analyze", "knife-edge"])``
-returns the exit status (0 success, 2 bad input).
+returns the exit status.
+
+Failure behaviour (one error path, no traceback ever):
+
+* exit 0 on success; 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
+  be written, argparse's own usage errors); 130 on Ctrl-C; 1 on an internal error (a bug: the
+  message asks for a report; ``FRAMES_DEBUG=1`` shows the traceback);
+* output files are written to a temporary file in the target's directory and renamed into place
+  when every output of the run is ready, so a run's outputs appear all or none and a failed run
+  leaves no partial file and no destroyed original;
+* an existing output file is replaced only with ``--force``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,6 +41,58 @@ from ._report import SECTIONS, build_report
 from ._sysfile import dump_system, load_system
 
 __all__ = ["load_model", "main"]
+
+MAX_POINTS = 1_000_000
+
+
+class _Outputs:
+    """The output files of one run, written all or none.
+
+    :meth:`target` checks a path before any work is done; :meth:`temp` gives the temporary file
+    to write (in the target's directory, same suffix); :meth:`commit` renames every temporary file
+    into place; :meth:`discard` removes whatever was not committed.
+    """
+
+    def __init__(self, force: bool) -> None:
+        self.force = force
+        self._pending: list[tuple[Path, Path]] = []
+
+    def target(self, path: str, option: str) -> Path:
+        out = Path(path)
+        parent = out.parent if str(out.parent) else Path(".")
+        if out.is_dir():
+            raise FramesError(f"{option} {path}: is a directory")
+        if not parent.is_dir():
+            raise FramesError(f"{option} {path}: directory {str(parent)!r} does not exist")
+        if not os.access(parent, os.W_OK):
+            raise FramesError(f"{option} {path}: directory {str(parent)!r} is not writable")
+        if out.exists() or out.is_symlink():
+            if not self.force:
+                raise FramesError(f"{option} {path}: file exists (use --force to replace it)")
+            if not os.access(out, os.W_OK):
+                raise FramesError(f"{option} {path}: file is read-only")
+        return out
+
+    def temp(self, target: Path) -> Path:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
+        os.close(fd)
+        tmp = Path(name)
+        self._pending.append((tmp, target))
+        return tmp
+
+    def commit(self) -> None:
+        for tmp, target in self._pending:
+            os.replace(tmp, target)
+        self._pending = []
+
+    def discard(self) -> None:
+        for tmp, _ in self._pending:
+            tmp.unlink(missing_ok=True)
+        self._pending = []
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
 
 
 def load_model(spec: str) -> models.Model:
@@ -193,55 +259,92 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--plot", metavar="OUT.png")
     ps.add_argument("--csv", metavar="OUT.csv")
     ps.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="show a progress bar")
+    ps.add_argument("--force", action="store_true", help="replace existing output files")
     pe = sub.add_parser("export", help="write a model as a TOML system file")
     pe.add_argument("model", help="catalogue name or system file")
     pe.add_argument("-o", "--output", metavar="FILE.toml", help="write here instead of stdout")
+    pe.add_argument("--force", action="store_true", help="replace an existing output file")
     return parser
 
 
+def _check_run(args: argparse.Namespace) -> None:
+    """Numeric options of ``simulate`` that argparse's types do not bound."""
+    if not (math.isfinite(args.t_end) and args.t_end > 0):
+        raise FramesError(f"--t-end {args.t_end}: must be a positive finite number")
+    if not 2 <= args.points <= MAX_POINTS:
+        raise FramesError(f"--points {args.points}: must be between 2 and {MAX_POINTS}")
+
+
+def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
+    if args.command == "models":
+        for name, ctor in models.catalogue().items():
+            doc = (ctor.__doc__ or "").strip().splitlines()[0]
+            print(f"{name:28s} {doc}")
+        return 0
+    if args.command == "analyze":
+        rep = build_report(load_model(args.model), only=args.only)
+        print(rep.format(args.format))
+        return 0
+    if args.command == "export":
+        target = outputs.target(args.output, "--output") if args.output else None
+        text = dump_system(load_model(args.model))
+        if target is None:
+            sys.stdout.write(text)
+            return 0
+        _write_text(outputs.temp(target), text)
+        outputs.commit()
+        return 0
+    # simulate
+    _check_run(args)
+    csv = outputs.target(args.csv, "--csv") if args.csv else None
+    png = outputs.target(args.plot, "--plot") if args.plot else None
+    mdl = load_model(args.model)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    res = simulate(
+        mdl,
+        args.t_end,
+        ic=_assignments(args.ic, "--ic"),
+        params=_assignments(args.param, "--param"),
+        points=args.points,
+        progress=ProgressBar(args.t_end, enabled=bool(show)),
+    )
+    if csv is not None:
+        _write_csv(res, str(outputs.temp(csv)))
+    if png is not None:
+        _plot(res, str(outputs.temp(png)), f"{mdl.name}: nonholonomic motion")
+    outputs.commit()
+    t, q = res["t"], res["q"]
+    print(f"{mdl.name}: integrated to t = {t[-1]:g} ({len(t)} samples)")
+    print("final q: " + ", ".join(f"{n} = {x:.6g}" for n, x in zip(res["names"], q[-1], strict=False)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``frames`` console script; returns the exit status."""
+    """Entry point of the ``frames`` console script; returns the exit status (see the module docstring)."""
     args = _parser().parse_args(argv)
+    outputs = _Outputs(force=bool(getattr(args, "force", False)))
     try:
-        if args.command == "models":
-            for name, ctor in models.catalogue().items():
-                doc = (ctor.__doc__ or "").strip().splitlines()[0]
-                print(f"{name:28s} {doc}")
-            return 0
-        if args.command == "analyze":
-            rep = build_report(load_model(args.model), only=args.only)
-            print(rep.format(args.format))
-            return 0
-        if args.command == "export":
-            text = dump_system(load_model(args.model))
-            if args.output:
-                Path(args.output).write_text(text, encoding="utf-8")
-            else:
-                sys.stdout.write(text)
-            return 0
-        if args.command == "simulate":
-            mdl = load_model(args.model)
-            show = args.progress if args.progress is not None else sys.stderr.isatty()
-            res = simulate(
-                mdl,
-                args.t_end,
-                ic=_assignments(args.ic, "--ic"),
-                params=_assignments(args.param, "--param"),
-                points=args.points,
-                progress=ProgressBar(args.t_end, enabled=bool(show)),
-            )
-            if args.csv:
-                _write_csv(res, args.csv)
-            if args.plot:
-                _plot(res, args.plot, f"{mdl.name}: nonholonomic motion")
-            t, q = res["t"], res["q"]
-            print(f"{mdl.name}: integrated to t = {t[-1]:g} ({len(t)} samples)")
-            print("final q: " + ", ".join(f"{n} = {x:.6g}" for n, x in zip(res["names"], q[-1], strict=False)))
-            return 0
+        return _run(args, outputs)
     except FramesError as exc:
         print(f"frames: error: {exc}", file=sys.stderr)
         return 2
-    return 1
+    except OSError as exc:
+        print(f"frames: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nframes: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # an internal error: one line, never a traceback (unless FRAMES_DEBUG)
+        if os.environ.get("FRAMES_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"frames: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; FRAMES_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        outputs.discard()
 
 
 if __name__ == "__main__":  # pragma: no cover
