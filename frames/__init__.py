@@ -51,13 +51,16 @@ from .dynamics import (
     weak_consistency,
 )
 from .errors import (
+    BudgetExceededError,
     ChartMismatchError,
     ConstraintError,
     FramesError,
     InconsistentInitialDataError,
+    IntegrationBudgetError,
     IntegrationError,
     InvalidExpressionError,
     OptionalDependencyError,
+    OptionError,
     ParameterError,
     RegularityError,
     SingularFrameError,
@@ -119,6 +122,9 @@ from .numeric import (
 )
 
 __all__ = [
+    "BudgetExceededError",
+    "IntegrationBudgetError",
+    "OptionError",
     "__version__",
     "is_zero",
     "models",

@@ -25,6 +25,9 @@ __all__ = [
     "SingularityError",
     "StateError",
     "SystemFileError",
+    "BudgetExceededError",
+    "IntegrationBudgetError",
+    "OptionError",
 ]
 
 
@@ -102,3 +105,29 @@ class SystemFileError(FramesError):
         self.key = key
         self.reason = reason
         super().__init__(f"{source}: {key}: {reason}")
+
+
+class OptionError(FramesError):
+    """A solver or run option is invalid (method, tolerances, step limits, output times, budgets)."""
+
+
+class BudgetExceededError(FramesError):
+    """A computation ran out of its budget (wall time or step count).
+
+    Attributes
+    ----------
+    step : str
+        The step of the computation that was running when the budget ran out.
+    """
+
+    def __init__(self, message: str, step: str = "") -> None:
+        super().__init__(message)
+        self.step = step
+
+
+class IntegrationBudgetError(IntegrationError, BudgetExceededError):
+    """An integration exceeded ``max_steps`` or ``timeout``; ``t`` and ``state`` say where it stopped."""
+
+    def __init__(self, message: str, t: float | None = None, state: Any = None, step: str = "integration") -> None:
+        IntegrationError.__init__(self, message, t, state)
+        self.step = step

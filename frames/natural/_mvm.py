@@ -23,7 +23,6 @@ coframe only the spatial part survives, ``W = X^T (R·v) Θ``.
 from __future__ import annotations
 
 import warnings
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property

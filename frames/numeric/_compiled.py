@@ -19,7 +19,6 @@ from ..errors import (
     ParameterError,
     SingularityError,
 )
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
 
 # ----------------------------------------------------------------------------- code generation
 if TYPE_CHECKING:

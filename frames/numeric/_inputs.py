@@ -16,10 +16,11 @@ from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
     InconsistentInitialDataError,
     InvalidExpressionError,
+    OptionError,
     StateError,
 )
 from ..geometry._chart import Chart
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
+from ..geometry._tangent import SecondOrderField
 from ._compiled import CompiledSystem
 from ._system import _FORMS, OdeSystem, ode_system
 
@@ -207,3 +208,57 @@ def compile_system(
         comp,
     )
     return comp
+
+
+def _check_options(
+    what: str,
+    *,
+    method: str,
+    methods: Sequence[str],
+    rtol: float,
+    atol: float,
+    max_step: float = np.inf,
+    max_steps: int = 1,
+    timeout: float | None = None,
+) -> str:
+    """Validate solver options; return the method's canonical spelling. Raises :class:`OptionError`."""
+    canon_m = {m.upper(): m for m in methods}
+    if not isinstance(method, str) or method.upper() not in canon_m:
+        raise OptionError(f"{what}: method={method!r} is not one of {list(methods)}")
+    for name, val in (("rtol", rtol), ("atol", atol)):
+        if (
+            isinstance(val, bool)
+            or not isinstance(val, int | float | np.floating)
+            or not (math.isfinite(val) and val > 0)
+        ):
+            raise OptionError(f"{what}: {name}={val!r} must be a positive finite number")
+    if isinstance(max_step, bool) or not isinstance(max_step, int | float | np.floating) or not max_step > 0:
+        raise OptionError(f"{what}: max_step={max_step!r} must be positive (np.inf for no limit)")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int | np.integer) or max_steps < 1:
+        raise OptionError(f"{what}: max_steps={max_steps!r} must be a positive integer")
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, int | float | np.floating) or not timeout > 0
+    ):
+        raise OptionError(f"{what}: timeout={timeout!r} must be positive seconds (None or np.inf for no limit)")
+    return canon_m[method.upper()]
+
+
+def _check_t_eval(what: str, t_eval: Any, t0: float, t1: float) -> np.ndarray | None:
+    """Output times: finite, monotone in the direction of integration, inside ``t_span``."""
+    if t_eval is None:
+        return None
+    try:
+        te = np.asarray(t_eval, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise OptionError(f"{what}: t_eval must be an array of numbers, got {t_eval!r}") from exc
+    if te.ndim != 1 or te.size == 0:
+        raise OptionError(f"{what}: t_eval must be a non-empty 1-d array, got shape {te.shape}")
+    if not np.all(np.isfinite(te)):
+        raise OptionError(f"{what}: t_eval has non-finite entries {te[~np.isfinite(te)][:5].tolist()}")
+    d = np.sign(t1 - t0)
+    if np.any(d * np.diff(te) < 0):
+        raise OptionError(f"{what}: t_eval must be sorted in the direction of integration ({t0} to {t1})")
+    lo, hi = min(t0, t1), max(t0, t1)
+    if te.min() < lo or te.max() > hi:
+        raise OptionError(f"{what}: t_eval must lie inside t_span [{lo}, {hi}], got [{te.min()}, {te.max()}]")
+    return te

@@ -13,20 +13,34 @@ import numpy as np
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
-    FramesError,
     InconsistentInitialDataError,
-    IntegrationError,
+    InvalidExpressionError,
+    OptionError,
     SingularityError,
     StateError,
 )
 from ..geometry._tangent import register_integrator
 from ._compiled import CompiledSystem
-from ._inputs import _batch_array, _check_consistent, _extras, _merge_params, _resolve, _t_span, _vector, compile_system
-from ._rk import dp45_batch, rk4_batch
+from ._inputs import (
+    _batch_array,
+    _check_consistent,
+    _check_options,
+    _check_t_eval,
+    _extras,
+    _merge_params,
+    _resolve,
+    _t_span,
+    _vector,
+    compile_system,
+)
+from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
 
-__all__ = ["integrate", "integrate_batch", "integrate_system"]
+__all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_TIMEOUT", "integrate", "integrate_batch", "integrate_system"]
+
+DEFAULT_MAX_STEPS = 1_000_000  # accepted solver steps
+DEFAULT_TIMEOUT = 600.0  # wall-clock seconds
 
 
 # ----------------------------------------------------------------------------- single integration
@@ -45,14 +59,27 @@ def integrate_system(
     max_step: float = np.inf,
     project: bool | str = False,
     constraint_tol: float = 1e-9,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> Trajectory:
-    """Integrate a compiled system with :func:`scipy.integrate.solve_ivp` (see :func:`integrate`)."""
-    from scipy.integrate import solve_ivp
-
+    """Integrate a compiled system with one of scipy's solvers, under a budget (see :func:`integrate`)."""
     if isinstance(comp, OdeSystem):
         comp = comp.compile()
+    if not isinstance(comp, CompiledSystem):
+        raise InvalidExpressionError(f"integrate_system: {comp!r} is not an OdeSystem or CompiledSystem")
     S = comp.system
+    method = _check_options(
+        "integrate",
+        method=method,
+        methods=SOLVERS,
+        rtol=rtol,
+        atol=atol,
+        max_step=max_step,
+        max_steps=max_steps,
+        timeout=timeout,
+    )
     t0, t1 = _t_span(t_span)
+    t_eval = _check_t_eval("integrate", t_eval, t0, t1)
     p = comp.bind(params)
     qv = _vector(q0, S.chart.q, "q0", S.chart, params)
     uv = _vector(u0, S.chart.u, "u0", S.chart, params)
@@ -70,34 +97,28 @@ def integrate_system(
         )
     fun = comp.fun(p)
     fun(t0, y0)
-    events = None
-    if comp.guard_depends_on_state:
 
-        def singular(t: float, y: np.ndarray) -> float:
-            return float(comp.guard(t, y, p))  # type: ignore[arg-type]
+    def guard(t: float, y: np.ndarray) -> float:
+        return float(comp.guard(t, y, p))  # type: ignore[arg-type]
 
-        singular.terminal = True  # type: ignore[attr-defined]
-        events = [singular]
-    if t_eval is not None:
-        t_eval = np.asarray(t_eval, dtype=float)
-    sol = solve_ivp(
-        fun, (t0, t1), y0, method=method, rtol=rtol, atol=atol, t_eval=t_eval, events=events, max_step=max_step
+    ts, Y, info = solve_single(
+        fun,
+        t0,
+        t1,
+        y0,
+        method=method,
+        rtol=rtol,
+        atol=atol,
+        max_step=max_step,
+        t_eval=t_eval,
+        guard=guard if comp.guard_depends_on_state else None,
+        guard_label=str(S.guard),
+        max_steps=max_steps,
+        timeout=timeout,
     )
-    if sol.status == -1:
-        tl = float(sol.t[-1]) if len(sol.t) else t0
-        yl = sol.y[:, -1] if sol.y.size else y0
-        raise IntegrationError(f"solve_ivp ({method}) failed at t = {tl:.17g} of {t1:g}: {sol.message}", tl, yl)
-    if sol.status == 1:
-        te = float(sol.t_events[0][0])
-        ye = sol.y_events[0][0]
-        raise SingularityError(
-            f"the system becomes singular at t = {te:.12g} (guard {S.guard} changes sign), state {ye.tolist()}",
-            te,
-            ye,
-        )
-    info = {"nfev": int(sol.nfev), "njev": int(sol.njev), "message": sol.message, "rtol": rtol, "atol": atol}
+    info |= {"rtol": rtol, "atol": atol}
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
-    return _make_trajectory(comp, sol.t, sol.y, p, method, projection, info, pdict)
+    return _make_trajectory(comp, ts, Y, p, method, projection, info, pdict)
 
 
 def integrate(
@@ -119,6 +140,8 @@ def integrate(
     constraint_tol: float = 1e-9,
     extra0: Mapping[str, Any] | None = None,
     mu0: Any = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> Trajectory:
     r"""Integrate a second-order field from natural initial data.
 
@@ -133,8 +156,14 @@ def integrate(
         Parameter symbol or name -> number (overrides a model's ``param_values``).
     form : {"reduced", "multiplier"}
         See :func:`ode_system`. The reduced form ``(q, v^α)`` keeps ``θ^a(u) = 0`` to rounding.
-    method, rtol, atol, t_eval, max_step
-        Passed to :func:`scipy.integrate.solve_ivp`.
+    method : {"RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"}
+        One of scipy's solvers (use "Radau" or "BDF" for stiff systems).
+    rtol, atol, t_eval, max_step
+        As for :func:`scipy.integrate.solve_ivp`; ``t_eval`` must be finite, sorted and inside ``t_span``.
+    max_steps : int
+        At most this many accepted solver steps (default 10⁶).
+    timeout : float or None
+        At most this many wall-clock seconds (default 600; None for no limit).
     project : False, True, "kinetic", "euclidean" or "frame"
         What to do with ``u0`` violating the constraints (beyond ``constraint_tol`` relative to
         ``max(1, |u0|_∞)``): False raises :class:`InconsistentInitialDataError`; otherwise ``u0`` is
@@ -159,7 +188,11 @@ def integrate(
         Singular Hessian (the guard changes sign or vanishes) or a non-finite right-hand side;
         carries ``t`` and ``state``.
     IntegrationError
-        The solver failed; the message is the solver's.
+        The solver failed; the message is the solver's; carries ``t`` and ``state``.
+    IntegrationBudgetError
+        ``max_steps`` or ``timeout`` exceeded; carries ``t`` and ``state``.
+    OptionError
+        An invalid ``method``, tolerance, ``max_step``, ``max_steps``, ``timeout`` or ``t_eval``.
     """
     if mu0 is not None:
         extra0 = dict(extra0 or {}) | {"mu": mu0}
@@ -184,6 +217,8 @@ def integrate(
         max_step=max_step,
         project=project,
         constraint_tol=constraint_tol,
+        max_steps=max_steps,
+        timeout=timeout,
     )
 
 
@@ -205,7 +240,8 @@ def integrate_batch(
     project: bool | str = False,
     constraint_tol: float = 1e-9,
     extra0: Mapping[str, Any] | None = None,
-    max_steps: int = 1_000_000,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> TrajectoryBatch:
     r"""Integrate many initial conditions / parameter sets in one vectorised run.
 
@@ -223,6 +259,9 @@ def integrate_batch(
         ``"RK4"``: classical fixed-step Runge–Kutta with ``n_steps`` steps.
     t_eval : array, optional
         Output times (default: 101 equally spaced points).
+    max_steps, timeout
+        Budget of steps (accepted and rejected, for RK45) and wall seconds; exceeding either raises
+        :class:`IntegrationBudgetError` with the time and the state of the first member.
 
     Returns
     -------
@@ -235,6 +274,15 @@ def integrate_batch(
         f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
         comp = compile_system(f, form, system=system, lagrangian=lagrangian)
     S = comp.system
+    meth = _check_options(
+        "integrate_batch",
+        method=method,
+        methods=("RK45", "RK4"),
+        rtol=rtol,
+        atol=atol,
+        max_steps=max_steps,
+        timeout=timeout,
+    )
     t0, t1 = _t_span(t_span)
     if t1 < t0:
         raise StateError(f"integrate_batch: t_span must be increasing, got {t_span!r}")
@@ -261,9 +309,8 @@ def integrate_batch(
                 pj = p if p.ndim == 1 else p[:, jb]
                 U0[:, jb] = comp.project(how, t0, Q0[:, jb], U0[:, jb], pj)
     Y0 = np.asarray(comp.initial_state(t0, Q0, U0, X0, p), dtype=float)
-    te = np.linspace(t0, t1, 101) if t_eval is None else np.asarray(t_eval, dtype=float)
-    if te.ndim != 1 or np.any(np.diff(te) < 0) or te[0] < t0 or te[-1] > t1:
-        raise StateError("t_eval must be increasing and inside t_span")
+    te = np.linspace(t0, t1, 101) if t_eval is None else _check_t_eval("integrate_batch", t_eval, t0, t1)
+    assert te is not None
     g0 = comp.guard(t0, Y0, p)
     if g0 is not None:
         g0 = np.broadcast_to(g0, (nb,))
@@ -271,15 +318,20 @@ def integrate_batch(
         if badg.size:
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     fb = comp.fun_batch(p)
-    meth = method.upper()
     if meth == "RK45":
-        Ys, info = dp45_batch(fb, t0, t1, Y0, te, rtol, atol, max_steps)
-    elif meth == "RK4":
-        if n_steps is None or n_steps < 1:
-            raise StateError("integrate_batch(method='RK4') needs n_steps >= 1")
-        Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps))
+
+        def gb(t: float, Y: np.ndarray) -> np.ndarray:
+            return np.asarray(comp.guard(t, Y, p))
+
+        Ys, info = dp45_batch(
+            fb, t0, t1, Y0, te, rtol, atol, max_steps, timeout, gb if comp.guard_depends_on_state else None
+        )
     else:
-        raise FramesError(f"integrate_batch: unknown method {method!r}; use 'RK45' or 'RK4'")
+        if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
+            raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
+        if n_steps > max_steps:
+            raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
+        Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps), timeout)
     if comp.guard_depends_on_state:
         G = np.broadcast_to(
             np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)

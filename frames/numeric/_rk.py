@@ -1,19 +1,19 @@
-"""Vectorised Runge–Kutta kernels over a batch of states: Dormand–Prince 5(4) with per-trajectory steps, and RK4."""
+"""Runge–Kutta kernels: scipy's solvers stepped under a budget (one trajectory), and vectorised
+Dormand–Prince 5(4) and RK4 over a batch of states."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..errors import (
-    IntegrationError,
-    SingularityError,
-)
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
+from ..errors import IntegrationBudgetError, IntegrationError, SingularityError
 
-__all__ = ["dp45_batch", "rk4_batch"]
+__all__ = ["SOLVERS", "dp45_batch", "rk4_batch", "solve_single"]
+
+SOLVERS = ("RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA")
 
 
 def _lincomb(coeffs: Any, K: np.ndarray) -> np.ndarray:
@@ -42,8 +42,14 @@ def dp45_batch(
     rtol: float,
     atol: float,
     max_steps: int,
+    timeout: float | None = None,
+    guard: Callable[[float, np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Lock-step Dormand–Prince 5(4) over a batch: every member's RMS error norm must be ≤ 1.
+
+    ``guard(t, Y)`` (one value per member, zero where the system is singular) classifies a
+    step-size failure: members whose guard has dropped to ``1e-6`` of its initial size make it a
+    :class:`~frames.SingularityError`.
 
     The step-size control is scipy's RK45 (safety 0.9, factors 0.2..10, exponent −1/5); the step is
     common to the batch. Output at ``t_eval`` by the method's 4th-order dense output.
@@ -78,9 +84,23 @@ def dp45_batch(
     nfev = 2
     rejected = False
     bad_members: np.ndarray | None = None
+    deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
+    g_start = None if guard is None else np.broadcast_to(np.asarray(guard(t0, y0), dtype=float), (nb,))
     while t < t1:
         if nsteps + nrej >= max_steps:
-            raise IntegrationError(f"batch RK45: more than {max_steps} steps before t = {t1} (stopped at t = {t})", t)
+            raise IntegrationBudgetError(
+                f"batch RK45: max_steps = {max_steps} steps taken before t = {t1} (stopped at t = {t}); "
+                "state of member 0 attached",
+                t,
+                y[:, 0],
+            )
+        if deadline is not None and time.monotonic() > deadline:
+            raise IntegrationBudgetError(
+                f"batch RK45: timeout of {timeout:g} s reached at t = {t} of {t1} after {nsteps} steps; "
+                "state of member 0 attached",
+                t,
+                y[:, 0],
+            )
         if h < 10 * np.spacing(t):
             if bad_members is not None:
                 raise SingularityError(
@@ -90,8 +110,25 @@ def dp45_batch(
                     t,
                     y[:, bad_members[0]],
                 )
+            if guard is not None:
+                g_now = np.broadcast_to(np.asarray(guard(t, y), dtype=float), (nb,))
+                near = np.nonzero(
+                    ~np.isfinite(g_now)
+                    | (np.abs(g_now) <= 1e-6 * np.maximum(1.0, np.abs(g_start if g_start is not None else 0.0)))
+                )[0]
+                if near.size:
+                    j = int(near[0])
+                    raise SingularityError(
+                        f"batch RK45: stopped at t = {t} approaching the singular set for batch members "
+                        f"{near[:10].tolist()} (guard of member {j}: {g_now[j]:.3g}); state of member {j} attached",
+                        t,
+                        y[:, j],
+                    )
             raise IntegrationError(
-                f"batch RK45: required step size {h:.3g} is less than spacing between numbers at t = {t}", t
+                f"batch RK45: required step size {h:.3g} is less than spacing between numbers at t = {t}; "
+                "state of member 0 attached",
+                t,
+                y[:, 0],
             )
         h = min(h, t1 - t)
         K[0] = f0
@@ -138,9 +175,16 @@ def dp45_batch(
 
 
 def rk4_batch(
-    f: Callable[[float, np.ndarray], np.ndarray], t0: float, t1: float, y0: np.ndarray, t_eval: np.ndarray, n_steps: int
+    f: Callable[[float, np.ndarray], np.ndarray],
+    t0: float,
+    t1: float,
+    y0: np.ndarray,
+    t_eval: np.ndarray,
+    n_steps: int,
+    timeout: float | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Classical fixed-step RK4 over a batch; output at ``t_eval`` by cubic Hermite interpolation."""
+    deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     h = (t1 - t0) / n_steps
     ns, nb = y0.shape
     out = np.empty((len(t_eval), ns, nb))
@@ -152,6 +196,13 @@ def rk4_batch(
         out[k_out] = y0
         k_out += 1
     for i in range(n_steps):
+        if deadline is not None and time.monotonic() > deadline:
+            raise IntegrationBudgetError(
+                f"batch RK4: timeout of {timeout:g} s reached at t = {t} after {i} of {n_steps} steps; "
+                "state of member 0 attached",
+                t,
+                y[:, 0],
+            )
         k2 = f(t + h / 2, y + h / 2 * k1)
         k3 = f(t + h / 2, y + h / 2 * k2)
         k4 = f(t + h, y + h * k3)
@@ -177,3 +228,124 @@ def rk4_batch(
         out[k_out] = y
         k_out += 1
     return out, {"steps": n_steps, "rejected": 0, "nfev": 4 * n_steps + 1}
+
+
+def solve_single(
+    fun: Callable[[float, np.ndarray], np.ndarray],
+    t0: float,
+    t1: float,
+    y0: np.ndarray,
+    *,
+    method: str,
+    rtol: float,
+    atol: float,
+    max_step: float,
+    t_eval: np.ndarray | None,
+    guard: Callable[[float, np.ndarray], float] | None,
+    guard_label: str,
+    max_steps: int,
+    timeout: float | None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """One trajectory with a scipy :class:`~scipy.integrate.OdeSolver`, stepped here under a budget.
+
+    The loop is :func:`scipy.integrate.solve_ivp`'s (same solvers, same dense output at
+    ``t_eval``) with three additions: at most ``max_steps`` accepted steps and ``timeout`` wall
+    seconds (else :class:`~frames.IntegrationBudgetError` with the time and state reached); a
+    solver failure is an :class:`~frames.IntegrationError` carrying the time and state; and a
+    sign change or non-finite value of ``guard`` (zero where the system is singular) is located
+    on the dense output and raised as :class:`~frames.SingularityError` with its time and state.
+
+    Returns ``(t, Y, info)`` with ``Y`` of shape ``(n_state, N)``.
+    """
+    import scipy.integrate as si
+
+    solver = getattr(si, method)(fun, t0, y0, t1, rtol=rtol, atol=atol, max_step=max_step)
+    direction = 1.0 if t1 > t0 else -1.0
+    deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
+    if t_eval is None:
+        ts: list[float] = [t0]
+        ys: list[np.ndarray] = [np.array(y0, dtype=float)]
+        k_out = 0
+    else:
+        ts, ys = [], []
+        k_out = 0
+        while k_out < len(t_eval) and t_eval[k_out] == t0:
+            ts.append(t0)
+            ys.append(np.array(y0, dtype=float))
+            k_out += 1
+    g_prev = None if guard is None else float(guard(t0, y0))
+    g0 = g_prev or 0.0
+    steps = 0
+    while solver.status == "running":
+        t_old = solver.t
+        message = solver.step()
+        if solver.status == "failed":
+            if guard is not None and g_prev is not None:
+                g = float(guard(solver.t, solver.y))
+                if not np.isfinite(g) or abs(g) <= 1e-6 * max(1.0, abs(g0)):
+                    raise SingularityError(
+                        f"{method} stopped at t = {solver.t:.12g} approaching the singular set "
+                        f"(guard {guard_label} = {g:.3g}, {g0:.3g} at the start): {message}; state {solver.y.tolist()}",
+                        solver.t,
+                        solver.y,
+                    )
+            raise IntegrationError(
+                f"{method} failed at t = {solver.t:.17g} of {t1:g}: {message}; state {solver.y.tolist()}",
+                solver.t,
+                solver.y,
+            )
+        steps += 1
+        t_new, y_new = float(solver.t), solver.y
+        dense = None
+        if guard is not None:
+            g = float(guard(t_new, y_new))
+            if not np.isfinite(g) or g == 0 or np.sign(g) != np.sign(g_prev or 0.0):
+                dense = solver.dense_output()
+                te = t_new
+                if np.isfinite(g) and g != 0:
+                    from scipy.optimize import brentq
+
+                    te = float(brentq(lambda s, d=dense: float(guard(s, d(s))), t_old, t_new, xtol=1e-14, rtol=1e-12))
+                ye = dense(te)
+                raise SingularityError(
+                    f"the system becomes singular at t = {te:.12g} (guard {guard_label} vanishes or changes sign), "
+                    f"state {ye.tolist()}",
+                    te,
+                    ye,
+                )
+            g_prev = g
+        if t_eval is None:
+            ts.append(t_new)
+            ys.append(np.array(y_new, dtype=float))
+        else:
+            k_end = k_out
+            while k_end < len(t_eval) and direction * (t_eval[k_end] - t_new) <= 0:
+                k_end += 1
+            if k_end > k_out:
+                dense = dense if dense is not None else solver.dense_output()
+                pts = t_eval[k_out:k_end]
+                vals = dense(pts)
+                ts.extend(float(x) for x in pts)
+                ys.extend(np.asarray(vals).T)
+                k_out = k_end
+        if solver.status == "running":
+            if steps >= max_steps:
+                raise IntegrationBudgetError(
+                    f"{method}: max_steps = {max_steps} steps taken, stopped at t = {t_new:.17g} of {t1:g} "
+                    f"(raise max_steps, or check for stiffness: try method='Radau' or 'BDF')",
+                    t_new,
+                    y_new,
+                )
+            if deadline is not None and time.monotonic() > deadline:
+                raise IntegrationBudgetError(
+                    f"{method}: timeout of {timeout:g} s reached at t = {t_new:.17g} of {t1:g} after {steps} steps",
+                    t_new,
+                    y_new,
+                )
+    info = {
+        "nfev": int(solver.nfev),
+        "njev": int(solver.njev),
+        "steps": steps,
+        "message": "The solver successfully reached the end of the integration interval.",
+    }
+    return np.asarray(ts, dtype=float), np.array(ys, dtype=float).T, info

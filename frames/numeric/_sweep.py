@@ -11,8 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
-
 # ----------------------------------------------------------------------------- sweeps
 from ._compiled import CompiledSystem
 from ._inputs import _merge_params

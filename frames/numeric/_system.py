@@ -17,7 +17,7 @@ from ..errors import (
     InvalidExpressionError,
 )
 from ..geometry._chart import Chart
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
+from ..geometry._tangent import SecondOrderField
 
 # ----------------------------------------------------------------------------- the symbolic system
 from ._compiled import CompiledSystem

@@ -12,7 +12,6 @@ import numpy as np
 from ..errors import (
     OptionalDependencyError,
 )
-from ..geometry._tangent import SecondOrderField, register_integrator  # noqa: F401
 
 # ----------------------------------------------------------------------------- trajectories
 from ._compiled import CompiledSystem
