@@ -113,3 +113,26 @@ def test_singular_hessian_is_a_singularity_error_with_state():
     with pytest.raises(fr.SingularityError) as binfo:
         fr.integrate_batch(G, (0.0, 5.0), [[1.0], [2.0]], [[-1.0], [-1.0]], lagrangian=L)
     assert binfo.value.state is not None and binfo.value.t is not None
+
+
+def test_frame_singular_where_D_is_regular_is_blamed_on_the_frame():
+    """Knife edge completed with ∂/∂x: singular at φ = 0. The error names the frame, not the data."""
+    mdl = fr.models.knife_edge()
+    F = fr.complete_frame(mdl.constraints.distribution())
+    assert F.fields[2] == fr.VectorField(mdl.chart, [0, 1, 0])
+    nh = fr.NonholonomicSystem(mdl.lagrangian, F, mdl.m)
+    q0 = {"phi": 0.0, "x": 0.0, "y": 0.0}
+    u0 = {"u_phi": 0.3, "u_x": 1.0, "u_y": 0.0}
+    with pytest.raises(fr.SingularFrameError, match="frame is singular at q0") as info:
+        fr.integrate(nh, (0.0, 1.0), q0, u0, params=mdl.param_values)
+    assert "not at fault" in str(info.value) and "adapted_frame" in str(info.value)
+    with pytest.raises(fr.SingularFrameError, match="batch member 0"):
+        fr.integrate_batch(nh, (0.0, 1.0), [[0.0, 0.0, 0.0]], [[0.3, 1.0, 0.0]], params=mdl.param_values)
+    # the remedies: a completion regular at the point, or the constraint rows as complement
+    for G in (fr.complete_frame(mdl.constraints.distribution(), at=q0), mdl.constraints.adapted_frame()):
+        tr = fr.integrate(fr.NonholonomicSystem(mdl.lagrangian, G, mdl.m), (0.0, 1.0), q0, u0, params=mdl.param_values)
+        assert tr.q[-1, 0] == pytest.approx(0.3)
+    nh2 = fr.NonholonomicSystem.from_constraints(mdl.lagrangian, mdl.constraints)
+    assert fr.tidy(nh2.frame.determinant) == 1
+    with pytest.raises(fr.InvalidExpressionError, match="no value for"):
+        fr.complete_frame(mdl.constraints.distribution(), at={"phi": 0.0})

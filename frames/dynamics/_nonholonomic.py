@@ -189,9 +189,12 @@ class NonholonomicSystem(AdaptedIndices):
         cls, lagrangian: Lagrangian, constraints: LinearConstraints | Distribution, complement: Any = None, v: Any = "v"
     ) -> NonholonomicSystem:
         """Build the adapted frame from constraints (or a distribution) and a complement."""
-        D = constraints.distribution() if isinstance(constraints, LinearConstraints) else constraints
-        F = complete_frame(D, complement, v=v)
-        return cls(lagrangian, F, D.rank)
+        if isinstance(constraints, LinearConstraints):
+            # the constraint rows complete D to a frame regular wherever D is
+            F = constraints.adapted_frame(complement, v=v)
+            return cls(lagrangian, F, constraints.chart.dim - constraints.k)
+        F = complete_frame(constraints, complement, v=v)
+        return cls(lagrangian, F, constraints.rank)
 
     # ---------------------------------------------------------------- basics
     @property

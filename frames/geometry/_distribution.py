@@ -170,6 +170,28 @@ class LinearConstraints:
         """The constraint functions ``a^a_i u^i``."""
         return tuple(canon((self.matrix.row(a) * sp.Matrix(self.chart.u))[0]) for a in range(self.k))
 
+    def complement_fields(self) -> tuple[VectorField, ...]:
+        r"""The constraint rows as vector fields, ``Z_a = a^a_j ∂/∂q^j``: a complement of D.
+
+        They are Euclidean-orthogonal (in the coordinates) to D = ker a, so D ⊕ span(Z_a) = TQ
+        wherever the rows are independent: ``[X_D; a][X_Dᵀ aᵀ] = diag(X_D X_Dᵀ, a aᵀ)``.
+        """
+        return tuple(VectorField(self.chart, list(self.matrix.row(a))) for a in range(self.k))
+
+    def adapted_frame(self, complement: Sequence[VectorField] | None = None, v: Any = "v") -> Frame:
+        """Adapted frame: a basis of D, then ``complement`` (default :meth:`complement_fields`).
+
+        The default complement keeps the frame regular wherever D and the constraints are
+        (unlike a completion by coordinate fields).
+
+        >>> import frames as fr
+        >>> mdl = fr.models.knife_edge()
+        >>> F = mdl.constraints.adapted_frame()
+        >>> fr.tidy(F.determinant)
+        1
+        """
+        return complete_frame(self.distribution(), self.complement_fields() if complement is None else complement, v=v)
+
     def distribution(self) -> Distribution:
         """D = ker a, spanned by a basis of the null space (cancelled)."""
         basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)

@@ -14,7 +14,7 @@ Conventions (DESIGN.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -28,6 +28,14 @@ from ._fields import OneForm, VectorField
 from ._tangent import TangentVectorField
 
 __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
+
+
+def _numerically_zero(e: sp.Expr) -> bool:
+    """Zero test at a point: numerically when the entry is a number, exactly otherwise (parameters)."""
+    try:
+        return abs(complex(e)) < 1e-12
+    except TypeError:
+        return is_zero(e)
 
 
 def _rank(M: sp.MatrixBase) -> int:
@@ -330,17 +338,33 @@ def anholonomy_after_change(frame: Frame, A: Any) -> sp.ImmutableDenseNDimArray:
 
 
 def complete_frame(
-    distribution: Sequence[VectorField] | Any, complement: Sequence[VectorField] | None = None, v: Any = "v"
+    distribution: Sequence[VectorField] | Any,
+    complement: Sequence[VectorField] | None = None,
+    v: Any = "v",
+    *,
+    at: Mapping[Any, Any] | None = None,
 ) -> Frame:
     """Build an adapted frame: spanning fields of D first, then the complement.
 
-    With ``complement=None`` coordinate fields are appended greedily in order
-    while they increase the rank.
+    With ``complement=None`` coordinate fields ``∂/∂q^i`` are appended greedily in order while
+    they increase the rank. Such a frame can be singular at points where D is regular (the knife
+    edge completed with ``∂/∂x`` is singular at φ = 0). Give ``at`` (coordinate symbol or name ->
+    value) to append only coordinate fields that keep the frame regular at that point, or use
+    :meth:`LinearConstraints.adapted_frame`, whose complement (the constraint rows) is regular
+    wherever D is.
+
+    Raises
+    ------
+    SingularFrameError
+        If no completion by coordinate fields is regular at ``at``.
     """
     # a Distribution (from frames.geometry) or a sequence of fields
     fields = list(getattr(distribution, "fields", distribution))
     if not fields:
         raise ConstraintError("adapted frame: no spanning fields for D")
+    for X in fields:
+        if not isinstance(X, VectorField):
+            raise InvalidExpressionError(f"adapted frame: spanning field {X!r} is not a VectorField")
     chart = fields[0].chart
     n = chart.dim
     if complement is not None:
@@ -355,15 +379,31 @@ def complete_frame(
                 f"adapted frame: {len(fields)} fields for D plus {len(comp)} complement fields != dimension {n}"
             )
         return Frame(fields + comp, v=v)
+    point = None if at is None else chart.coordinate_substitution(at)
+    if point is not None and not set(chart.q) <= set(point):
+        missing = [str(x) for x in chart.q if x not in point]
+        raise InvalidExpressionError(f"adapted frame: the point at={dict(at or {})} gives no value for {missing}")
     rows = [list(X.components) for X in fields]
-    r = _rank(sp.Matrix(rows))
+
+    def rank(M: list[list[Any]]) -> int:
+        if point is None:
+            return _rank(sp.Matrix(M))
+        return int(sp.Matrix(M).xreplace(point).evalf().rank(iszerofunc=_numerically_zero))
+
+    r = rank(rows)
+    if point is not None and r < len(rows):
+        raise SingularFrameError(f"adapted frame: the fields spanning D are dependent at {dict(point)}")
     for i in range(n):
         if r == n:
             break
         e = [1 if k == i else 0 for k in range(n)]
-        r2 = _rank(sp.Matrix([*rows, e]))
+        r2 = rank([*rows, e])
         if r2 > r:
             rows.append(e)
             fields.append(VectorField.coordinate(chart, i))
             r = r2
+    if r < n:
+        raise SingularFrameError(
+            f"adapted frame: no coordinate fields complete D to a frame regular at {dict(point or {})}"
+        )
     return Frame(fields, v=v)

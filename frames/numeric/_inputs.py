@@ -17,6 +17,7 @@ from ..errors import (
     InconsistentInitialDataError,
     InvalidExpressionError,
     OptionError,
+    SingularFrameError,
     StateError,
 )
 from ..geometry._chart import Chart
@@ -128,12 +129,23 @@ def _t_span(t_span: Any) -> tuple[float, float]:
     return t0, t1
 
 
+def _singular_frame_message(q0: np.ndarray) -> str:
+    return (
+        f"the adapted frame is singular at q0 = {q0.tolist()}: its coframe, which gives the constraints "
+        "θ^a(u) = 0 and the quasi-velocities, cannot be evaluated there (the initial data are not at fault). "
+        "Use a frame regular at q0: LinearConstraints.adapted_frame() (the constraint rows as complement, "
+        "regular wherever D is), complete_frame(D, at=q0), or an explicit complement"
+    )
+
+
 def _check_consistent(
     comp: CompiledSystem, t0: float, q0: np.ndarray, u0: np.ndarray, p: Any, project: Any, tol: float
 ) -> tuple[np.ndarray, dict[str, Any] | None]:
     c = comp.constraint_values(t0, q0, u0, p)
     if c is None:
         return u0, None
+    if not np.all(np.isfinite(c)):
+        raise SingularFrameError(_singular_frame_message(q0))
     scale = max(1.0, float(np.max(np.abs(u0))))
     worst = float(np.max(np.abs(c))) if c.size else 0.0
     if worst <= tol * scale:

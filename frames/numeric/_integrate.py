@@ -16,6 +16,7 @@ from ..errors import (
     InconsistentInitialDataError,
     InvalidExpressionError,
     OptionError,
+    SingularFrameError,
     SingularityError,
     StateError,
 )
@@ -29,6 +30,7 @@ from ._inputs import (
     _extras,
     _merge_params,
     _resolve,
+    _singular_frame_message,
     _t_span,
     _vector,
     compile_system,
@@ -295,6 +297,9 @@ def integrate_batch(
     p = comp.bind(pd_, batch=nb)
     X0 = _extras(comp, extra0, nb)
     c = comp.constraint_values(t0, Q0, U0, p)
+    if c is not None and c.size and not np.all(np.isfinite(c)):
+        j = int(np.nonzero(~np.all(np.isfinite(c), axis=0))[0][0])
+        raise SingularFrameError(f"batch member {j}: " + _singular_frame_message(Q0[:, j]))
     if c is not None and c.size:
         scale = np.maximum(1.0, np.max(np.abs(U0), axis=0))
         bad = np.nonzero(np.max(np.abs(c), axis=0) > constraint_tol * scale)[0]
