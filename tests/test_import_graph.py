@@ -224,3 +224,17 @@ def test_architecture_doc_names_every_module():
     assert not missing, f"docs/architecture.md does not mention {missing}"
     readme = (PKG.parent / "README.md").read_text(encoding="utf-8")
     assert "algebra < geometry < dynamics < natural < numeric < app" in readme
+
+
+def test_cold_import_loads_no_heavy_optional_module():
+    """``import frames`` loads neither matplotlib, scipy.integrate, galgebra, dask, pandas nor hypothesis."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, frames\n"
+        "heavy = ('matplotlib', 'galgebra', 'dask', 'pandas', 'hypothesis', 'scipy.integrate')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
