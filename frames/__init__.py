@@ -10,7 +10,7 @@ import importlib
 
 from . import models
 from ._version import __version__
-from .algebra import is_zero, tidy
+from .algebra import budget, is_zero, step, tidy
 from .app import (
     Report,
     build_report,
@@ -122,6 +122,8 @@ from .numeric import (
 )
 
 __all__ = [
+    "budget",
+    "step",
     "BudgetExceededError",
     "IntegrationBudgetError",
     "OptionError",

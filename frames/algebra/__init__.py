@@ -5,9 +5,11 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 * normal forms — :func:`canon` (``cancel``), :func:`trig_normal` (``sin² + cos² = 1``),
   :func:`tidy` (final results), :func:`is_zero` (exact zero test);
 * the field ``QQ(x, sin a, cos a, f(t), …)`` — :class:`RationalFunctions`;
-* exact linear algebra — :func:`exact_solve` and its family (``_solve.py``).
+* exact linear algebra — :func:`exact_solve` and its family (``_solve.py``);
+* time budgets and progress for every long computation — :func:`budget`, :func:`step` (``_budget.py``).
 """
 
+from ._budget import Budget, budget, checkpoint, current_budget, step
 from ._field import RationalFunctions, UnsupportedExpression
 from ._normal import canon, canon_matrix, entries, is_zero, tidy, tidy_matrix, trig_normal
 from ._solve import (
@@ -22,6 +24,11 @@ from ._solve import (
 )
 
 __all__ = [
+    "Budget",
+    "budget",
+    "checkpoint",
+    "current_budget",
+    "step",
     "RationalFunctions",
     "UnsupportedExpression",
     "canon",

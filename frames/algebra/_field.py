@@ -17,6 +17,8 @@ from sympy.polys.matrices import DomainMatrix
 from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 from sympy.polys.orderings import lex
 
+from ._budget import checkpoint
+
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
 
 
@@ -141,6 +143,7 @@ class RationalFunctions:
         aug = [list(r) for r in elems]
         det = self.field.one
         for c in range(n):
+            checkpoint()
             r = next(
                 (r for r in range(c, n) if aug[r][c] and aug[r][c].numer.is_ground and aug[r][c].denom.is_ground), None
             )

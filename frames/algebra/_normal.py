@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
+from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
 
 __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
@@ -21,6 +22,7 @@ __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix",
 
 def canon(expr: object) -> sp.Expr:
     """Canonical rational form of ``expr`` (``cancel`` of the expression)."""
+    checkpoint()
     e = sp.sympify(expr)
     if isinstance(e, sp.NDimArray | sp.MatrixBase):
         raise TypeError(f"canon: expected a scalar expression, got the array {e!r}")

@@ -25,6 +25,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from ..errors import InvalidExpressionError, RegularityError
+from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
 from ._normal import canon, is_zero, tidy
 
@@ -98,6 +99,7 @@ def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Ex
     aug = A.row_join(B).tolist()
     det: sp.Expr = sp.S.One
     for c in range(n):
+        checkpoint()
         cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
         if not cands:
             raise ZeroDivisionError(f"exact_solve: singular matrix (no pivot in column {c + 1})")
@@ -195,6 +197,7 @@ def solve_linear_general(
     nonconst: list[sp.Expr] = []
     zero_rows: list[int] = []
     for i in range(rows):
+        checkpoint()
         cand = [c for c in range(cols) if c not in pivot_of.values() and M[i, c] != 0 and not is_zero(M[i, c])]
         if cand:
             first = min(group[c] for c in cand)

@@ -1,0 +1,160 @@
+r"""Time budgets and progress for long symbolic computations.
+
+A budget is opened with :func:`budget` (a context manager, also used by the ``budget=`` arguments of
+the library's long computations and by ``frames analyze --budget``). Inside it
+
+* :func:`step` names the step that is running and reports it to the progress callback;
+* :func:`checkpoint` raises :class:`~frames.BudgetExceededError`, naming the step, once the budget is
+  spent. The normal forms of this layer (:func:`~frames.algebra.canon`, :func:`~frames.algebra.tidy`,
+  :func:`~frames.algebra.is_zero`) and the elimination loops call it, so every symbolic computation of
+  the library is interruptible between two of its elementary operations;
+* on the main thread of a Unix process a timer (``SIGALRM``, only when no other handler is installed)
+  also interrupts a single sympy call that runs past the budget by more than ``grace`` seconds.
+
+Budgets nest: an inner budget cannot outlive an outer one. Without an open budget the checks cost
+one context-variable look-up.
+
+>>> import frames as fr
+>>> with fr.budget(60, progress=lambda name: None) as b:
+...     with fr.step("anholonomy"):
+...         R = fr.models.nonholonomic_particle().frame.anholonomy
+>>> b.steps
+['anholonomy']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BudgetExceededError, OptionError
+
+__all__ = ["Budget", "budget", "checkpoint", "current_budget", "step"]
+
+_CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
+
+
+@dataclass
+class Budget:
+    """An open time budget: its deadline, the step running, the steps seen (for progress)."""
+
+    seconds: float
+    deadline: float
+    progress: Callable[[str], Any] | None = None
+    current: str = "start"
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def remaining(self) -> float:
+        """Seconds left (negative once spent)."""
+        return self.deadline - time.monotonic()
+
+    def exceeded(self) -> BudgetExceededError:
+        return BudgetExceededError(
+            f"time budget of {self.seconds:g} s exceeded during step {self.current!r} "
+            f"(steps started: {', '.join(self.steps) or 'none'})",
+            step=self.current,
+        )
+
+
+def current_budget() -> Budget | None:
+    """The innermost open budget, or None."""
+    return _CURRENT.get()
+
+
+def checkpoint() -> None:
+    """Raise :class:`~frames.BudgetExceededError` if the open budget is spent (cheap otherwise)."""
+    b = _CURRENT.get()
+    if b is not None and time.monotonic() > b.deadline:
+        raise b.exceeded()
+
+
+@contextlib.contextmanager
+def step(name: str) -> Iterator[None]:
+    """Name the step that runs inside the block; report it to the budget's progress callback."""
+    b = _CURRENT.get()
+    if b is None:
+        yield
+        return
+    checkpoint()
+    previous = b.current
+    b.current = name
+    b.steps.append(name)
+    if b.progress is not None:
+        b.progress(name)
+    try:
+        yield
+    finally:
+        b.current = previous
+
+
+def _check_seconds(seconds: Any) -> float:
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or math.isnan(seconds) or seconds <= 0:
+        raise OptionError(f"budget: seconds={seconds!r} must be a positive number of seconds (math.inf for none)")
+    return float(seconds)
+
+
+@contextlib.contextmanager
+def budget(
+    seconds: float | None, *, progress: Callable[[str], Any] | None = None, grace: float = 2.0
+) -> Iterator[Budget | None]:
+    """Open a time budget of ``seconds`` for the block (``None``: no budget, the block just runs).
+
+    Parameters
+    ----------
+    seconds : float or None
+        Wall-clock seconds. Exceeding them raises :class:`~frames.BudgetExceededError` naming the
+        step that was running.
+    progress : callable, optional
+        Called with the name of every step started inside the block (see :func:`step`).
+    grace : float
+        A single sympy operation that does not return is interrupted ``grace`` seconds after the
+        deadline (main thread of a Unix process only).
+    """
+    if seconds is None:
+        yield None
+        return
+    secs = _check_seconds(seconds)
+    outer = _CURRENT.get()
+    deadline = time.monotonic() + secs
+    if outer is not None:
+        deadline = min(deadline, outer.deadline)
+    b = Budget(secs, deadline, progress if progress is not None else (outer.progress if outer else None))
+    token = _CURRENT.set(b)
+    alarm = _arm_alarm(b, grace)
+    try:
+        yield b
+    finally:
+        if alarm is not None:
+            alarm()
+        _CURRENT.reset(token)
+
+
+def _arm_alarm(b: Budget, grace: float) -> Callable[[], None] | None:
+    """A SIGALRM timer that raises the budget error inside a long sympy call; returns its disarm."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)
+        or math.isinf(b.remaining)
+    ):
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise b.exceeded()
+
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, max(b.remaining, 0.0) + grace)
+
+    def disarm() -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+    return disarm

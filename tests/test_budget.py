@@ -1,0 +1,67 @@
+"""Every long symbolic computation runs under a budget: it stops with BudgetExceededError naming the step."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+import frames as fr
+
+
+def test_budget_stops_a_long_computation_and_names_the_step():
+    mdl = fr.models.two_wheeled_carriage()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    seen = []
+    start = time.monotonic()
+    with pytest.raises(fr.BudgetExceededError, match="during step 'vakonomic field'") as info:
+        with fr.budget(0.3, progress=seen.append):
+            with fr.step("vakonomic field"):
+                vk.field()
+    assert time.monotonic() - start < 5
+    assert info.value.step == "vakonomic field" and seen == ["vakonomic field"]
+
+
+def test_budget_is_generous_when_there_is_time():
+    mdl = fr.models.nonholonomic_particle()
+    with fr.budget(120) as b:
+        with fr.step("field"):
+            G = mdl.nonholonomic().field()
+        with fr.step("multipliers"):
+            mdl.nonholonomic().multipliers()
+    assert b.steps == ["field", "multipliers"] and b.remaining > 0
+    assert G.equals(mdl.nonholonomic().field())
+
+
+def test_budgets_nest_and_the_inner_cannot_outlive_the_outer():
+    with fr.budget(10) as outer, fr.budget(1000) as inner:
+        assert inner.deadline <= outer.deadline
+    with fr.budget(None) as none:
+        assert none is None
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), True, "10"])
+def test_bad_budget(bad):
+    with pytest.raises(fr.OptionError, match="budget"):
+        with fr.budget(bad):
+            pass
+
+
+def test_a_single_sympy_call_is_interrupted_by_the_timer():
+    """``expand((x+y+z+1)**60)`` is one sympy call; the SIGALRM timer stops it (fresh process, no pytest-timeout)."""
+    code = (
+        "import time, sympy as sp, frames as fr\n"
+        "x, y, z = sp.symbols('x y z')\n"
+        "t = time.monotonic()\n"
+        "try:\n"
+        "    with fr.budget(0.5, grace=0.5):\n"
+        "        with fr.step('expand'):\n"
+        "            sp.expand((x + y + z + 1) ** 300)\n"
+        "except fr.BudgetExceededError as e:\n"
+        "    print('stopped', e.step, round(time.monotonic() - t, 1))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.startswith("stopped expand"), out.stdout + out.stderr
+    assert float(out.stdout.split()[-1]) < 10
