@@ -58,9 +58,9 @@ def skate(time_dependent: bool):
 def skate_syms(mdl):
     P = mdl.params
     t = mdl.chart.t
-    B0 = mdl.extras["B0"]
+    B0 = mdl.symbols["B0"]
     B0d = sp.diff(B0, t) if t is not None else sp.S.Zero
-    return (P["m"], P["ell"], P["sigma"], P["g"], P["alpha"], P["Q"], B0, B0d, mdl.extras["I3"])
+    return (P["m"], P["ell"], P["sigma"], P["g"], P["alpha"], P["Q"], B0, B0d, mdl.symbols["I3"])
 
 
 BOTH = pytest.mark.parametrize("td", [False, True], ids=["B0", "B0(t)"])

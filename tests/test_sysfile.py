@@ -216,7 +216,7 @@ def test_round_trip_every_model(name):
     assert mdl.frame.matrix.shape == back.frame.matrix.shape
     assert all(sp.simplify(a - b) == 0 for a, b in zip(mdl.constraints.matrix, back.constraints.matrix, strict=True))
     assert {k.name: v for k, v in back.param_values.items()} == {k.name: float(v) for k, v in mdl.param_values.items()}
-    assert set(back.extras.get("structure_constants", {})) == set(mdl.extras.get("structure_constants", {}))
+    assert set(back.structure_constants) == set(mdl.structure_constants)
 
 
 def is_zero_all(e):
@@ -270,10 +270,10 @@ def test_file_errors_name_file_key_and_reason(tmp_path):
 def test_frame_defaults_complement_and_units():
     mdl = fr.load_system(EXAMPLE)
     assert mdl.name == "sleigh-offset-mass" and mdl.n == 3 and mdl.m == 2
-    assert mdl.extras["units"]["I"] == "kg m^2"
+    assert mdl.units["I"] == "kg m^2"
     th = mdl.chart.q[0]
     assert mdl.frame.matrix.row(2).tolist() == [[0, -sp.sin(th), sp.cos(th)]]
-    assert len(mdl.extras["auxiliary"]) == 2
+    assert len(mdl.auxiliary) == 2
     # without frame or complement: coordinate fields complete D
     text = EXAMPLE.read_text().replace('complement = [["0", "-sin(theta)", "cos(theta)"]]', "")
     m2 = loads_system(text)

@@ -15,18 +15,17 @@ Papers:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
 
 from ..dynamics._lagrangian import Lagrangian
-from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import FramesError
 from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
+from ._model import Model
 
 __all__ = [
     "Model",
@@ -43,90 +42,6 @@ __all__ = [
     "two_wheeled_carriage",
     "vertical_rolling_disk",
 ]
-
-
-@dataclass(frozen=True, eq=False)
-class Model:
-    """A benchmark system.
-
-    Attributes
-    ----------
-    name : str
-        Catalogue key, e.g. ``"two-wheeled-carriage"``.
-    chart : Chart
-    lagrangian : Lagrangian
-    frame : Frame
-        Adapted frame; its first ``m`` fields span D.
-    m : int
-        Rank of the constraint distribution.
-    constraints : LinearConstraints
-        The constraints as printed in the source.
-    params : dict
-        Parameter name -> Symbol.
-    q0, u0 : dict
-        Default initial conditions (Symbol -> number), with ``u0`` in D.
-    param_values : dict
-        Default numerical parameter values (Symbol -> number).
-    citation : str
-    group : tuple of int
-        For Chaplygin systems: 0-based indices of frame fields that are the
-        group generators ``Ẽ_a`` (empty otherwise).
-    structure_constants : dict
-        ``(a, b) -> {c: C^c_ab}`` with ``[Ẽ_a, Ẽ_b] = -C^c_ab Ẽ_c`` (Chaplygin).
-    notes : str
-    extras : dict
-        Optional model-specific data. Conventions read by the library:
-        ``"structure_constants"`` (Chaplygin, see above); ``"auxiliary"``: m
-        auxiliary functions ``F^β(q, u)``, affine in the velocities, which with
-        the constraints form a coframe, for the modified vakonomic method
-        (``ModifiedVakonomic(L, constraints=..., auxiliary=extras["auxiliary"])``,
-        also read as ``"mvm_auxiliary"``); ``"mvm_constraints"``: the constraints
-        in the form used by the MVM (default: ``constraints.functions``);
-        ``"units"``: parameter name -> unit string (set by system files).
-    """
-
-    name: str
-    chart: Chart
-    lagrangian: Lagrangian
-    frame: Frame
-    m: int
-    constraints: LinearConstraints
-    params: dict[str, sp.Symbol]
-    q0: dict[sp.Symbol, float] = field(default_factory=dict)
-    u0: dict[sp.Symbol, float] = field(default_factory=dict)
-    param_values: dict[sp.Symbol, float] = field(default_factory=dict)
-    citation: str = ""
-    group: tuple[int, ...] = ()
-    notes: str = ""
-    extras: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def n(self) -> int:
-        """dim Q."""
-        return self.chart.dim
-
-    def nonholonomic(self) -> NonholonomicSystem:
-        """The nonholonomic system in the model's adapted frame."""
-        return NonholonomicSystem(self.lagrangian, self.frame, self.m)
-
-    @property
-    def is_chaplygin(self) -> bool:
-        """True if the model declares group generators (a Chaplygin system)."""
-        return bool(self.group)
-
-    def __repr__(self) -> str:
-        return f"Model({self.name!r}, q={self.chart.q}, m={self.m}, params={list(self.params)})"
-
-    def _repr_latex_(self) -> str:
-        r"""LaTeX display for Jupyter: coordinates, Lagrangian and constraints.
-
-        >>> print(nonholonomic_particle()._repr_latex_())
-        $\begin{aligned}q &= \left(q_{1}, q_{2}, q_{3}\right)\\ L &= \frac{u_{1}^{2}}{2} + \frac{u_{2}^{2}}{2} + \frac{u_{3}^{2}}{2}\\ 0 &= q_{1} u_{2} + u_{3}\end{aligned}$
-        """
-        rows = [r"q &= \left(" + ", ".join(sp.latex(s) for s in self.chart.q) + r"\right)"]
-        rows.append("L &= " + sp.latex(self.lagrangian.expr))
-        rows += ["0 &= " + sp.latex(f) for f in self.constraints.functions]
-        return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
 
 
 def _params(names: str) -> dict[str, sp.Symbol]:
@@ -221,7 +136,7 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         param_values={Ii: 1.0 for Ii in I},
         citation="Crampin & Mestdag (2010), section 7.1; Bloch, Fernandez & Mestdag (2009)",
         group=tuple(range(2, n)),
-        extras={"deltas": tuple(D), "structure_constants": {}},
+        symbols={"deltas": tuple(D)},
     )
 
 
@@ -260,7 +175,6 @@ def vertical_rolling_disk() -> Model:
         param_values={M: 1.0, I: 0.5, J: 0.25, R: 1.0},
         citation="Crampin & Mestdag (2010), section 7.1; Bloch (2003)",
         group=(2, 3),
-        extras={"structure_constants": {}},
     )
 
 
@@ -392,7 +306,7 @@ def two_wheeled_carriage() -> Model:
         citation="Crampin & Mestdag (2010), section 7.2; Neimark & Fufaev (1972); Cortés et al. (2003), Example 6.7",
         group=(2, 3, 4),
         # [E_a, E_b] = -C^c_ab E_c: [X3, X5] = X4, [X4, X5] = -X3
-        extras={"structure_constants": {(2, 4): {3: -1}, (3, 4): {2: 1}}},
+        structure_constants={(2, 4): {3: -1}, (3, 4): {2: 1}},
     )
 
 
@@ -468,7 +382,6 @@ def rolling_penny() -> Model:
         notes="L and constraints checked against Cortés et al. (2003), Example 6.6 (m = I = J = R = 1).",
         citation="Cortés, de León, Martín de Diego & Martínez (2003), Example 6.6",
         group=(2, 3),
-        extras={"structure_constants": {}},
     )
 
 
@@ -523,10 +436,8 @@ def rolling_coin_incline() -> Model:
         u0={ux: 0.0, uy: 0.0, uph: 0.0, uth: Om},
         param_values=pv,
         citation="Pastore, Giammarini & Grillo (2024), section 3, eqs. (60)-(62), Table 1",
-        extras={
-            "mvm_constraints": (ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph),
-            "mvm_auxiliary": (uph, uth),
-        },
+        mvm_constraints=(ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph),
+        auxiliary=(uph, uth),
     )
 
 
@@ -603,7 +514,9 @@ def charged_skate(time_dependent: bool = False) -> Model:
         u0={ux: 1.0, uy: 0.0, uth: 0.5},
         param_values=pv,
         citation="Pastore, Giammarini & Grillo (2024), section 4, eqs. (97)-(102)",
-        extras={"B0": B0, "I3": I3, "mvm_constraints": (s * ux - c * uy,), "mvm_auxiliary": (uth, c * ux + s * uy)},
+        symbols={"B0": B0, "I3": I3},
+        mvm_constraints=(s * ux - c * uy,),
+        auxiliary=(uth, c * ux + s * uy),
     )
 
 

@@ -32,6 +32,7 @@ from ..dynamics._consistency import strong_consistency, weak_consistency
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import FramesError
 from ..natural._mvm import ModifiedVakonomic
+from ._errata import ERRATA
 
 __all__ = [
     "ERRATA",
@@ -201,7 +202,7 @@ def _chart(a: Analysis) -> Iterable[Item]:
     yield note(_sym_list(ch.u), "velocities u")
     if ch.t is not None:
         yield note(str(ch.t), "time")
-    units = a.model.extras.get("units", {})
+    units = a.model.units
     for name, s in a.model.params.items():
         txt = f"[{units[name]}]" if units.get(name) else ""
         if s in a.model.param_values:
@@ -307,15 +308,14 @@ def _chaplygin(a: Analysis) -> Iterable[Item]:
 def mvm_data(model: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
     """``(constraints, auxiliary)`` for the MVM, or None if the model gives no auxiliary functions.
 
-    Convention: ``Model.extras["auxiliary"]`` (m functions, affine in the
+    Convention: ``Model.auxiliary`` (m functions, affine in the
     velocities, which with the constraints form a coframe); the constraints are
-    ``Model.extras.get("mvm_constraints")`` or the model's constraint functions.
-    ``"mvm_auxiliary"`` is accepted as a synonym of ``"auxiliary"``.
+    ``Model.mvm_constraints`` or the model's constraint functions.
     """
-    aux = model.extras.get("auxiliary") or model.extras.get("mvm_auxiliary")
+    aux = model.auxiliary
     if not aux:
         return None
-    cons = model.extras.get("mvm_constraints") or model.constraints.functions
+    cons = model.mvm_constraints or model.constraints.functions
     return tuple(cons), tuple(aux)
 
 
@@ -323,7 +323,7 @@ def mvm_data(model: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
 def _mvm(a: Analysis) -> Iterable[Item]:
     data = mvm_data(a.model)
     if data is None:
-        raise SectionSkipped('the model provides no auxiliary functions (Model.extras["auxiliary"])')
+        raise SectionSkipped("the model provides no auxiliary functions (Model.auxiliary)")
     cons, aux = data
     mvm = ModifiedVakonomic(a.model.lagrangian, constraints=list(cons), auxiliary=list(aux))
     yield note(", ".join(map(str, aux)), "auxiliary functions F")
@@ -338,43 +338,6 @@ def _mvm(a: Analysis) -> Iterable[Item]:
         yield verdict("Theorem 1 (55a): MVM equivalent to the nonholonomic (TNHM) motion", res.holds)
     else:  # pragma: no cover - depends on the merged API
         yield note("equivalence test not available in this version")
-
-
-#: Model name -> errata entries (ID, text) from docs/errata.md that concern it.
-ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
-    "two-wheeled-carriage": (
-        (
-            "CM-1",
-            "Crampin & Mestdag print [X1, X2] = (R²/2c)(sin θ X3 − cos θ X4); "
-            "the library derives the opposite sign (and the four X_α^C(v_a) change sign).",
-        ),
-        (
-            "CM-4",
-            "p_a R^a_12 = −K(v1 − v2), not +K(v1 − v2); the verdict (consistent at φ = p iff l = 0) is unchanged.",
-        ),
-        ("CM-5", "the constant H of the special section is +(mR² + 2J2)/(2R), not −(mR² + 2J2)/(2R)."),
-        ("CM-6", "X_1^C(L), X_2^C(L) and the nonholonomic Γ_1, Γ_2 are the negatives of the printed ones."),
-        (
-            "CdLMM-1",
-            "Cortés et al.'s K1 (Example 6.7) is dimensionally inconsistent; with R³ → R⁴ it gives the special l.",
-        ),
-    ),
-    "nonholonomic-particle": (
-        ("CM-2", "the vakonomic field has −μ v2 X1^V (printed −μ q2) and +μ q1 v1 in the X3^V coefficient."),
-        ("CM-3", "the tangent A is −(μ q1 v1 + v1 v2)/(1 + q1²) (printed (μ q1 v1 − v1 v2)/(1 + q1²))."),
-    ),
-    "rolling-penny": (
-        ("CdLMM-2", "the printed final submanifold C_f1 of Example 6.6 is not contained in S_1."),
-        ("CdLMM-3", "C_f2 and the multipliers p = 2θ̇(cos φ, sin φ) of Example 6.6 are not invariant (sign slip)."),
-    ),
-    "rolling-coin-incline": (("PGG-6", "(96c) should read cos(Ωt + θ0), not cos(Ωt)."),),
-    "charged-skate": (
-        ("PGG-4", "(101b): p2 contains ½ Q B0 q¹ (a position), not q̇¹."),
-        ("PGG-5", "(108a–b), (113a–b): the Ḃ0 terms multiply positions, not velocities."),
-        ("PGG-7", "(122b): the sign of m q̇¹ q̇³ is +."),
-        ("PGG-8", "(132), (133a–b): velocities q̇ where positions q are printed."),
-    ),
-}
 
 
 @section("errata", "Errata notes")

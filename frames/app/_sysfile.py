@@ -446,8 +446,8 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     cons = wrap("constraints", lambda: LinearConstraints(ch, cons_e))
     n = ch.dim
     m = data.get("m", n - cons.k)
-    if not isinstance(m, int) or isinstance(m, bool) or m != n - cons.k:
-        raise fail("m", f"must equal n - (number of constraints) = {n - cons.k}")
+    if not isinstance(m, int) or isinstance(m, bool):
+        raise fail("m", "must be an integer (the rank of D)")
 
     def fields(key: str) -> list[VectorField]:
         rows = data[key]
@@ -466,13 +466,6 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     if "frame" in data:
         Xs = fields("frame")
         F = wrap("frame", lambda: Frame(Xs))
-        A = cons.matrix
-        for i, X in enumerate(Xs[:m]):
-            vals = A * sp.Matrix(X.components)
-            if not all(is_zero(x) for x in vals):
-                raise fail(
-                    f"frame[{i}]", f"field {X!r} does not satisfy the constraints (the first m = {m} must span D)"
-                )
     elif "complement" in data:
         comp = fields("complement")
         F = wrap("complement", lambda: complete_frame(cons.distribution(), comp))
@@ -482,20 +475,13 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     group_raw = data.get("group", [])
     if not _is_list(group_raw) or not all(isinstance(g, int) and not isinstance(g, bool) for g in group_raw):
         raise fail("group", "must be a list of 1-based frame indices")
-    for g in group_raw:
-        if not m < g <= n:
-            raise fail("group", f"index {g} must be a transverse frame field, m < index ≤ n = {n}")
     group = tuple(g - 1 for g in group_raw)
-    extras: dict[str, Any] = {}
-    if units:
-        extras["units"] = units
-    if functions:
-        extras["functions"] = {k: tuple(v) for k, v in funcs_t.items()}
+    sc: dict[tuple[int, int], dict[int, sp.Expr]] = {}
+    aux_t: tuple[sp.Expr, ...] = ()
     sc_raw = data.get("structure_constants")
     if sc_raw is not None:
         if not _is_list(sc_raw):
             raise fail("structure_constants", "must be a list of tables {a, b, c, value}")
-        sc: dict[tuple[int, int], dict[int, sp.Expr]] = {}
         for i, entry in enumerate(sc_raw):
             key = f"structure_constants[{i}]"
             if not isinstance(entry, dict) or set(entry) != {"a", "b", "c", "value"}:
@@ -504,16 +490,11 @@ def loads_system(text: str, source: str = "<string>") -> Any:
             if not all(isinstance(j, int) and 1 <= j <= n for j in idx):
                 raise fail(key, f"indices must be integers in 1..{n}")
             sc.setdefault((idx[0] - 1, idx[1] - 1), {})[idx[2] - 1] = expr(entry["value"], key + ".value")
-        extras["structure_constants"] = sc
-    elif group:
-        extras["structure_constants"] = {}
     if "auxiliary" in data:
         aux = data["auxiliary"]
         if not _is_list(aux):
             raise fail("auxiliary", "must be a list of expressions")
-        extras["auxiliary"] = tuple(expr(a, f"auxiliary[{i}]") for i, a in enumerate(aux))
-        if len(extras["auxiliary"]) != m:
-            raise fail("auxiliary", f"needs m = {m} functions (with the constraints they form a coframe)")
+        aux_t = tuple(expr(a, f"auxiliary[{i}]") for i, a in enumerate(aux))
 
     init = data.get("initial", {})
     if not isinstance(init, dict) or set(init) - {"q", "u"}:
@@ -535,7 +516,10 @@ def loads_system(text: str, source: str = "<string>") -> Any:
         if key in data and not isinstance(data[key], str):
             raise fail(key, "must be a string")
     name = data.get("name", Path(source).stem if source != "<string>" else "system")
-    return Model(
+    # the model checks its own invariants (m, the frame spans D, group, MVM data, u0 in D);
+    # its error names the part, which is the file's key
+    return _model_or_fail(
+        fail,
         name,
         ch,
         L,
@@ -549,8 +533,26 @@ def loads_system(text: str, source: str = "<string>") -> Any:
         citation=data.get("citation", ""),
         group=group,
         notes=data.get("notes", ""),
-        extras=extras,
+        structure_constants=sc,
+        auxiliary=aux_t,
+        units=units,
+        functions={k: tuple(v) for k, v in funcs_t.items()} if functions else {},
     )
+
+
+_MODEL_PART_TO_KEY = {"q0": "initial.q", "u0": "initial.u", "param_values": "parameters", "params": "parameters"}
+
+
+def _model_or_fail(fail: Callable[[str, str], SystemFileError], *args: Any, **kwargs: Any) -> Model:
+    """Build the :class:`Model`; its invariant errors become a SystemFileError keyed by the file's key."""
+    try:
+        return Model(*args, **kwargs)
+    except SystemFileError:
+        raise
+    except FramesError as exc:
+        part = getattr(exc, "part", "model")
+        reason = str(exc).split(f": {part}: ", 1)[-1]
+        raise fail(_MODEL_PART_TO_KEY.get(part, part), reason) from None
 
 
 def load_system(path: str | Path) -> Any:
@@ -592,7 +594,7 @@ def _num(x: float) -> str:
 
 def _declared_functions(model: Any) -> dict[str, list[str]]:
     exprs: list[sp.Expr] = [model.lagrangian.expr, *model.frame.matrix, *model.constraints.matrix]
-    exprs += list(model.extras.get("auxiliary", ()) or model.extras.get("mvm_auxiliary", ()))
+    exprs += list(model.auxiliary)
     out: dict[str, list[str]] = {}
     for e in exprs:
         for f in sp.sympify(e).atoms(sp.core.function.AppliedUndef):
@@ -610,7 +612,7 @@ def dump_system(model: Any) -> str:
 
     The adapted frame is written in full, so the model read back has the same
     chart, Lagrangian, constraints and frame. MVM auxiliary functions are taken
-    from ``model.extras["auxiliary"]`` (or ``"mvm_auxiliary"``).
+    from ``model.auxiliary``.
 
     Examples
     --------
@@ -642,12 +644,12 @@ def dump_system(model: Any) -> str:
     lines.append("]")
     if model.group:
         lines.append("group = [" + ", ".join(str(g + 1) for g in model.group) + "]  # 1-based frame indices")
-    aux = model.extras.get("auxiliary") or model.extras.get("mvm_auxiliary")
+    aux = model.auxiliary
     if aux:
         lines.append("auxiliary = [" + ", ".join(_e(a) for a in aux) + "]")
     if model.notes:
         lines.append(f"notes = {_s(model.notes)}")
-    sc = model.extras.get("structure_constants") or {}
+    sc = model.structure_constants
     for (a, b), row in sorted(sc.items()):
         for c, val in sorted(row.items()):
             lines += [
@@ -658,7 +660,7 @@ def dump_system(model: Any) -> str:
                 f"c = {c + 1}",
                 f"value = {_e(val)}",
             ]
-    units = model.extras.get("units", {})
+    units = model.units
     if model.params:
         lines += ["", "[parameters]"]
         for pn, s in model.params.items():

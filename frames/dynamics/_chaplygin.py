@@ -154,7 +154,7 @@ class ChaplyginSystem(AdaptedIndices):
         F = model.frame
         grp = list(model.group)
         hor = [F.fields[i] for i in range(F.dim) if i not in grp]
-        sc_raw = model.extras.get("structure_constants", {}) or {}
+        sc_raw = model.structure_constants
         pos = {g: j for j, g in enumerate(grp)}
         sc = {(pos[a], pos[b]): {pos[c]: val for c, val in row.items()} for (a, b), row in sc_raw.items()}
         return cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=check)
