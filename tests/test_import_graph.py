@@ -23,7 +23,7 @@ MAX_LINES = 800
 # rank of each layer; the base modules (errors, version) sit below everything, the public
 # doors (frames/__init__.py, frames/models.py, frames/strategies.py) above everything.
 LAYERS = {"algebra": 1, "geometry": 2, "dynamics": 3, "natural": 4, "numeric": 5, "app": 6}
-BASE = {"frames.errors": 0, "frames._version": 0}
+BASE = {"frames.errors": 0, "frames._version": 0, "frames._value": 0}
 DOORS = 7
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
+from .._value import Value, latex_of
 from ..algebra import canon, is_zero, tidy
 from ..algebra._solve import _reduce_conditions, solve_linear_general
 from ..errors import ChartMismatchError, InvalidExpressionError
@@ -40,7 +41,7 @@ def _is_lagrangian(obj: object) -> bool:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CartanSystem:
+class CartanSystem(Value):
     r"""The Cartan forms of a Lagrangian written in a frame (Crampin–Mestdag section 2.3).
 
     Parameters
@@ -79,6 +80,13 @@ class CartanSystem:
     frame: Frame
     L: sp.Expr
     extra: tuple[sp.Symbol, ...]
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        rows = [("L", sp.latex(self.L))]
+        rows += [(rf"X_{{{i + 1}}}", X._repr_latex_().strip("$")) for i, X in enumerate(self.frame.fields)]
+        if self.extra:
+            rows.append((r"\text{extra}", latex_of(self.extra)))
+        return rows
 
     def __init__(self, frame: Frame, lagrangian: Any, extra: Sequence[sp.Symbol] = ()) -> None:
         if not isinstance(frame, Frame):
@@ -290,7 +298,7 @@ class CartanSystem:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CartanSolution:
+class CartanSolution(Value):
     r"""General solution of ``Γ ⌟ ω = −dE`` on the lifted frame.
 
     Attributes

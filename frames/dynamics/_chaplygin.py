@@ -20,6 +20,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, is_zero, tidy
 from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry._distribution import AdaptedIndices
@@ -34,8 +35,8 @@ from ._vakonomic import VakonomicSystem, _decide
 __all__ = ["ChaplyginSystem", "Proposition5"]
 
 
-@dataclass(frozen=True)
-class Proposition5:
+@dataclass(frozen=True, eq=False)
+class Proposition5(Value):
     r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
 
     Attributes
@@ -68,7 +69,7 @@ class Proposition5:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ChaplyginSystem(AdaptedIndices):
+class ChaplyginSystem(AdaptedIndices, Value):
     r"""A Chaplygin system in the frame ``{X_α, Ẽ_a}`` (Crampin–Mestdag section 6).
 
     Parameters
@@ -109,6 +110,14 @@ class ChaplyginSystem(AdaptedIndices):
     m: int
     C: sp.ImmutableDenseNDimArray
     _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        F = self.frame
+        rows = [("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"X_{{{i + 1}}}", F.fields[i]._repr_latex_().strip("$")) for i in range(F.dim)]
+        rows.append((r"D", r"\operatorname{span}\{" + ", ".join(f"X_{{{i + 1}}}" for i in range(self.m)) + r"\}"))
+        rows.append((r"C", ", ".join(f"{sp.latex(F.v[a])} = 0" for a in range(self.m, F.dim)) or r"\text{TQ}"))
+        return rows
 
     def __init__(
         self,

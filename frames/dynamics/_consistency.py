@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, is_zero, tidy, trig_normal
 from ..errors import FramesError, InvalidExpressionError
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide
@@ -38,8 +39,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ConsistencyResult:
+@dataclass(frozen=True, eq=False)
+class ConsistencyResult(Value):
     r"""Outcome of a consistency test.
 
     Attributes
@@ -137,8 +138,8 @@ def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any
 
 
 # ------------------------------------------------------------ Theorem 2 (iii)
-@dataclass(frozen=True)
-class VakonomicLift:
+@dataclass(frozen=True, eq=False)
+class VakonomicLift(Value):
     r"""The vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a`` of Theorem 2 (iii).
 
     Attributes
@@ -217,8 +218,8 @@ def split_conditions(
     return out
 
 
-@dataclass(frozen=True)
-class SectionFamily:
+@dataclass(frozen=True, eq=False)
+class SectionFamily(Value):
     r"""A family of sections solving consistency conditions.
 
     Attributes
@@ -484,8 +485,8 @@ def _algebraic_step(eqs: list[sp.Expr], funcs: list[Any]) -> Any:
 
 
 # ------------------------------------------------------------ single motions
-@dataclass(frozen=True)
-class MotionConsistency:
+@dataclass(frozen=True, eq=False)
+class MotionConsistency(Value):
     r"""Consistency along one integral curve γ of Γ (end of section 5).
 
     Attributes

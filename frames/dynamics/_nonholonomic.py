@@ -19,6 +19,7 @@ from typing import Any
 import sympy as sp
 from sympy.polys.fields import sfield
 
+from .._value import Value
 from ..algebra import canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
@@ -142,7 +143,7 @@ def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> t
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class NonholonomicSystem(AdaptedIndices):
+class NonholonomicSystem(AdaptedIndices, Value):
     r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
 
     Parameters
@@ -166,6 +167,14 @@ class NonholonomicSystem(AdaptedIndices):
     frame: Frame
     m: int
     _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        F = self.frame
+        rows = [("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"X_{{{i + 1}}}", F.fields[i]._repr_latex_().strip("$")) for i in range(F.dim)]
+        rows.append((r"D", r"\operatorname{span}\{" + ", ".join(f"X_{{{i + 1}}}" for i in range(self.m)) + r"\}"))
+        rows.append((r"C", ", ".join(f"{sp.latex(F.v[a])} = 0" for a in range(self.m, F.dim)) or r"\text{TQ}"))
+        return rows
 
     def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
         if not isinstance(lagrangian, Lagrangian):

@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, exact_inverse, exact_solve, is_zero, solve_linear, tidy
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._distribution import AdaptedIndices
@@ -49,7 +50,7 @@ def _symbols(prefix: str | Sequence[sp.Symbol], idx: Sequence[int], what: str) -
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class VakonomicField:
+class VakonomicField(Value):
     r"""A vakonomic field ``Γ̂ = v^α X_α^C + Γ^i X_i^V + A_a ∂/∂μ_a`` on ``C × R^{n−m}`` (Proposition 3).
 
     Behaves as the tuple of the coefficients ``Γ^i`` (``field[i]``, iteration, ``len``).
@@ -69,6 +70,20 @@ class VakonomicField:
     Gamma: sp.ImmutableMatrix
     A: tuple[sp.Expr, ...]
     mu: tuple[sp.Expr, ...]
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        F = self.system.frame
+        m = self.system.m
+        parts = [rf"{sp.latex(F.v[i])} X_{{{i + 1}}}^C" for i in range(m)]
+        parts += [rf"\left({sp.latex(g)}\right) X_{{{i + 1}}}^V" for i, g in enumerate(self.Gamma) if g != 0]
+        parts += [
+            rf"{sp.latex(a)} \frac{{\partial}}{{\partial {sp.latex(mu)}}}"
+            for a, mu in zip(self.A, self.mu, strict=True)
+        ]
+        return [
+            (r"\Gamma", " + ".join(parts) or "0"),
+            ("C", ", ".join(f"{sp.latex(F.v[a])} = 0" for a in range(m, F.dim))),
+        ]
 
     def __iter__(self) -> Iterator[sp.Expr]:
         return iter(self.Gamma)
@@ -97,7 +112,7 @@ class VakonomicField:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class VakonomicTangentField:
+class VakonomicTangentField(Value):
     r"""Proposition 4: the vakonomic field on the image of a section with ``Γ_C`` tangent to C.
 
     Attributes
@@ -155,7 +170,7 @@ class VakonomicTangentField:
 
 
 @dataclass(frozen=True, eq=False)
-class Theorem1Check:
+class Theorem1Check(Value):
     r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
 
     Attributes
@@ -221,7 +236,7 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class VakonomicSystem(AdaptedIndices):
+class VakonomicSystem(AdaptedIndices, Value):
     r"""The vakonomic problem ``L̂ = L − μ_a v^a`` in an adapted frame (Crampin–Mestdag section 4).
 
     Parameters
@@ -255,6 +270,16 @@ class VakonomicSystem(AdaptedIndices):
     mu: tuple[sp.Symbol, ...]
     A: tuple[sp.Symbol, ...]
     _cache: dict[Any, Any] = field(default_factory=dict, compare=False)
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        F = self.frame
+        mu_v = " - ".join(
+            f"{sp.latex(mu)} {sp.latex(F.v[a])}" for mu, a in zip(self.mu, range(self.m, F.dim), strict=True)
+        )
+        rows = [(r"\hat L", f"L - {mu_v}"), ("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"X_{{{i + 1}}}", F.fields[i]._repr_latex_().strip("$")) for i in range(F.dim)]
+        rows.append((r"C", ", ".join(f"{sp.latex(F.v[a])} = 0" for a in range(self.m, F.dim))))
+        return rows
 
     def __init__(
         self,

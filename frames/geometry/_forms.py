@@ -31,6 +31,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, is_zero, tidy
 from ..errors import ChartMismatchError, InvalidExpressionError
 from ._tangent import TangentVectorField
@@ -65,7 +66,7 @@ def _sort_sign(idx: Sequence[int]) -> tuple[int, _Index]:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Form:
+class Form(Value):
     r"""A differential ``p``-form ``Σ_{I} f_I dx^{i_1} ∧ … ∧ dx^{i_p}`` over ``coords``.
 
     Parameters

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, canon_matrix, is_zero, tidy, tidy_matrix
 from ..errors import ChartMismatchError, FramesError, InvalidExpressionError
 from ._chart import Chart
@@ -196,7 +197,7 @@ class TangentVectorField:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class SecondOrderField:
+class SecondOrderField(Value):
     r"""A second-order field ``Γ = v^i X_i^C + Γ^i X_i^V (+ ∂/∂t)`` written in a frame.
 
     Parameters

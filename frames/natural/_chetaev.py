@@ -20,6 +20,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, is_zero, solve_linear, tidy
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import InvalidExpressionError
@@ -28,8 +29,8 @@ from ._kozlov import KozlovEquations
 __all__ = ["ChetaevSystem", "CommutationTest"]
 
 
-@dataclass(frozen=True)
-class CommutationTest:
+@dataclass(frozen=True, eq=False)
+class CommutationTest(Value):
     r"""Outcome of :meth:`ChetaevSystem.commutation_test` (Talamucci (57)).
 
     Attributes
@@ -45,7 +46,7 @@ class CommutationTest:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ChetaevSystem:
+class ChetaevSystem(Value):
     r"""A Lagrangian with constraints ``g_ν(q, u, t) = 0`` of any form.
 
     Parameters
@@ -70,6 +71,11 @@ class ChetaevSystem:
     lagrangian: Lagrangian
     constraints: tuple[sp.Expr, ...]
     kozlov: KozlovEquations
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        rows = [("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"\phi^{{{a + 1}}}", sp.latex(c) + r" = 0") for a, c in enumerate(self.constraints)]
+        return rows
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any]) -> None:
         K = KozlovEquations(lagrangian, constraints)

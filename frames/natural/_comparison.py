@@ -30,6 +30,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value, latex_of
 from ..algebra import canon, is_zero, tidy
 from ..errors import ConstraintError, InvalidExpressionError
 from ._kozlov import KozlovEquations
@@ -92,8 +93,8 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     return out
 
 
-@dataclass(frozen=True)
-class MotionComparison:
+@dataclass(frozen=True, eq=False)
+class MotionComparison(Value):
     r"""Outcome of :func:`compare_motion`.
 
     Attributes
@@ -236,8 +237,8 @@ def compare_motion(
 
 
 # ------------------------------------------------------------ Cortés et al., section 6
-@dataclass(frozen=True)
-class Candidate:
+@dataclass(frozen=True, eq=False)
+class Candidate(Value):
     r"""A submanifold of ``W_1`` chosen by the user: ``equations = 0``, solved for ``solve_for``.
 
     The equations are functions of ``(q, v^α, p)`` and must be solvable (linearly or
@@ -249,8 +250,8 @@ class Candidate:
     name: str = ""
 
 
-@dataclass(frozen=True)
-class ComparisonStep:
+@dataclass(frozen=True, eq=False)
+class ComparisonStep(Value):
     r"""One step of the comparison algorithm on a candidate C.
 
     Attributes
@@ -313,6 +314,19 @@ class CortesComparison:
 
     def __repr__(self) -> str:
         return f"CortesComparison({self.vk!r}, p = {self.p})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CortesComparison):
+            return NotImplemented
+        return (self.vk, self.p) == (other.vk, other.p)
+
+    def __hash__(self) -> int:
+        return hash(("CortesComparison", self.vk, self.p))
+
+    def _repr_latex_(self) -> str:
+        rows = [(rf"\pi_{{{a + 1}}}", sp.latex(pi)) for a, pi in enumerate(self.pi)]
+        body = r" \\ ".join(f"{lab} &= {tex}" for lab, tex in rows)
+        return rf"$\text{{CortesComparison}}:\ p = {latex_of(self.p)},\ \begin{{aligned}} {body} \end{{aligned}}$"
 
     def g(self) -> tuple[sp.Expr, ...]:
         r"""Proposition 6.1: ``g_β = v^α (p_a − π_a) R^a_αβ`` for β = 1..m (``R`` the object of anholonomy)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, is_zero, solve_linear, tidy
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import InvalidExpressionError, RegularityError
@@ -33,7 +34,7 @@ def _names(prefix: str, syms: Sequence[sp.Symbol]) -> tuple[sp.Symbol, ...]:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KozlovEquations:
+class KozlovEquations(Value):
     r"""The Euler–Lagrange equations of ``L − λ_a V^a`` with ``λ`` as extra coordinates ([L] (17)).
 
     Parameters
@@ -64,6 +65,11 @@ class KozlovEquations:
     lam: tuple[sp.Symbol, ...]
     lamdot: tuple[sp.Symbol, ...]
     acc: tuple[sp.Symbol, ...]
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        rows = [("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"\phi^{{{a + 1}}}", sp.latex(c) + r" = 0") for a, c in enumerate(self.constraints)]
+        return rows
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any], lam: str | Sequence[sp.Symbol] = "lam"):
         if not isinstance(lagrangian, Lagrangian):
@@ -148,8 +154,8 @@ class KozlovEquations:
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
 
 
-@dataclass(frozen=True)
-class KozlovCheck:
+@dataclass(frozen=True, eq=False)
+class KozlovCheck(Value):
     r"""Outcome of :func:`kozlov_vs_frame`.
 
     Attributes

@@ -30,6 +30,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import canon, exact_solve, is_zero, linsolve_frozen, tidy, tidy_inverse
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import ConstraintError, InvalidExpressionError, RegularityError
@@ -146,8 +147,8 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
 
 
 # ------------------------------------------------------------------ results
-@dataclass(frozen=True)
-class Theorem1Result:
+@dataclass(frozen=True, eq=False)
+class Theorem1Result(Value):
     r"""Theorem 1 of [PGG]: equivalence of MVM and TNHM.
 
     Attributes
@@ -168,8 +169,8 @@ class Theorem1Result:
     holds: bool
 
 
-@dataclass(frozen=True)
-class Ansatz2Result:
+@dataclass(frozen=True, eq=False)
+class Ansatz2Result(Value):
     r"""W from a subset of auxiliaries plus the Theorem 1 conditions ([PGG] Ansatz 2, Case B).
 
     Attributes
@@ -192,7 +193,7 @@ class Ansatz2Result:
 
 # ------------------------------------------------------------------- system
 @dataclass(frozen=True, eq=False, repr=False)
-class ModifiedVakonomic:
+class ModifiedVakonomic(Value):
     r"""The modified vakonomic method of [PGG] section 2.
 
     Parameters
@@ -236,6 +237,12 @@ class ModifiedVakonomic:
     lam: tuple[sp.Symbol, ...]
     lamdot: tuple[sp.Symbol, ...]
     mu: tuple[sp.Symbol, ...]
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        rows = [("L", sp.latex(self.lagrangian.expr))]
+        rows += [(rf"V^{{{a + 1}}}", sp.latex(c)) for a, c in enumerate(self.constraints)]
+        rows += [(rf"F^{{{self.k + b + 1}}}", sp.latex(c)) for b, c in enumerate(self.auxiliary)]
+        return rows
 
     def __init__(
         self,

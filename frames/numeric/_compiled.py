@@ -90,6 +90,8 @@ def _codegen(
 class CompiledSystem:
     r"""Numeric functions generated from an :class:`OdeSystem`.
 
+    Equality is identity: it holds generated code; compare the ``system`` (an :class:`OdeSystem`, a value).
+
     ``rhs(t, y, p)`` evaluates ``f``: for ``y`` of shape ``(n_state,)`` through generated
     ``math``-module code (fast for one state), for ``y`` of shape ``(n_state, batch)`` through
     generated NumPy code (``p`` of shape ``(n_params,)`` or ``(n_params, batch)``). Both are

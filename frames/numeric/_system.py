@@ -10,6 +10,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
@@ -26,7 +27,7 @@ __all__ = ["OdeSystem", "ode_system", "reduced_ode_system"]
 
 
 @dataclass(frozen=True, eq=False)
-class OdeSystem:
+class OdeSystem(Value):
     r"""A symbolic first-order system ``ẏ = f(t, y; p)`` with the data needed to integrate it.
 
     Attributes

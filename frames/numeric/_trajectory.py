@@ -32,6 +32,8 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
 class Trajectory:
     r"""A computed motion.
 
+    Equality is identity: a trajectory holds floating-point arrays, compare them with ``numpy.allclose``.
+
     Attributes
     ----------
     t : ndarray, shape (N,)
@@ -205,6 +207,8 @@ def _make_trajectory(
 @dataclass(frozen=True, eq=False, repr=False)
 class TrajectoryBatch:
     """Many motions on one time grid: arrays with a leading batch axis.
+
+    Equality is identity: a batch holds floating-point arrays.
 
     Attributes
     ----------

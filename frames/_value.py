@@ -1,0 +1,88 @@
+r"""Value objects: structural equality, hashing and LaTeX display for the library's frozen dataclasses.
+
+Every system and every symbolic result of the library is a frozen dataclass that derives from
+:class:`Value`. Two values are equal when they are of the same class and their defining fields
+(the dataclass fields with ``compare=True``; caches are declared ``compare=False``) are equal:
+sympy objects compare structurally (``==``, no simplification), mappings compare as sets of items.
+The hash is consistent with that equality, so values can be keys and set members.
+
+Numerical results holding arrays or compiled code (``Trajectory``, ``TrajectoryBatch``,
+``CompiledSystem``) are *not* values: they compare by identity (documented on each class).
+
+:meth:`Value._repr_latex_` shows the defining fields in an ``aligned`` block for Jupyter; the main
+systems override :meth:`Value._latex_rows` with the mathematics of the paper.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import sympy as sp
+
+__all__ = ["Value", "freeze", "latex_of"]
+
+
+def freeze(x: Any) -> Any:
+    """A hashable, order-independent image of ``x`` (mappings as sorted item tuples, lists as tuples)."""
+    if isinstance(x, Mapping):
+        items = [(freeze(k), freeze(v)) for k, v in x.items()]
+        return ("<map>", tuple(sorted(items, key=lambda kv: sp.default_sort_key(_sortable(kv[0])))))
+    if isinstance(x, list | tuple):
+        return tuple(freeze(v) for v in x)
+    if isinstance(x, set | frozenset):
+        return ("<set>", tuple(sorted((freeze(v) for v in x), key=lambda v: sp.default_sort_key(_sortable(v)))))
+    if isinstance(x, sp.MatrixBase) and not isinstance(x, sp.ImmutableMatrix):
+        return sp.ImmutableMatrix(x)
+    return x
+
+
+def _sortable(x: Any) -> Any:
+    return x if isinstance(x, sp.Basic | str | int | float | tuple) else str(x)
+
+
+def latex_of(x: Any) -> str:
+    """LaTeX of a field value: sympy objects, tuples of them, library objects by their own LaTeX."""
+    if isinstance(x, Value):
+        return rf"\text{{{type(x).__name__}}}"
+    latex = getattr(x, "_repr_latex_", None)
+    if callable(latex) and not isinstance(x, sp.Basic):
+        return str(latex()).strip("$")
+    if isinstance(x, bool) or x is None:
+        return rf"\text{{{x}}}"
+    if isinstance(x, str):
+        return rf"\text{{{x}}}" if x else r"\text{—}"
+    if isinstance(x, Mapping):
+        return r"\left\{" + ", ".join(f"{latex_of(k)} \\mapsto {latex_of(v)}" for k, v in x.items()) + r"\right\}"
+    if isinstance(x, list | tuple):
+        return r"\left(" + ", ".join(latex_of(v) for v in x) + r"\right)"
+    return sp.latex(x)
+
+
+class Value:
+    """Mixin for frozen dataclasses: structural ``__eq__``/``__hash__`` and ``_repr_latex_``."""
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(freeze(getattr(self, f.name)) for f in dataclasses.fields(self) if f.compare)  # type: ignore[arg-type]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        """``(label, LaTeX)`` rows of the display; by default the defining fields."""
+        return [
+            (rf"\text{{{f.name}}}", latex_of(getattr(self, f.name)))
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if f.compare and f.repr
+        ]
+
+    def _repr_latex_(self) -> str:
+        rows = self._latex_rows()
+        body = r" \\ ".join(f"{lab} &= {tex}" for lab, tex in rows)
+        return rf"$\text{{{type(self).__name__}}}:\ \begin{{aligned}} {body} \end{{aligned}}$"
