@@ -41,7 +41,7 @@ def test_class71_bracket(k):
     """[X1, X2] = −Σ_a Δ_a′ X_a with symbolic Δ_a(q1) (section 7.1)."""
     mdl = models.class71(k)
     F = mdl.frame
-    D = mdl.symbols["deltas"]
+    D = mdl.deltas
     q1 = mdl.chart.q[0]
     expected = sum((-sp.diff(D[a], q1) * F.fields[2 + a] for a in range(k)), fr.VectorField(mdl.chart, [0] * (k + 2)))
     assert fr.bracket(F.fields[0], F.fields[1]).equals(expected)
@@ -407,7 +407,7 @@ def test_class71_consistency_and_routhian(k):
     mdl = models.class71(k)
     ch = fr.ChaplyginSystem.from_model(mdl)
     q, u, v = mdl.chart.q, mdl.chart.u, mdl.frame.v
-    D = mdl.symbols["deltas"]
+    D = mdl.deltas
     I = [mdl.params[f"I{i}"] for i in range(1, k + 3)]
     S = sum(I[2 + a] * D[a] * sp.diff(D[a], q[0]) for a in range(k))
     p = ch.momenta()
@@ -438,7 +438,7 @@ def test_class71_invariant_measure(k):
     mdl = models.class71(k)
     ch = fr.ChaplyginSystem.from_model(mdl)
     q = mdl.chart.q
-    D = mdl.symbols["deltas"]
+    D = mdl.deltas
     I = [mdl.params[f"I{i}"] for i in range(1, k + 3)]
     printed = 1 / sp.sqrt(I[1] + sum(I[2 + a] * D[a] ** 2 for a in range(k)))
     N = ch.invariant_measure_density()

@@ -186,7 +186,7 @@ def test_skate_time_dependent_field_p3_tnhm_and_mvm_case_B():
     t = sk.chart.t
     B1, w = sp.symbols("B1 omega")
     ch = sk.chart.with_params([B1, w])
-    L = fr.Lagrangian(ch, sk.lagrangian.expr.subs(sk.extras["B0"], B1 * sp.cos(w * t)).doit())
+    L = fr.Lagrangian(ch, sk.lagrangian.expr.subs(sk.symbols["B0"], B1 * sp.cos(w * t)).doit())
     _q1, _q2, q3 = ch.q
     u1, u2, u3 = ch.u
     s, c = sp.sin(q3), sp.cos(q3)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import sympy as sp
 from sympy.core.function import UndefinedFunction
@@ -18,12 +19,23 @@ from sympy.core.function import UndefinedFunction
 from ..algebra import is_zero
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
-from ..errors import ChartMismatchError, ConstraintError, FramesError, InvalidExpressionError
+from ..errors import (
+    ChartMismatchError,
+    ConstraintError,
+    FramesError,
+    InconsistentInitialDataError,
+    InvalidExpressionError,
+    ParameterError,
+    StateError,
+)
 from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints
 from ..geometry._frame import Frame
 
 __all__ = ["Model"]
+
+#: relative tolerance of the numerical check that ``u0`` lies in D at ``q0``
+U0_TOLERANCE = 1e-9
 
 
 def _frozen_items(d: Mapping[Any, Any]) -> tuple[tuple[Any, Any], ...]:
@@ -37,27 +49,57 @@ def _frozen_items(d: Mapping[Any, Any]) -> tuple[tuple[Any, Any], ...]:
 
 
 def _number(x: Any, values: Mapping[Any, Any]) -> float | None:
-    """``x`` as a float after substituting parameter values; None when it is not numeric."""
+    """``x`` as a float after substituting ``values``.
+
+    None when it is no expression or still depends on symbols or undefined functions (nothing to check
+    numerically); NaN when it is a number but not a real one.
+    """
     try:
-        v = complex(sp.sympify(x).xreplace(dict(values)))
+        e = sp.sympify(sp.sympify(x, strict=True).xreplace(dict(values)))  # a value may be a float
     except (TypeError, sp.SympifyError):
         return None
-    return v.real if v.imag == 0 else None
+    if not isinstance(e, sp.Expr) or e.free_symbols:
+        return None
+    try:
+        v = complex(e)
+    except (TypeError, ValueError):
+        return None
+    return v.real if v.imag == 0 else math.nan
+
+
+def _is_index(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True, eq=False)
 class Model:
     """A mechanical system with linear constraints: the unit of the catalogue, system files and reports.
 
-    Invariants, checked at construction (the library's own errors, naming the model and the part):
-    the Lagrangian, frame and constraints live on ``chart``; ``0 < m < n`` is the rank of D; the
-    ``n − m`` constraints annihilate the first ``m`` frame fields (they span D); ``params`` names
-    parameter symbols of the chart and ``param_values`` gives finite numbers for some of them;
-    ``q0``/``u0`` are keyed by coordinates/velocities and ``u0`` lies in D at ``q0`` (when all the
-    numbers needed are known); ``group`` lists distinct transverse frame indices; the structure
-    constants refer to group positions; the MVM data have the right lengths.
+    Invariants, checked at construction with cheap exact tests (no ``simplify``); a violation raises
+    the library's own error (a :class:`~frames.FramesError`), whose message names the model, the part
+    and the reason (the part is also the error's attribute ``part``):
 
-    Two models are equal when all their parts are equal (structural equality; hashable).
+    * the Lagrangian, frame and constraints live on ``chart`` (same q, u and t):
+      :class:`~frames.ChartMismatchError`;
+    * ``m`` is an int with ``0 < m < n`` (there is at least one constraint), the constraints have
+      ``n − m`` rows and annihilate the first ``m`` frame fields, which therefore span D
+      (:func:`frames.algebra.is_zero`): :class:`~frames.ConstraintError`;
+    * ``params`` maps each name to the chart's parameter symbol of that name (or, on a chart with
+      time, to an undefined function of that name); the keys of ``param_values`` are declared
+      parameters and its values finite real numbers: :class:`~frames.ParameterError`;
+    * the keys of ``q0`` are coordinates and those of ``u0`` velocities, the values finite:
+      :class:`~frames.StateError`; ``u0`` lies in D at ``q0`` (missing entries are 0, as the
+      ``frames`` command uses them) within a relative ``1e-9`` whenever the constraint
+      coefficients are numbers there: :class:`~frames.InconsistentInitialDataError`;
+    * ``group`` lists distinct transverse frame indices (``m ≤ index < n``), the indices of
+      ``structure_constants`` are group indices: :class:`~frames.InvalidExpressionError`;
+    * ``auxiliary`` (when given) has ``m`` functions and ``mvm_constraints`` (when given) ``n − m``,
+      so that together they form the ``n`` quasi-velocities of the MVM; ``deltas`` (when given) has
+      ``n − m`` entries: :class:`~frames.ConstraintError`; these expressions and ``symbols`` are
+      sympy expressions on the chart: :class:`~frames.InvalidExpressionError`.
+
+    Two models are equal when all their parts are equal (mappings compared as sorted items, sympy
+    objects structurally), and equal models have equal hashes.
 
     Attributes
     ----------
@@ -74,14 +116,15 @@ class Model:
     params : dict
         Parameter name -> Symbol (or an undefined function ``B0`` for a parameter ``B0(t)``).
     q0, u0 : dict
-        Default initial conditions (Symbol -> number), with ``u0`` in D.
+        Default initial conditions (Symbol -> number, or an expression in the parameters), with
+        ``u0`` in D.
     param_values : dict
         Default numerical parameter values (Symbol -> number).
     citation, notes : str
     group : tuple of int
         For Chaplygin systems: 0-based indices of the transverse frame fields that are the group
         generators ``Ẽ_a`` (empty otherwise).
-    structure_constants : dict
+    structure_constants : mapping
         ``(a, b) -> {c: C^c_ab}`` (0-based frame indices of group fields) with
         ``[Ẽ_a, Ẽ_b] = -C^c_ab Ẽ_c`` (Chaplygin).
     auxiliary : tuple of expressions
@@ -90,13 +133,15 @@ class Model:
         (``ModifiedVakonomic(L, constraints=model.mvm_constraints or ..., auxiliary=model.auxiliary)``).
     mvm_constraints : tuple of expressions
         The constraints in the form used by the MVM (empty: ``constraints.functions``).
-    units : dict
+    units : mapping
         Parameter name -> unit string (set by system files).
-    functions : dict
+    functions : mapping
         Declared undefined functions of a system file: name -> argument names.
-    symbols : dict
-        Named expressions of the model used by tests and examples (class 7.1's ``deltas``, the
-        skate's ``B0`` and ``I3``).
+    deltas : tuple of expressions
+        The functions ``Δ_a(q1)`` of the [CM] section 7.1 class (constraints
+        ``u_a + Δ_a(q1) u2 = 0``), one per constraint; empty for other models.
+    symbols : mapping
+        Named expressions of the model used by tests and examples (the skate's ``B0`` and ``I3``).
     """
 
     name: str
@@ -117,15 +162,53 @@ class Model:
     mvm_constraints: tuple[sp.Expr, ...] = ()
     units: Mapping[str, str] = field(default_factory=dict)
     functions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    symbols: Mapping[str, Any] = field(default_factory=dict)
+    deltas: tuple[sp.Expr, ...] = ()
+    symbols: Mapping[str, sp.Expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "group", tuple(self.group))
-        object.__setattr__(self, "auxiliary", tuple(sp.sympify(a) for a in self.auxiliary))
-        object.__setattr__(self, "mvm_constraints", tuple(sp.sympify(a) for a in self.mvm_constraints))
+        self._normalise()
         self._check()
 
+    def _normalise(self) -> None:
+        """Own copies of the mutable parts (a model never aliases its caller's dicts); tuples for sequences."""
+        put = partial(object.__setattr__, self)
+        for part in ("params", "q0", "u0", "param_values", "units"):
+            val = getattr(self, part)
+            if not isinstance(val, Mapping):
+                raise self._fail(part, f"{val!r} must be a mapping", self._KIND.get(part, InvalidExpressionError))
+            put(part, dict(val))
+        sc = self.structure_constants
+        if not isinstance(sc, Mapping) or not all(isinstance(row, Mapping) for row in sc.values()):
+            raise self._fail("structure_constants", "must map pairs (a, b) to mappings {c: C^c_ab}")
+        put("structure_constants", {k: dict(row) for k, row in sc.items()})
+        funcs = self.functions
+        if not isinstance(funcs, Mapping) or not all(
+            isinstance(fn, str) and isinstance(args, Iterable) and not isinstance(args, str)
+            for fn, args in funcs.items()
+        ):
+            raise self._fail("functions", f"{funcs!r} must map function names to sequences of argument names")
+        put("functions", {fn: tuple(args) for fn, args in funcs.items()})
+        if not all(isinstance(a, str) for args in self.functions.values() for a in args):
+            raise self._fail("functions", f"{funcs!r}: the argument names must be strings")
+        if not isinstance(self.symbols, Mapping):
+            raise self._fail("symbols", "must map names to expressions")
+        put("symbols", dict(self.symbols))
+        for part in ("group", "auxiliary", "mvm_constraints", "deltas"):
+            val = getattr(self, part)
+            if isinstance(val, str | Mapping) or not isinstance(val, Iterable):
+                raise self._fail(part, f"{val!r} must be a sequence")
+            put(part, tuple(val))
+
     # ------------------------------------------------------------------ invariants
+    #: the error class of each part's invariants (InvalidExpressionError otherwise)
+    _KIND: ClassVar[dict[str, type[FramesError]]] = {
+        "params": ParameterError,
+        "param_values": ParameterError,
+        "units": ParameterError,
+        "q0": StateError,
+        "u0": StateError,
+    }
+
     def _fail(self, part: str, reason: str, kind: type[FramesError] = InvalidExpressionError) -> FramesError:
         """An error naming the model and the part (also in its attribute ``part``)."""
         err = kind(f"Model {self.name!r}: {part}: {reason}")
@@ -135,6 +218,17 @@ class Model:
     def _check(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise InvalidExpressionError(f"Model: name {self.name!r} must be a non-empty string")
+        for part in ("citation", "notes"):
+            if not isinstance(getattr(self, part), str):
+                raise self._fail(part, "must be a string")
+        self._check_charts()
+        self._check_rank()
+        self._check_params()
+        self._check_initial_data()
+        self._check_group()
+        self._check_expressions()
+
+    def _check_charts(self) -> None:
         ch = self.chart
         if not isinstance(ch, Chart):
             raise self._fail("chart", f"{ch!r} is not a Chart")
@@ -146,18 +240,19 @@ class Model:
             if not isinstance(obj, cls):
                 raise self._fail(part, f"{obj!r} is not a {cls.__name__}")
             other = obj.chart
-            if other.q != ch.q or (part != "frame" and other.u != ch.u):
+            if other.q != ch.q or other.u != ch.u or other.t != ch.t:
                 raise self._fail(part, f"lives on {other!r}, the model on {ch!r}", ChartMismatchError)
-        n = ch.dim
-        m = self.m
-        if not isinstance(m, int) or isinstance(m, bool) or not 0 < m < n:
-            raise self._fail("m", f"{m!r} must be an integer with 0 < m < n = {n} (the rank of D)", ConstraintError)
-        if self.constraints.k != n - m:
+
+    def _check_rank(self) -> None:
+        n, m, k = self.chart.dim, self.m, self.constraints.k
+        if not _is_index(m) or not 0 < m < n:
             raise self._fail(
                 "m",
-                f"must equal n − (number of constraints) = {n} − {self.constraints.k} = {n - self.constraints.k}",
+                f"{m!r} must be an integer with 0 < m < n = {n} (the rank of D; one constraint at least)",
                 ConstraintError,
             )
+        if k != n - m:
+            raise self._fail("m", f"must equal n − (number of constraints) = {n} − {k} = {n - k}", ConstraintError)
         A = self.constraints.matrix
         for al in range(m):
             vals = A * self.frame.matrix.row(al).T
@@ -167,8 +262,9 @@ class Model:
                     f"field X{al + 1} = {self.frame.fields[al]!r} violates the constraints (the first m = {m} must span D)",
                     ConstraintError,
                 )
-        if not isinstance(self.params, Mapping):
-            raise self._fail("params", "must map names to parameter symbols")
+
+    def _check_params(self) -> None:
+        ch = self.chart
         for pn, sym in self.params.items():
             time_function = isinstance(sym, UndefinedFunction) and ch.t is not None
             if not isinstance(pn, str) or not (sym in ch.params or time_function):
@@ -176,61 +272,104 @@ class Model:
                     "params",
                     f"{pn!r} -> {sym!r} is neither a parameter symbol of the chart {ch.params} "
                     "nor an undefined function of time (on a chart with time)",
+                    ParameterError,
+                )
+            if getattr(sym, "name", getattr(sym, "__name__", None)) != pn:
+                raise self._fail("params", f"the name {pn!r} is given to the parameter {sym}", ParameterError)
+        for pn, unit in self.units.items():
+            if pn not in self.params or not isinstance(unit, str):
+                raise self._fail(
+                    "units", f"{pn!r} -> {unit!r} is not a unit string of a declared parameter", ParameterError
                 )
         declared = set(self.params.values())
         for sym, val in self.param_values.items():
             if sym not in declared:
-                raise self._fail("param_values", f"{sym!r} is not a declared parameter {sorted(map(str, declared))}")
+                raise self._fail(
+                    "param_values", f"{sym!r} is not a declared parameter {sorted(map(str, declared))}", ParameterError
+                )
             num = _number(val, {})
             if num is None or not math.isfinite(num):
-                raise self._fail("param_values", f"{sym} = {val!r} is not a finite real number")
-        for part, vals, allowed in (("q0", self.q0, ch.q), ("u0", self.u0, ch.u)):
+                raise self._fail("param_values", f"{sym} = {val!r} is not a finite real number", ParameterError)
+
+    def _check_initial_data(self) -> None:
+        ch = self.chart
+        for part, vals, allowed, what in (("q0", self.q0, ch.q, "coordinates"), ("u0", self.u0, ch.u, "velocities")):
             for sym, val in vals.items():
                 if sym not in allowed:
-                    raise self._fail(part, f"{sym!r} is not one of {allowed}")
-                num = _number(val, self.param_values)
+                    raise self._fail(part, f"{sym!r} is not one of the {what} {allowed}", StateError)
+                try:
+                    e = sp.sympify(val, strict=True)
+                except (sp.SympifyError, TypeError):
+                    e = None
+                if not isinstance(e, sp.Expr) or not e.free_symbols <= set(ch.params):
+                    raise self._fail(
+                        part, f"{sym} = {val!r} is neither a number nor an expression in the parameters", StateError
+                    )
+                num = _number(e, self.param_values)
                 if num is not None and not math.isfinite(num):
-                    raise self._fail(part, f"{sym} = {val!r} is not finite")
-        self._check_u0_in_D()
-        grp = self.group
-        if len(set(grp)) != len(grp) or not all(isinstance(g, int) and not isinstance(g, bool) for g in grp):
+                    raise self._fail(part, f"{sym} = {val!r} is not finite", StateError)
+        if not self.u0:
+            return
+        point = {q: self.q0.get(q, 0.0) for q in ch.q} | dict(self.param_values)
+        if ch.t is not None:
+            point[ch.t] = 0.0
+        u = [_number(self.u0.get(s, 0.0), self.param_values) for s in ch.u]
+        if any(x is None for x in u):
+            return  # u0 written with a parameter that has no value
+        scale = max(1.0, *(abs(x) for x in u if x is not None))
+        for a, row in enumerate(self.constraints.matrix.tolist()):
+            coeffs = [_number(c, point) for c in row]
+            if any(c is None for c in coeffs):
+                continue  # a parameter without a value, or an undefined function: nothing to check numerically
+            res = math.fsum(float(c) * float(x) for c, x in zip(coeffs, u, strict=True))  # type: ignore[arg-type]
+            if abs(res) > U0_TOLERANCE * scale:
+                raise self._fail(
+                    "u0",
+                    f"violates constraint {a + 1} at q0 (residual {res:.3g}); u0 must lie in D",
+                    InconsistentInitialDataError,
+                )
+
+    def _check_group(self) -> None:
+        n, m, grp = self.chart.dim, self.m, self.group
+        if not all(_is_index(g) for g in grp) or len(set(grp)) != len(grp):
             raise self._fail("group", f"{grp!r} must be distinct integers")
         for g in grp:
             if not m <= g < n:
                 raise self._fail(
                     "group", f"index {g} (field X{g + 1}) must be a transverse frame field, m = {m} ≤ index < n = {n}"
                 )
-        for (a, b), row in self.structure_constants.items():
-            for idx in (a, b, *row):
-                if idx not in grp:
-                    raise self._fail("structure_constants", f"index {idx} of ({a}, {b}) is not in the group {grp}")
-        if self.auxiliary and len(self.auxiliary) != m:
-            raise self._fail(
-                "auxiliary", f"needs m = {m} functions (with the constraints they form a coframe)", ConstraintError
-            )
-        if self.mvm_constraints and len(self.mvm_constraints) != n - m:
-            raise self._fail("mvm_constraints", f"needs n − m = {n - m} constraints", ConstraintError)
+        for pair, row in self.structure_constants.items():
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise self._fail("structure_constants", f"key {pair!r} must be a pair (a, b) of group indices")
+            for idx in (*pair, *row):
+                if not _is_index(idx) or idx not in grp:
+                    raise self._fail("structure_constants", f"index {idx!r} of {pair} is not in the group {grp}")
 
-    def _check_u0_in_D(self) -> None:
-        if not self.u0:
-            return
-        ch = self.chart
-        point = {q: self.q0.get(q, 0.0) for q in ch.q} | dict(self.param_values)
-        u = [_number(self.u0.get(s, 0.0), self.param_values) for s in ch.u]
-        if any(x is None for x in u):
-            return
-        scale = max(1.0, *(abs(x) for x in u if x is not None))
-        for a, f in enumerate(self.constraints.matrix.tolist()):
-            coeffs = [_number(c, point) for c in f]
-            if any(c is None for c in coeffs):
-                return  # a parameter without a value: nothing to check numerically
-            res = math.fsum(float(c) * float(x) for c, x in zip(coeffs, u, strict=True))  # type: ignore[arg-type]
-            if abs(res) > 1e-9 * scale:
-                raise self._fail(
-                    "u0",
-                    f"violates constraint {a + 1} at q0 (residual {res:.3g}); u0 must lie in D",
-                    ConstraintError,
-                )
+    def _check_expressions(self) -> None:
+        n, m = self.chart.dim, self.m
+        for part, count in (("auxiliary", m), ("mvm_constraints", n - m), ("deltas", n - m)):
+            exprs = getattr(self, part)
+            if exprs and len(exprs) != count:
+                what = "m" if count == m else "n − m"
+                raise self._fail(part, f"needs {what} = {count} expressions, got {len(exprs)}", ConstraintError)
+            object.__setattr__(self, part, tuple(self._on_chart(part, i, e) for i, e in enumerate(exprs)))
+        sc = {
+            (a, b): {c: self._on_chart("structure_constants", (a, b, c), val) for c, val in row.items()}
+            for (a, b), row in self.structure_constants.items()
+        }
+        object.__setattr__(self, "structure_constants", sc)
+        for key in self.symbols:
+            if not isinstance(key, str):
+                raise self._fail("symbols", f"key {key!r} must be a string")
+        syms = {key: self._on_chart("symbols", key, val) for key, val in self.symbols.items()}
+        object.__setattr__(self, "symbols", syms)
+
+    def _on_chart(self, part: str, where: object, expr: object) -> sp.Expr:
+        """``expr`` as a sympy expression on the chart (q, u, t and parameters), or an error naming the part."""
+        try:
+            return self.chart.check_on_TQ(expr, f"{part}[{where!r}]")
+        except InvalidExpressionError as exc:
+            raise self._fail(part, str(exc)) from None
 
     # ------------------------------------------------------------------ equality
     def _key(self) -> tuple[Any, ...]:
@@ -253,7 +392,8 @@ class Model:
             self.mvm_constraints,
             _frozen_items(self.units),
             _frozen_items(self.functions),
-            _frozen_items({k: tuple(v) if isinstance(v, list) else v for k, v in self.symbols.items()}),
+            self.deltas,
+            _frozen_items(self.symbols),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -266,14 +406,21 @@ class Model:
 
     @property
     def extras(self) -> Mapping[str, Any]:
-        """Deprecated: the old string-keyed view of the typed parts (``structure_constants``, ``auxiliary`` …)."""
+        """Deprecated: the old read-only, string-keyed view of the typed parts.
+
+        Keys, as before the typed fields: ``structure_constants`` (for Chaplygin models), ``auxiliary``,
+        ``mvm_constraints``, ``units``, ``functions``, ``deltas`` (class 7.1) and the entries of
+        ``symbols`` (the skate's ``B0``, ``I3``).
+        """
         warnings.warn(
             "Model.extras is deprecated; use the typed fields structure_constants, auxiliary, "
-            "mvm_constraints, units, functions and symbols",
+            "mvm_constraints, units, functions, deltas and symbols",
             DeprecationWarning,
             stacklevel=2,
         )
         out: dict[str, Any] = dict(self.symbols)
+        if self.deltas:
+            out["deltas"] = self.deltas
         if self.structure_constants or self.group:
             out["structure_constants"] = dict(self.structure_constants)
         if self.auxiliary:

@@ -136,7 +136,7 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         param_values={Ii: 1.0 for Ii in I},
         citation="Crampin & Mestdag (2010), section 7.1; Bloch, Fernandez & Mestdag (2009)",
         group=tuple(range(2, n)),
-        symbols={"deltas": tuple(D)},
+        deltas=tuple(D),
     )
 
 

@@ -540,7 +540,13 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     )
 
 
-_MODEL_PART_TO_KEY = {"q0": "initial.q", "u0": "initial.u", "param_values": "parameters", "params": "parameters"}
+_MODEL_PART_TO_KEY = {
+    "q0": "initial.q",
+    "u0": "initial.u",
+    "param_values": "parameters",
+    "params": "parameters",
+    "units": "parameters",
+}
 
 
 def _model_or_fail(fail: Callable[[str, str], SystemFileError], *args: Any, **kwargs: Any) -> Model:
@@ -688,9 +694,11 @@ def write_system(model: Any, path: str | Path) -> Path:
 
 
 def models_equal(a: Any, b: Any) -> bool:
-    """True if two models have the same chart, Lagrangian, constraints, frame, m and group.
+    """True if two models describe the same constrained system: chart, Lagrangian, constraints, frame, m, group.
 
-    Expressions are compared exactly (``is_zero`` of differences).
+    Expressions are compared exactly up to equivalence (``is_zero`` of differences); names, citations,
+    initial data and parameter values are ignored. ``a == b`` (:class:`Model` equality) is stricter:
+    every part, structurally.
     """
     if a.chart.q != b.chart.q or a.chart.u != b.chart.u or a.chart.t != b.chart.t:
         return False

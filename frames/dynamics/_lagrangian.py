@@ -67,14 +67,12 @@ def frame_el_terms(
     g = sp.zeros(len(rows), n)
     r = sp.zeros(len(rows), 1)
     u_in_v = frame.u_in_v
-    q = frame.chart.q
     for a, i in enumerate(rows):
         h = dLdv[i]
         for j in range(n):
             g[a, j] = canon(sp.diff(h, v[j]).xreplace(subs))
-        drift = sp.Add(*[u_in_v[k] * sp.diff(h, q[k]) for k in range(n)])
-        if t is not None:
-            drift += sp.diff(h, t)
+        # d/dt of X_i^V L along the base motion u = v^j X_j (∂_t only for a time-dependent L)
+        drift = frame.chart.total_derivative(h, velocities=u_in_v, time=t is not None)
         r[a, 0] = canon((frame.apply_complete(i, Lv) - drift).xreplace(subs))
     return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
 
