@@ -50,7 +50,9 @@ from .dynamics import (
     vakonomic_lift,
     weak_consistency,
 )
+from .dynamics._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from .errors import (
+    ArgumentError,
     BudgetExceededError,
     ChartMismatchError,
     ConstraintError,
@@ -83,6 +85,7 @@ from .geometry import (
     bracket,
     complete_frame,
 )
+from .geometry._growth import BracketFlag
 from .natural import (
     Ansatz2Result,
     Candidate,
@@ -147,9 +150,14 @@ __all__ = [
     "ConstraintError",
     "CortesComparison",
     "Distribution",
+    "BracketFlag",
+    "MartinetAbnormals",
+    "martinet_abnormals",
+    "subriemannian",
     "Equations",
     "Form",
     "Frame",
+    "ArgumentError",
     "FramesError",
     "FrobeniusResult",
     "InconsistentInitialDataError",

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "ArgumentError",
     "ChartMismatchError",
     "ConstraintError",
     "FramesError",
@@ -37,6 +38,13 @@ class FramesError(ValueError):
 
 class InvalidExpressionError(FramesError):
     """An expression uses symbols it may not use, or is malformed."""
+
+
+class ArgumentError(FramesError, TypeError):
+    """An argument has the wrong type or an invalid value (a count, a flag, an index, an object).
+
+    Also a :class:`TypeError`, so code that caught ``TypeError`` for a wrong type keeps working.
+    """
 
 
 class ChartMismatchError(FramesError):

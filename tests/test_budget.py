@@ -65,3 +65,38 @@ def test_a_single_sympy_call_is_interrupted_by_the_timer():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.startswith("stopped expand"), out.stdout + out.stderr
     assert float(out.stdout.split()[-1]) < 10
+
+
+def test_build_report_runs_under_a_budget_and_names_the_section():
+    seen: list[str] = []
+    with pytest.raises(
+        fr.BudgetExceededError, match=r"section (controllability|lagrangian|nonholonomic|vakonomic)"
+    ) as ei:
+        fr.build_report(fr.models.two_wheeled_carriage(), budget=0.25, progress=seen.append)
+    assert "section " in str(ei.value)
+    assert seen[:3] == ["section chart", "section frame", "section anholonomy"]
+    rep = fr.build_report(fr.models.knife_edge(), budget=120, progress=seen.append)
+    assert rep.sections[0].id == "chart"
+
+
+def test_cli_analyze_budget_exit_3_names_the_step_and_prints_progress(capsys):
+    from frames.app import main
+
+    assert main(["analyze", "two-wheeled-carriage", "--budget", "0.25", "--progress"]) == 3
+    err = capsys.readouterr().err
+    assert "exceeded during step '" in err and "section " in err and "--budget" in err and "Traceback" not in err
+    assert "s] section chart" in err
+    assert main(["analyze", "knife-edge", "--budget", "-1"]) == 2
+    assert main(["analyze", "knife-edge", "--budget", "nan"]) == 2
+    assert main(["analyze", "knife-edge", "--budget", "inf", "--no-progress", "--only", "chart"]) == 0
+
+
+def test_budgeted_step_opens_a_budget_only_when_asked():
+    from frames.algebra import budgeted_step, current_budget
+
+    with budgeted_step("alone"):
+        assert current_budget() is None
+    seen: list[str] = []
+    with budgeted_step("outer", 30, progress=seen.append):
+        assert current_budget() is not None and current_budget().current == "outer"
+    assert seen == ["outer"]

@@ -137,7 +137,7 @@ def test_undeclared_symbol_in_lagrangian_is_rejected():
     assert k in L.chart.params
     with pytest.raises(fr.InvalidExpressionError, match="strings are never parsed"):
         fr.Lagrangian(ch, "u1**2")
-    with pytest.raises(fr.InvalidExpressionError, match="is not a Frame"):
+    with pytest.raises(fr.InvalidExpressionError, match="frame: expected a Frame"):
         L.euler_lagrange_field("frame")
     with pytest.raises(fr.ChartMismatchError):
         L.euler_lagrange_field(fr.Frame.coordinate(fr.Chart("a b")))

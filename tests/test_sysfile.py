@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from pathlib import Path
 
@@ -12,7 +14,14 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import models
-from frames.app._sysfile import SystemFileError, dump_system, loads_system, models_equal, parse_expression
+from frames.app._sysfile import (
+    MAX_FILE_SIZE,
+    SystemFileError,
+    dump_system,
+    loads_system,
+    models_equal,
+    parse_expression,
+)
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "systems" / "sleigh_offset_mass.toml"
 x, y, t = sp.symbols("x y t")
@@ -279,3 +288,255 @@ def test_frame_defaults_complement_and_units():
     m2 = loads_system(text)
     assert m2.frame.dim == 3 and m2.frame.matrix[:2, :] == mdl.frame.matrix[:2, :]
     assert models_equal(mdl, loads_system(dump_system(mdl)))
+
+
+# ----------------------------------------------------------------------------- hardening (issue: hostile files)
+def _sfe(call, *args, **kwargs) -> SystemFileError:
+    """The SystemFileError raised by the call, which must come in well under a second."""
+    t0 = time.perf_counter()
+    with pytest.raises(SystemFileError) as info:
+        call(*args, **kwargs)
+    assert time.perf_counter() - t0 < 1.0, f"took {time.perf_counter() - t0:.2f} s"
+    assert isinstance(info.value, fr.FramesError)
+    assert "internal error" not in info.value.reason  # never the safety net
+    return info.value
+
+
+_KNIFE = dump_system(models.knife_edge())
+
+
+def _with_lagrangian(expr: str) -> str:
+    return _KNIFE.replace('lagrangian = "J*u_phi**2/2 + m*(u_x**2 + u_y**2)/2"', f"lagrangian = {expr!r}")
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("0.0**-1", "division by zero"),
+        ("0.0/0.0", "division by zero"),
+        ("x/(y - y)", "division by zero"),
+        ("log(0.0)", "not finite"),
+        ("exp(exp(exp(1e5)))", "argument of exp too large"),
+        ("sin(exp(1e7))", "argument of exp too large"),
+        ("cosh(1e5)", "argument of cosh"),
+        ("sin(1000j)", "not a real number"),
+        ("(((x**100)**100)**100)**100", "effective polynomial degree"),
+        ("((x**10)**10)**2", "effective polynomial degree 200"),
+        ("x**60*x**60", "effective polynomial degree 120"),
+        ("(x*y)**51", "effective polynomial degree 102"),
+        ("10**300*10", "exponent"),
+        ("1e300*1e300", "too large"),
+        ("x*1e300*1e300", "out of range"),
+        ("1e-320*x", "out of range"),
+        ("sin(" * 70 + "x" + ")" * 70, "nested too deeply"),
+        ("x" + "+x" * 3000, "too large|nested"),
+        ("+".join(f"x**{k % 50}" for k in range(1500)), "too large"),
+        ("x # comment", "'#' is not allowed"),
+    ],
+    ids=lambda v: v[:24],
+)
+def test_every_bound_is_a_clean_fast_error_with_a_position(text, reason):
+    err = _sfe(parse_expression, text, SYMS, source="f.toml", key="lagrangian")
+    assert re.search(reason, err.reason), err.reason
+    assert err.line == 1 and isinstance(err.column, int) and err.reason.startswith(f"line 1, column {err.column}: ")
+
+
+def test_bounds_hold_in_files_with_the_file_position():
+    err = _sfe(loads_system, _with_lagrangian("(((x**100)**100)**100)**100"), "f.toml")
+    assert err.key == "lagrangian" and err.line == 5 and "effective polynomial degree" in err.reason
+    err = _sfe(loads_system, _with_lagrangian("u_x**2 + sin(exp(1e7))"), "f.toml")
+    assert (err.line, err.column) == (5, 32)  # the argument exp(1e7) of sin, in the file
+    assert _KNIFE.splitlines()[4].startswith("lagrangian")
+    # multi-line strings and escapes: the position is the character in the file
+    text = _with_lagrangian("X").replace("lagrangian = 'X'", 'lagrangian = """\n  J*u_phi**2/2\n    + \\u00e9 + zz"""')
+    err = _sfe(loads_system, text, "f.toml")
+    line = text.splitlines()[err.line - 1]
+    assert line[err.column - 1 :].startswith("\\u00e9") and "unknown name 'é'" in err.reason
+    text = _KNIFE.replace('"u_y*cos(phi) - u_x*sin(phi)"', '"u_y*cos(phi) - u_x*sin(phi) + x.__class__"')
+    err = _sfe(loads_system, text, "f.toml")
+    line = text.splitlines()[err.line - 1]
+    assert err.key == "constraints[0]" and line[err.column - 1 :].startswith("__class__")
+
+
+@pytest.mark.parametrize(
+    "text, key, reason",
+    [
+        (None, "(text)", "text must be str, got NoneType"),
+        (b'coordinates = ["x"]', "(text)", "text must be str, got bytes"),
+        (5, "(text)", "text must be str"),
+        ("a = " + "[" * 100000 + "]" * 100000, "(toml)", "nested more than"),
+        ("lagrangian = " + "{a=" * 5000 + "1" + "}" * 5000, "(toml)", "nested more than"),
+        ("x" * 1_000_001, "(text)", "longer than"),
+        ('coordinates = ["x"]\nlagrangian = "', "(toml)", "not valid TOML"),
+    ],
+    ids=["None", "bytes", "int", "deep-array", "deep-table", "huge", "toml"],
+)
+def test_loads_system_refuses_bad_text(text, key, reason):
+    err = _sfe(loads_system, text)
+    assert err.key == key and reason in err.reason
+
+
+def test_toml_errors_and_bad_values_carry_positions():
+    err = _sfe(loads_system, _KNIFE + "\n[[[")
+    assert err.key == "(toml)" and err.line == len(_KNIFE.splitlines()) + 2 and err.column
+    for bad in ("inf", "nan", "1e400", "9" * 400):
+        err = _sfe(loads_system, _KNIFE.replace("m = { value = 1.0 }", f"m = {{ value = {bad} }}"))
+        assert err.key == "parameters.m.value" and "finite" in err.reason and err.line
+        err = _sfe(loads_system, _KNIFE.replace("u_x = 1.0", f"u_x = {bad}"))
+        assert err.key == "initial.u.u_x" and "finite" in err.reason
+
+
+def test_load_system_reads_a_bounded_regular_file(tmp_path):
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    assert "device" in _sfe(fr.load_system, zero).reason
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    assert "FIFO" in _sfe(fr.load_system, fifo).reason
+    assert "directory" in _sfe(fr.load_system, tmp_path).reason
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (MAX_FILE_SIZE + 1))
+    assert "larger than" in _sfe(fr.load_system, big).reason
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'name = "caf\xe9"\n')
+    err = _sfe(fr.load_system, latin)
+    assert "not UTF-8" in err.reason and (err.line, err.column) == (1, 12)
+    assert "5" in _sfe(fr.load_system, 5).reason
+    good = tmp_path / "good.toml"
+    good.write_bytes(b"\xef\xbb\xbf" + _KNIFE.encode())  # a byte-order mark is fine
+    assert fr.load_system(good) == loads_system(_KNIFE)
+
+
+def test_reading_is_time_limited():
+    # sympy's exact zero test of this (valid) constraint runs away in logcombine; the file is refused
+    text = _KNIFE.replace('"u_y*cos(phi) - u_x*sin(phi)"', '"u_y - 10**50*log(99999999999999999999)*u_x"')
+    t0 = time.perf_counter()
+    with pytest.raises(SystemFileError, match=r"took longer than 0\.5 s") as info:
+        loads_system(text, timeout=0.5)
+    assert time.perf_counter() - t0 < 1.5 and info.value.key
+    with pytest.raises(SystemFileError, match="timeout"):
+        loads_system(_KNIFE, timeout=-1)
+
+
+# ----------------------------------------------------------------------------- names: NFKC
+def test_fullwidth_and_ascii_names_collide():
+    text = _KNIFE.replace("J = { value = 0.2 }", 'J = { value = 0.2 }\n"ｍ" = 2.0')
+    err = _sfe(loads_system, text, "f.toml")
+    assert err.key == "parameters.ｍ" and "'ｍ'" in err.reason and "'m'" in err.reason and "NFKC" in err.reason
+    assert err.line == text.splitlines().index('"ｍ" = 2.0') + 1
+    err = _sfe(loads_system, _KNIFE.replace('coordinates = ["phi", "x", "y"]', 'coordinates = ["phi", "x", "ｘ"]'))
+    assert err.key == "coordinates" and "'ｘ' and 'x'" in err.reason
+
+
+def test_names_are_nfkc_normalised_and_referencable():
+    text = """
+coordinates = ["x", "y"]
+lagrangian = "ｍ*u_x**2/2 + µ*u_y**2/2 + ℓ*x + ｌａｍｂｄａ*y"
+constraints = ["u_y - ℓ*u_x"]
+
+[parameters]
+"ｍ" = 1.0
+"µ" = { value = 2.0 }
+"ℓ" = 0.5
+lambda = 3.0
+
+[initial.u]
+"ｕ_x" = 1.0
+u_y = 0.5
+"""
+    mdl = loads_system(text)
+    names = {"m", "μ", "l", "lambda"}
+    assert set(mdl.params) == names and "\u00b5" not in mdl.params  # the micro sign became Greek mu
+    m, mu, ell, lam = (mdl.params[k] for k in ("m", "μ", "l", "lambda"))
+    x, y = mdl.chart.q
+    ux, uy = mdl.chart.u
+    assert mdl.lagrangian.expr == m * ux**2 / 2 + mu * uy**2 / 2 + ell * x + lam * y
+    assert mdl.u0 == {ux: 1.0, uy: 0.5}
+    assert parse_expression("ℓ + µ", {"ℓ": sp.Symbol("l"), "µ": sp.Symbol("μ")}) == sp.Symbol("l") + sp.Symbol("μ")
+    assert loads_system(dump_system(mdl)) == mdl
+
+
+# ----------------------------------------------------------------------------- exact round trip
+def test_round_trip_is_exact_for_rationals_floats_and_constant_names():
+    text = """
+coordinates = ["x", "y"]
+lagrangian = "E*u_x**2/3 + I*u_y**2 + 0.30000000000000004*x + 1/3*y + exp(1)*pi*x + acos(-1)*y + N*S*oo*x + beta*gamma*y"
+constraints = ["u_y - (lambda + 1e-300 + 123456.78901234567)*u_x"]
+
+[parameters]
+E = 0.1
+I = 1e-07
+pi = 3.0
+N = 1
+S = 2
+oo = 3
+beta = 4
+gamma = 5
+lambda = 0.30000000000000004
+"""
+    mdl = loads_system(text)
+    P = mdl.params
+    x, y = mdl.chart.q
+    ux, uy = mdl.chart.u
+    expected = (
+        P["E"] * ux**2 / 3
+        + P["I"] * uy**2
+        + sp.Float(0.30000000000000004) * x
+        + sp.Rational(1, 3) * y
+        + sp.E * P["pi"] * x
+        + sp.pi * y
+        + P["N"] * P["S"] * P["oo"] * x
+        + P["beta"] * P["gamma"] * y
+    )
+    assert mdl.lagrangian.expr == expected  # declared E, I, pi are the parameters; exp(1) is Euler's number
+    text2 = dump_system(mdl)
+    assert "exp(1)" in text2 and "acos(-1)" in text2  # pi is declared: the constant is written acos(-1)
+    assert "0.30000000000000004" in text2 and "123456.78901234567" in text2 and "/3" in text2
+    back = loads_system(text2)
+    assert back == mdl and hash(back) == hash(mdl)
+    assert back.param_values[P["lambda"]] == 0.30000000000000004
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "x*(y + 1)*2*y",
+        "-(x + y)*y*3",
+        "0.1003*(cos(x) - 2**100)*exp(-1)",
+        "x - 2*(x + y)*y",
+        "(x + y)*(x - y)*(-1/3)",
+        "x**0.5 + x**-2.5 + 1e-300 + 1e300*y",
+        "sqrt(-1)*x",
+        "E*x + pi",
+        "asin(0.5)*x + atan(1/3)",
+    ],
+)
+def test_printed_expressions_read_back_exactly(expr):
+    e = parse_expression(expr, SYMS)
+    from frames.app._safe_parser import _parse
+    from frames.app._sysfile_write import _SystemPrinter
+
+    printer = _SystemPrinter(set(SYMS), lambda s: _parse(s, SYMS, {}, source="", key=""))
+    assert parse_expression(printer.doprint(e), SYMS) == e
+
+
+def test_writer_refuses_what_it_cannot_write():
+    with pytest.raises(fr.ArgumentError, match="dump_system: model"):
+        dump_system("x")
+    mdl = models.knife_edge()
+    import dataclasses
+
+    bad = dataclasses.replace(mdl, auxiliary=(sp.Abs(mdl.chart.u[0]), mdl.chart.u[1]))
+    with pytest.raises(SystemFileError, match=r"auxiliary\[0\].*would not read back"):
+        dump_system(bad)
+
+
+def test_a_model_that_cannot_be_written_back_is_refused():
+    # the constraint's coefficient row expands (x - 5e-249)**2: a float below the double range appears
+    text = """
+coordinates = ["x", "y", "z"]
+lagrangian = "u_x**2 + u_y**2 + u_z**2"
+constraints = ["u_z - ((x - 5.06287479707802e-249)**2/2*x)*u_x"]
+"""
+    err = _sfe(loads_system, text)
+    assert err.key == "constraints[0]" and "cannot be written back exactly" in err.reason and err.line == 4

@@ -6,10 +6,13 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
   :func:`tidy` (final results), :func:`is_zero` (exact zero test);
 * the field ``QQ(x, sin a, cos a, f(t), …)`` — :class:`RationalFunctions`;
 * exact linear algebra — :func:`exact_solve` and its family (``_solve.py``);
+* the one door from a user's value to sympy — :func:`as_expr` and the argument checks
+  (``_coerce.py``; strings are never parsed);
 * time budgets and progress for every long computation — :func:`budget`, :func:`step` (``_budget.py``).
 """
 
-from ._budget import Budget, budget, checkpoint, current_budget, step
+from ._budget import Budget, budget, budgeted_step, checkpoint, current_budget, step
+from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._field import RationalFunctions, UnsupportedExpression
 from ._normal import canon, canon_matrix, entries, is_zero, tidy, tidy_matrix, trig_normal
 from ._solve import (
@@ -24,8 +27,16 @@ from ._solve import (
 )
 
 __all__ = [
+    "as_expr",
+    "as_exprs",
+    "as_flag",
+    "as_int",
+    "as_matrix",
+    "as_subs",
+    "expect",
     "Budget",
     "budget",
+    "budgeted_step",
     "checkpoint",
     "current_budget",
     "step",

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import BudgetExceededError, OptionError
 
-__all__ = ["Budget", "budget", "checkpoint", "current_budget", "step"]
+__all__ = ["Budget", "budget", "budgeted_step", "checkpoint", "current_budget", "step"]
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
@@ -79,6 +79,8 @@ def checkpoint() -> None:
 @contextlib.contextmanager
 def step(name: str) -> Iterator[None]:
     """Name the step that runs inside the block; report it to the budget's progress callback."""
+    if not isinstance(name, str):
+        raise OptionError(f"step: name must be a str, got {name!r}")
     b = _CURRENT.get()
     if b is None:
         yield
@@ -118,6 +120,10 @@ def budget(
         A single sympy operation that does not return is interrupted ``grace`` seconds after the
         deadline (main thread of a Unix process only).
     """
+    if progress is not None and not callable(progress):
+        raise OptionError(f"budget: progress must be callable (it receives each step's name), got {progress!r}")
+    if isinstance(grace, bool) or not isinstance(grace, int | float) or not grace >= 0:
+        raise OptionError(f"budget: grace={grace!r} must be a non-negative number of seconds")
     if seconds is None:
         yield None
         return
@@ -135,6 +141,24 @@ def budget(
         if alarm is not None:
             alarm()
         _CURRENT.reset(token)
+
+
+@contextlib.contextmanager
+def budgeted_step(
+    name: str, seconds: float | None = None, progress: Callable[[str], Any] | None = None
+) -> Iterator[None]:
+    """The block is the step ``name``, under a new budget of ``seconds`` if given.
+
+    This is what the ``budget=``/``progress=`` arguments of the library's long computations
+    (``VakonomicSystem.field``, ``theorem1``, ``find_sections``, ``build_report`` …) do: with
+    ``seconds=None`` and no ``progress`` the step runs under the budget already open, if any.
+    """
+    if seconds is None and progress is None:
+        with step(name):
+            yield
+        return
+    with budget(math.inf if seconds is None else seconds, progress=progress), step(name):
+        yield
 
 
 def _arm_alarm(b: Budget, grace: float) -> Callable[[], None] | None:

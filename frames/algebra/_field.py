@@ -44,7 +44,7 @@ class RationalFunctions:
     """
 
     def __init__(self, exprs: Sequence[Any]) -> None:
-        es = [sp.sympify(e) for e in exprs]
+        es = [sp.sympify(e, strict=True) for e in exprs]
         args = sorted({f.args[0] for e in es for f in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
         rep: dict[sp.Expr, sp.Symbol] = {}
         pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
@@ -75,11 +75,11 @@ class RationalFunctions:
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
-        return self.field.from_expr(sp.sympify(e).xreplace(self._rep))
+        return self.field.from_expr(sp.sympify(e, strict=True).xreplace(self._rep))
 
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
-        return sp.sympify(self.domain.to_sympy(f)).xreplace(self._back)
+        return sp.sympify(self.domain.to_sympy(f), strict=True).xreplace(self._back)
 
     def reduce(self, p: Any) -> Any:
         """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""

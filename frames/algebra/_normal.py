@@ -14,7 +14,9 @@ from collections.abc import Iterable
 
 import sympy as sp
 
+from ..errors import InvalidExpressionError
 from ._budget import checkpoint
+from ._coerce import as_expr
 from ._field import RationalFunctions, UnsupportedExpression
 
 __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
@@ -23,7 +25,7 @@ __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix",
 def canon(expr: object) -> sp.Expr:
     """Canonical rational form of ``expr`` (``cancel`` of the expression)."""
     checkpoint()
-    e = sp.sympify(expr)
+    e = sp.sympify(expr, strict=True)  # internal values only: strict refuses strings (never parsed)
     if isinstance(e, sp.NDimArray | sp.MatrixBase):
         raise TypeError(f"canon: expected a scalar expression, got the array {e!r}")
     if e.is_Atom:
@@ -88,9 +90,33 @@ def trig_normal(expr: object) -> sp.Expr:
     return sp.cancel(num / den)
 
 
+def _scalar_arg(expr: object, name: str) -> sp.Expr:
+    """A scalar argument of the public :func:`tidy` / :func:`is_zero` (cheap: no tree walk for a sympy scalar).
+
+    Strings (never parsed), ``None``, booleans, matrices and other objects are refused with an
+    :class:`~frames.InvalidExpressionError` naming ``name``; ``I`` and ``±oo``/``zoo`` are accepted
+    (a zero test of them is meaningful), ``nan`` is refused after canonicalisation.
+    """
+    if isinstance(expr, sp.Expr) and not isinstance(expr, sp.MatrixBase | sp.MatrixExpr):
+        return expr
+    return as_expr(expr, name=name, complex_ok=True, finite=False)
+
+
+def _refuse_nan(e: sp.Expr, name: str) -> None:
+    if e is sp.nan:
+        raise InvalidExpressionError(f"{name}: the expression is nan (undefined); nothing to simplify or test")
+
+
 def tidy(expr: object) -> sp.Expr:
-    """Final-result simplification: ``cancel`` plus the Pythagorean identity when trig is present."""
-    e = canon(expr)
+    """Final-result simplification: ``cancel`` plus the Pythagorean identity when trig is present.
+
+    Raises
+    ------
+    InvalidExpressionError
+        If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
+    """
+    e = canon(_scalar_arg(expr, "tidy: expr"))
+    _refuse_nan(e, "tidy: expr")
     if not e.is_Atom and e.has(sp.sin, sp.cos):
         t = trig_normal(e)
         if sp.count_ops(t) <= sp.count_ops(e):
@@ -105,10 +131,16 @@ def is_zero(expr: object) -> bool:
     ``cos`` the numerator is reduced modulo ``sin² + cos² − 1``. Only when that
     is inconclusive and other transcendental functions are present is
     :func:`sympy.simplify` tried, on this single expression.
+
+    Raises
+    ------
+    InvalidExpressionError
+        If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
     """
-    e = canon(expr)
+    e = canon(_scalar_arg(expr, "is_zero: expr"))
     if e == 0:
         return True
+    _refuse_nan(e, "is_zero: expr")
     if e.is_number:
         return bool(sp.simplify(e) == 0)
     if e.has(sp.sin, sp.cos):

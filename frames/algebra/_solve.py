@@ -51,7 +51,7 @@ def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
     """
     A = sp.Matrix(M)
     if A.cols != A.rows:
-        raise ValueError(f"exact_inverse: matrix is {A.rows}x{A.cols}, not square")
+        raise InvalidExpressionError(f"exact_inverse: M: matrix is {A.rows}x{A.cols}, not square")
     return exact_solve(A, sp.eye(A.rows))[0]
 
 
@@ -81,7 +81,7 @@ def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix,
     A = sp.Matrix(G)
     B = sp.Matrix(b)
     if A.rows != A.cols or B.rows != A.rows:
-        raise ValueError(f"exact_solve: shapes {A.shape} and {B.shape} do not match")
+        raise InvalidExpressionError(f"exact_solve: G, b: shapes {A.shape} and {B.shape} do not match")
     try:
         ctx = RationalFunctions(list(A) + list(B))
     except UnsupportedExpression:
@@ -274,10 +274,10 @@ def linsolve_frozen(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) -> di
     """Solve a linear system exactly, with function atoms (sin, cos, B0(t), …) frozen as symbols."""
     atoms: set[sp.Expr] = set()
     for e in eqs:
-        atoms |= {a for a in sp.sympify(e).atoms(sp.Function, sp.Derivative)}
+        atoms |= {a for a in sp.sympify(e, strict=True).atoms(sp.Function, sp.Derivative)}
     rep = {a: sp.Dummy(f"f{j}") for j, a in enumerate(sorted(atoms, key=sp.default_sort_key, reverse=True))}
     back = {d: a for a, d in rep.items()}
-    frozen = [sp.sympify(e).subs(rep) for e in eqs]
+    frozen = [sp.sympify(e, strict=True).subs(rep) for e in eqs]
     Amat, b = sp.linear_eq_to_matrix(frozen, list(unknowns))
     sol = sp.linsolve((Amat, b), list(unknowns))
     if not sol:
@@ -304,7 +304,7 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
     aug = M.row_join(b)
     atoms: set[Any] = set()
     for e in aug:
-        atoms |= sp.sympify(e).atoms(sp.Function, sp.Derivative, sp.Subs)
+        atoms |= sp.sympify(e, strict=True).atoms(sp.Function, sp.Derivative, sp.Subs)
     dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
     A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
     n = M.cols

@@ -2,7 +2,8 @@
 
 * ``_models`` — the catalogue of benchmark systems (:mod:`frames.models` is its public door);
 * ``_errata`` — the errata found in the papers, keyed by model;
-* ``_sysfile`` — TOML system files through a whitelisted-AST parser (never ``eval``/``sympify``);
+* ``_sysfile`` — reading TOML system files; ``_safe_parser`` — the whitelisted-AST expression parser
+  (never ``eval``/``sympify``); ``_toml_pos`` — line and column of a key; ``_sysfile_write`` — the exact writer;
 * ``_report`` — ``frames analyze``: the report sections;
 * ``_latex`` — LaTeX of equations;
 * ``_cli`` — the ``frames`` console script (:func:`main`).

@@ -1,8 +1,11 @@
 """The ``frames`` command.
 
 * ``frames models`` lists the catalogue, with citations.
-* ``frames analyze MODEL|FILE.toml [--format text|markdown|latex|json] [--only SECTION ...]``
-  prints a full analysis (see ``frames/app/_report.py`` for the sections).
+* ``frames analyze MODEL|FILE.toml [--format text|markdown|latex|json] [--only SECTION ...]
+  [--budget SECONDS] [--progress]`` prints a full analysis (see ``frames/app/_report.py`` for the
+  sections). The analysis runs under a time budget (default 900 s; ``--budget inf`` for none) and
+  ``--progress`` (default: when stderr is a terminal) prints each step as it starts, with the
+  elapsed time, on stderr.
 * ``frames simulate MODEL|FILE.toml --t-end T [--ic name=value ...] [--param name=value ...]
   [--plot out.png] [--csv out.csv]`` integrates the nonholonomic field.
 * ``frames export MODEL [-o FILE.toml]`` writes a catalogue model as a system file.
@@ -12,7 +15,7 @@ returns the exit status.
 
 Failure behaviour (one error path, no traceback ever):
 
-* exit 0 on success; 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
+* exit 0 on success; 3 when a time budget runs out (the message names the step); 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
   be written, argparse's own usage errors); 130 on Ctrl-C; 1 on an internal error (a bug: the
   message asks for a report; ``FRAMES_DEBUG=1`` shows the traceback);
 * output files are written to a temporary file in the target's directory and renamed into place
@@ -28,12 +31,13 @@ import math
 import os
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import FramesError
+from ..errors import BudgetExceededError, FramesError
 from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
 from . import _models as models
@@ -188,7 +192,7 @@ def simulate(
 
     def num(x: Any) -> float:
         try:
-            return float(sp.sympify(x).xreplace(pv))
+            return float(sp.sympify(x, strict=True).xreplace(pv))
         except TypeError:
             raise FramesError(f"simulate {model.name}: initial value {x} is not numeric") from None
 
@@ -242,6 +246,21 @@ def _plot(res: dict[str, Any], path: str, title: str) -> None:
     plot_panels(res["t"], panels, path, title)
 
 
+#: Default wall-clock budget of ``frames analyze`` (seconds).
+DEFAULT_BUDGET = 900.0
+
+
+class _StepPrinter:
+    """Progress of ``frames analyze``: one stderr line per step, with the elapsed time."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.t0 = time.monotonic()
+
+    def __call__(self, name: str) -> None:
+        print(f"[{time.monotonic() - self.t0:7.1f} s] {name}", file=self.stream, flush=True)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="frames", description="Constrained mechanics in anholonomic frames.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -250,6 +269,14 @@ def _parser() -> argparse.ArgumentParser:
     pa.add_argument("model", help="catalogue name (e.g. two-wheeled-carriage) or a system file FILE.toml")
     pa.add_argument("--format", choices=["text", "markdown", "latex", "json"], default="text")
     pa.add_argument("--only", nargs="+", metavar="SECTION", choices=list(SECTIONS), help="sections to include")
+    pa.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"wall-clock budget of the analysis (default {DEFAULT_BUDGET:g}; inf for none)",
+    )
+    pa.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="print each step")
     ps = sub.add_parser("simulate", help="integrate the nonholonomic equations of motion")
     ps.add_argument("model", help="catalogue name or system file")
     ps.add_argument("--t-end", type=float, required=True, help="final time")
@@ -282,7 +309,12 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
             print(f"{name:28s} {doc}")
         return 0
     if args.command == "analyze":
-        rep = build_report(load_model(args.model), only=args.only)
+        if math.isnan(args.budget) or args.budget <= 0:
+            raise FramesError(f"--budget {args.budget}: must be a positive number of seconds (inf for none)")
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        rep = build_report(
+            load_model(args.model), only=args.only, budget=args.budget, progress=_StepPrinter() if show else None
+        )
         print(rep.format(args.format))
         return 0
     if args.command == "export":
@@ -325,6 +357,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     outputs = _Outputs(force=bool(getattr(args, "force", False)))
     try:
         return _run(args, outputs)
+    except BudgetExceededError as exc:
+        print(f"frames: {exc} (raise it with --budget)", file=sys.stderr)
+        return 3
     except FramesError as exc:
         print(f"frames: error: {exc}", file=sys.stderr)
         return 2

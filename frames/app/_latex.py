@@ -11,12 +11,13 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
 
-from ..errors import FramesError
+from ..errors import ArgumentError, FramesError
 
 __all__ = ["equations_of", "latex_equations"]
 
@@ -45,8 +46,15 @@ def latex_equations(obj: Any, environment: str = "align*") -> str:
     ----------
     obj : SecondOrderField, NonholonomicSystem (anything with ``field()``) or list of sympy Eq
     environment : str
-        The LaTeX environment (``align*`` by default).
+        The LaTeX environment (``align*`` by default): letters and an optional ``*``.
+
+    Raises
+    ------
+    FramesError
+        If ``obj`` has no equations of motion or ``environment`` is not an environment name.
     """
+    if not isinstance(environment, str) or not re.fullmatch(r"[A-Za-z]+\*?", environment):
+        raise ArgumentError(f"latex_equations: environment must be a LaTeX environment name, got {environment!r}")
     eqs = equations_of(obj)
     rows = [f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" for e in eqs]
     return "\n".join([rf"\begin{{{environment}}}", " \\\\\n".join(rows), rf"\end{{{environment}}}"])

@@ -43,7 +43,7 @@ def _frozen_items(d: Mapping[Any, Any]) -> tuple[tuple[Any, Any], ...]:
     return tuple(
         sorted(
             ((k, _frozen_items(v) if isinstance(v, Mapping) else v) for k, v in d.items()),
-            key=lambda kv: sp.default_sort_key(sp.sympify(kv[0]) if not isinstance(kv[0], str) else kv[0]),
+            key=lambda kv: sp.default_sort_key(sp.sympify(kv[0], strict=True) if not isinstance(kv[0], str) else kv[0]),
         )
     )
 
@@ -55,7 +55,7 @@ def _number(x: Any, values: Mapping[Any, Any]) -> float | None:
     numerically); NaN when it is a number but not a real one.
     """
     try:
-        e = sp.sympify(sp.sympify(x, strict=True).xreplace(dict(values)))  # a value may be a float
+        e = sp.sympify(sp.sympify(x, strict=True).xreplace(dict(values)), strict=True)  # a value may be a float
     except (TypeError, sp.SympifyError):
         return None
     if not isinstance(e, sp.Expr) or e.free_symbols:

@@ -19,6 +19,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..algebra import as_expr
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import FramesError
 from ..geometry._chart import Chart
@@ -103,9 +104,9 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
     if deltas is None:
         D = [sp.Function(f"Delta{a}")(q1) for a in range(3, k + 3)]
     elif callable(deltas):
-        D = [sp.sympify(deltas(q1, a)) for a in range(3, k + 3)]
+        D = [as_expr(deltas(q1, a), name=f"class71: deltas(q1, {a})") for a in range(3, k + 3)]
     else:
-        D = [sp.sympify(d) for d in deltas]
+        D = [as_expr(d, name=f"class71: deltas[{i}]") for i, d in enumerate(deltas)]
         if len(D) != k:
             raise FramesError(f"class71: {len(D)} deltas given for k = {k}")
     I = [params[f"I{i}"] for i in range(1, k + 3)]

@@ -18,6 +18,7 @@ R^3_12 = -1
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,13 +27,16 @@ from typing import Any
 import sympy as sp
 
 from .._version import __version__
-from ..algebra import tidy
+from ..algebra import as_expr, step, tidy, trig_normal
+from ..algebra import budget as _budget
 from ..dynamics._chaplygin import ChaplyginSystem
 from ..dynamics._consistency import strong_consistency, weak_consistency
 from ..dynamics._vakonomic import VakonomicSystem
-from ..errors import FramesError
+from ..errors import ArgumentError, FramesError
+from ..geometry._growth import bracket_flag
 from ..natural._mvm import ModifiedVakonomic
 from ._errata import ERRATA
+from ._model import Model
 
 __all__ = [
     "ERRATA",
@@ -63,8 +67,13 @@ def display_form(expr: object) -> sp.Expr:
     >>> a, b = sp.symbols("a b")
     >>> display_form(a**2 * b + a * b**2)
     a*b*(a + b)
+
+    Raises
+    ------
+    InvalidExpressionError
+        If ``expr`` is a string (never parsed) or not a finite scalar expression.
     """
-    e = sp.sympify(expr)
+    e = as_expr(expr, name="display_form: expr", complex_ok=True)
     if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
         return e
     try:
@@ -119,7 +128,7 @@ class Section:
 
 def eq(label: str, expr: object, label_latex: str | None = None, factor: bool = True) -> Item:
     """An equation item ``label = expr`` (expr shown in :func:`display_form`)."""
-    e = sp.sympify(expr)
+    e = sp.sympify(expr, strict=True)
     return Item("equation", label, label_latex if label_latex is not None else label, display_form(e) if factor else e)
 
 
@@ -230,9 +239,10 @@ def _anholonomy(a: Analysis) -> Iterable[Item]:
     for k in range(n):
         for i in range(n):
             for j in range(i + 1, n):
-                if R[k, i, j] != 0:
+                r = trig_normal(R[k, i, j])  # sin² + cos² = 1 (a frame completed by constraint rows)
+                if r != 0:
                     nz = True
-                    yield eq(f"R^{k + 1}_{i + 1}{j + 1}", R[k, i, j], f"R^{{{k + 1}}}_{{{i + 1}{j + 1}}}")
+                    yield eq(f"R^{k + 1}_{i + 1}{j + 1}", r, f"R^{{{k + 1}}}_{{{i + 1}{j + 1}}}")
     if not nz:
         yield note("R = 0 (holonomic frame)")
 
@@ -241,6 +251,19 @@ def _anholonomy(a: Analysis) -> Iterable[Item]:
 def _frobenius(a: Analysis) -> Iterable[Item]:
     res = a.nh.frobenius()
     yield verdict("D integrable", bool(res.integrable), str(res))
+
+
+@section("controllability", "Bracket flag and controllability (growth vector)")
+def _controllability(a: Analysis) -> Iterable[Item]:
+    flag = bracket_flag(a.model.frame.fields[: a.model.m])
+    yield note(f"{flag.growth} (dim Q = {flag.dim})", "growth vector of D")
+    text = (
+        f"D^{flag.step} = TQ: the driftless system q̇ = w^α X_α is controllable (Chow–Rashevskii)"
+        if flag.bracket_generating
+        else f"the flag stops at dimension {flag.growth[-1]} < {flag.dim}: the motions stay on leaves of an "
+        "integrable distribution (some combination of the constraints is holonomic)"
+    )
+    yield verdict("D bracket generating", flag.bracket_generating, text)
 
 
 @section("lagrangian", "Lagrangian in quasi-velocities")
@@ -358,6 +381,12 @@ class Report:
     citation: str
     sections: tuple[Section, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, str) or not isinstance(self.citation, str):
+            raise ArgumentError(f"Report: model and citation must be str, got {self.model!r}, {self.citation!r}")
+        if not isinstance(self.sections, tuple) or not all(isinstance(s, Section) for s in self.sections):
+            raise ArgumentError(f"Report: sections must be a tuple of Section, got {self.sections!r}")
+
     def format(self, fmt: str) -> str:
         """Format as ``text``, ``markdown``, ``latex`` or ``json``."""
         if fmt == "text":
@@ -368,7 +397,7 @@ class Report:
             return self.to_latex()
         if fmt == "json":
             return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
-        raise FramesError(f"unknown report format {fmt!r}; use text, markdown, latex or json")
+        raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
 
     def to_text(self) -> str:
         out = [f"# {self.model}"]
@@ -474,28 +503,56 @@ def _tex_escape(s: str) -> str:
     return "".join(_TEX.get(c, c) for c in s)
 
 
-def build_report(model: Any, only: Sequence[str] | None = None) -> Report:
+def build_report(
+    model: Any,
+    only: Sequence[str] | None = None,
+    *,
+    budget: float | None = None,
+    progress: Callable[[str], Any] | None = None,
+) -> Report:
     """Run the registered sections on ``model`` (all, or those in ``only``, in table order).
 
     A section which does not apply to the model is included with ``status="skipped"``
     and a note.
 
+    Parameters
+    ----------
+    model : Model
+        A model of the catalogue (:mod:`frames.models`) or one read from a system file.
+    only : sequence of str, optional
+        Section ids (``frames.app._report.SECTIONS``) to include.
+    budget : float, optional
+        Wall-clock seconds for the whole report (``None``: no limit). Each section is a step
+        ``"section <id>"`` of the budget (see :func:`frames.budget`).
+    progress : callable, optional
+        Called with the name of each step as it starts (sections and the library's inner steps).
+
     Raises
     ------
     FramesError
-        If ``only`` names an unknown section.
+        If ``model`` is not a model or ``only`` names an unknown section.
+    BudgetExceededError
+        If ``budget`` runs out; its ``step`` names the section (and inner step) that was running.
     """
-    if only:
+    if not isinstance(model, Model):
+        raise ArgumentError(f"build_report: model must be a frames Model, got {type(model).__name__}")
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"build_report: progress must be callable (it receives each step's name), got {progress!r}")
+    if only is not None:
+        if isinstance(only, str) or not isinstance(only, Sequence):
+            raise ArgumentError(f"build_report: only must be a list of section ids, got {only!r}")
         bad = [s for s in only if s not in SECTIONS]
         if bad:
-            raise FramesError(f"unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
+            raise FramesError(f"build_report: only: unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
     a = Analysis(model)
     out = []
-    for sid, spec in SECTIONS.items():
-        if only and sid not in only:
-            continue
-        try:
-            out.append(spec.fn(a))
-        except SectionSkipped as exc:
-            out.append(Section(sid, spec.title, (), "skipped", str(exc)))
+    with _budget(math.inf if budget is None else budget, progress=progress):
+        for sid, spec in SECTIONS.items():
+            if only and sid not in only:
+                continue
+            try:
+                with step(f"section {sid}"):
+                    out.append(spec.fn(a))
+            except SectionSkipped as exc:
+                out.append(Section(sid, spec.title, (), "skipped", str(exc)))
     return Report(model.name, model.citation, tuple(out))

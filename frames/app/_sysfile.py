@@ -10,8 +10,30 @@ Nothing in a file is ever executed. Each expression is parsed with
 numbers, declared symbols, ``+ - * / **``, unary ``±``, and calls of
 whitelisted functions (``sin cos tan exp log sqrt`` and a few more) or of the
 functions the file declares. The sympy expression is built directly from the
-tree; ``eval`` and ``sympify`` never see the text. Sizes are bounded (text
-length, node count, depth, exponents, integer size) so parsing never hangs.
+tree; ``eval`` and ``sympify`` never see the text.
+
+Every size is bounded, so that reading a file never hangs and never builds
+anything huge: the file (``MAX_FILE_SIZE``), the nesting of its TOML arrays and
+tables (``MAX_TOML_DEPTH``), the length, node count and nesting depth of each
+expression (``MAX_TEXT``, ``MAX_NODES``, ``MAX_DEPTH``) and of all expressions of
+a file together (``MAX_FILE_NODES``), numeric exponents (``MAX_EXPONENT``), the
+*effective* polynomial degree after nesting (``MAX_DEGREE``: ``(x**10)**10`` has
+degree 100), exact numbers (``MAX_BITS``), the magnitude of every number and
+constant sub-expression (``MAX_MAGNITUDE``), and the argument of ``exp``,
+``sinh``, ``cosh`` (``MAX_EXP_ARGUMENT``). Constant sub-expressions are
+evaluated alongside, in 53-bit floating point with an unbounded exponent, before
+sympy sees them. Reading and checking a file is limited in time
+(``LOAD_SECONDS``, the ``timeout`` argument): sympy's exact checks of hostile
+but bounded expressions can still run long.
+
+Every failure is a :class:`~frames.SystemFileError` naming the file (``source``),
+the key and the reason; where a place in the text is at fault the reason starts
+with ``line L, column C:`` (1-based, in the file; for :func:`parse_expression`,
+in the expression) and the error has the attributes ``line`` and ``column``
+(``None`` when there is no such place).
+
+Names are NFKC-normalised (as Python normalises identifiers), so ``ｍ`` and
+``m`` are one name, ``ℓ`` is ``l`` and the micro sign ``µ`` is the Greek ``μ``.
 
 Examples
 --------
@@ -22,288 +44,110 @@ x**2/2 + sin(y)
 >>> parse_expression("__import__('os').system('echo pwned')", {"x": x})
 Traceback (most recent call last):
 ...
-frames.errors.SystemFileError: <string>: expression: '__import__' is a dunder name; dunder names are never allowed
+frames.errors.SystemFileError: <string>: expression: line 1, column 1: '__import__' is a dunder name; dunder names are never allowed
 """
 
 from __future__ import annotations
 
-import ast
-import json
+import contextlib
 import math
+import os
+import re
+import signal
+import stat
+import threading
+import time
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import sympy as sp
 
-from ..algebra import is_zero
+from ..algebra import budget
 from ..dynamics._lagrangian import Lagrangian
-from ..errors import FramesError, SystemFileError
+from ..errors import BudgetExceededError, FramesError, SystemFileError
 from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints, complete_frame
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
 from ._models import Model
+from ._safe_parser import (
+    FUNCTIONS,
+    LOAD_SECONDS,
+    MAX_COORDINATES,
+    MAX_FILE_NODES,
+    MAX_FILE_SIZE,
+    MAX_TOML_DEPTH,
+    _error,
+    _line_col,
+    _parse,
+    normalize_name,
+    parse_expression,
+)
+from ._sysfile_write import dump_system, models_equal, write_system
+from ._toml_pos import _Locator, _toml_depth_error
 
 __all__ = [
     "SystemFileError",
     "dump_system",
     "load_system",
     "loads_system",
+    "models_equal",
     "parse_expression",
     "write_system",
 ]
 
-# ----------------------------------------------------------------- limits
-MAX_TEXT = 20_000  #: characters in one expression
-MAX_NODES = 5_000  #: AST nodes in one expression
-MAX_DEPTH = 60  #: nesting depth of the AST
-MAX_EXPONENT = 100  #: |numeric exponent| allowed in ``**``
-MAX_BITS = 4_096  #: size of any exact integer built while parsing
 
-#: Whitelisted functions (name -> sympy function).
-FUNCTIONS: dict[str, Callable[..., sp.Expr]] = {
-    "sin": sp.sin,
-    "cos": sp.cos,
-    "tan": sp.tan,
-    "exp": sp.exp,
-    "log": sp.log,
-    "sqrt": sp.sqrt,
-    "asin": sp.asin,
-    "acos": sp.acos,
-    "atan": sp.atan,
-    "sinh": sp.sinh,
-    "cosh": sp.cosh,
-    "tanh": sp.tanh,
-}
-_ARITY = {"log": (1, 1)}
-#: Named constants (used only when the file does not declare the name).
-CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E}
-
-_NODE_NAMES = {
-    ast.Attribute: "attribute access",
-    ast.Subscript: "subscripts",
-    ast.Lambda: "lambda",
-    ast.ListComp: "comprehensions",
-    ast.SetComp: "comprehensions",
-    ast.DictComp: "comprehensions",
-    ast.GeneratorExp: "comprehensions",
-    ast.Starred: "starred arguments",
-    ast.NamedExpr: "assignment expressions",
-    ast.IfExp: "conditional expressions",
-    ast.Compare: "comparisons",
-    ast.BoolOp: "boolean operators",
-    ast.JoinedStr: "f-strings",
-    ast.List: "lists",
-    ast.Tuple: "tuples",
-    ast.Dict: "dicts",
-    ast.Set: "sets",
-    ast.Await: "await",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield",
-    ast.Slice: "slices",
-}
+# ----------------------------------------------------------------- time limit
+class _Expired(BaseException):
+    """Raised by the timer inside a sympy call that runs past the deadline (not an Exception: never swallowed)."""
 
 
-# ------------------------------------------------------------ expression parser
-class _Parser:
-    def __init__(self, symbols: Mapping[str, sp.Expr], functions: Mapping[str, Any], source: str, key: str) -> None:
-        self.symbols = symbols
-        self.functions = functions
-        self.source = source
-        self.key = key
-        self.nodes = 0
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """A wall-clock limit for the block.
 
-    def fail(self, reason: str) -> SystemFileError:
-        return SystemFileError(self.source, self.key, reason)
-
-    def _check_number(self, e: sp.Expr) -> sp.Expr:
-        if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-            raise self.fail(f"the expression evaluates to {e} (division by zero or overflow)")
-        if isinstance(e, sp.Integer) and int(e).bit_length() > MAX_BITS:
-            raise self.fail(f"integer larger than 2**{MAX_BITS}")
-        if isinstance(e, sp.Rational) and max(int(e.p).bit_length(), int(e.q).bit_length()) > MAX_BITS:
-            raise self.fail(f"rational number larger than 2**{MAX_BITS}")
-        return e
-
-    def walk(self, node: ast.AST, depth: int) -> sp.Expr:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise self.fail(f"expression too large (more than {MAX_NODES} syntax nodes)")
-        if depth > MAX_DEPTH:
-            raise self.fail(f"expression nested too deeply (more than {MAX_DEPTH} levels)")
-        if isinstance(node, ast.Constant):
-            v = node.value
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise self.fail(f"constant {v!r} is not a real number; only numbers are allowed")
-            if isinstance(v, float):
-                if not math.isfinite(v):
-                    raise self.fail(f"number {v!r} is not finite")
-                return sp.Float(repr(v))
-            return self._check_number(sp.Integer(v))
-        if isinstance(node, ast.Name):
-            name = node.id
-            if "__" in name:
-                raise self.fail(f"{name!r} is a dunder name; dunder names are never allowed")
-            if name in self.symbols:
-                return self.symbols[name]
-            if name in CONSTANTS:
-                return CONSTANTS[name]
-            if name in FUNCTIONS or name in self.functions:
-                raise self.fail(f"function {name!r} used without arguments")
-            raise self.fail(
-                f"unknown name {name!r}; declare it as a coordinate, velocity, time or parameter "
-                f"(known: {sorted(self.symbols)})"
-            )
-        if isinstance(node, ast.UnaryOp):
-            if isinstance(node.op, ast.USub):
-                return -self.walk(node.operand, depth + 1)
-            if isinstance(node.op, ast.UAdd):
-                return self.walk(node.operand, depth + 1)
-            raise self.fail(f"operator {type(node.op).__name__} is not allowed; use + - * / **")
-        if isinstance(node, ast.BinOp):
-            a = self.walk(node.left, depth + 1)
-            b = self.walk(node.right, depth + 1)
-            op = node.op
-            if isinstance(op, ast.Add):
-                r = a + b
-            elif isinstance(op, ast.Sub):
-                r = a - b
-            elif isinstance(op, ast.Mult):
-                r = a * b
-            elif isinstance(op, ast.Div):
-                if b == 0:
-                    raise self.fail("division by zero")
-                r = a / b
-            elif isinstance(op, ast.Pow):
-                r = self._pow(a, b)
-            else:
-                raise self.fail(f"operator {type(op).__name__} is not allowed; use + - * / **")
-            return self._check_number(r)
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name):
-                kind = _NODE_NAMES.get(type(node.func), type(node.func).__name__)
-                raise self.fail(f"only named functions may be called ({kind} is not allowed)")
-            name = node.func.id
-            if "__" in name:
-                raise self.fail(f"{name!r} is a dunder name; dunder names are never allowed")
-            if node.keywords:
-                raise self.fail(f"keyword arguments are not allowed (in the call of {name!r})")
-            if name in self.functions:
-                f = self.functions[name]
-                arity = f[1]
-                fn = f[0]
-            elif name in FUNCTIONS:
-                fn = FUNCTIONS[name]
-                arity = 1
-            else:
-                raise self.fail(
-                    f"call of {name!r} is not allowed; allowed functions: {sorted(FUNCTIONS)} "
-                    f"and the declared functions {sorted(self.functions)}"
-                )
-            for a in node.args:
-                if isinstance(a, ast.Starred):
-                    raise self.fail("starred arguments are not allowed")
-            if len(node.args) != arity:
-                raise self.fail(f"function {name!r} takes {arity} argument(s), {len(node.args)} given")
-            args = [self.walk(a, depth + 1) for a in node.args]
-            return self._check_number(fn(*args))
-        kind = _NODE_NAMES.get(type(node), type(node).__name__)
-        raise self.fail(f"{kind} not allowed in expressions; use numbers, declared names, + - * / ** and functions")
-
-    def _pow(self, a: sp.Expr, b: sp.Expr) -> sp.Expr:
-        if b.is_Number:
-            if isinstance(b, sp.Rational) and (abs(b.p) > MAX_EXPONENT or b.q > MAX_EXPONENT):
-                raise self.fail(f"exponent {b} too large (|p|, q of an exponent p/q must be ≤ {MAX_EXPONENT})")
-            if abs(float(b)) > MAX_EXPONENT:
-                raise self.fail(f"exponent {b} too large (at most {MAX_EXPONENT} in absolute value)")
-            if a.is_Number and a != 0:
-                bits = abs(float(b)) * max(math.log2(abs(float(a)) + 1), math.log2(1 / abs(float(a)) + 1))
-                if bits > MAX_BITS:
-                    raise self.fail(f"number {a}**{b} too large")
-            if a == 0 and b.is_negative:
-                raise self.fail("division by zero (0 to a negative power)")
-        elif a.is_Number and not b.free_symbols:
-            raise self.fail(f"exponent {b} must be a number or contain declared symbols")
-        return sp.Pow(a, b)
-
-
-def parse_expression(
-    text: object,
-    symbols: Mapping[str, sp.Expr],
-    functions: Mapping[str, Any] | None = None,
-    *,
-    source: str = "<string>",
-    key: str = "expression",
-) -> sp.Expr:
-    r"""Parse one expression safely into a sympy object.
-
-    Parameters
-    ----------
-    text : str or int or float
-        The expression. Numbers are accepted as they are.
-    symbols : mapping
-        Name -> sympy object for every name the expression may use.
-    functions : mapping, optional
-        Declared functions: name -> ``(callable, arity)``, or name -> arity
-        (an undefined sympy function of that name is then used).
-    source, key : str
-        Where the text comes from, for error messages.
-
-    Raises
-    ------
-    SystemFileError
-        Naming ``source`` and ``key`` and the reason: a forbidden construct
-        (attribute access, subscripts, dunder names, lambda, comprehensions,
-        calls of non-whitelisted names, keywords, starred arguments, strings),
-        an unknown name, or a size bound exceeded.
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> q1 = sp.Symbol("q1")
-    >>> parse_expression("-Delta3(q1)*2", {"q1": q1}, {"Delta3": 1}) == -2 * sp.Function("Delta3")(q1)
-    True
-    >>> parse_expression("q1.real", {"q1": q1})
-    Traceback (most recent call last):
-    ...
-    frames.errors.SystemFileError: <string>: expression: attribute access not allowed in expressions; use numbers, declared names, + - * / ** and functions
+    The library's checkpoints (:func:`frames.budget`) stop the work between two elementary
+    operations. On the main thread of a Unix process a ``SIGALRM`` timer also interrupts a single
+    sympy call that does not return (``simplify`` of a hostile expression); it is chained with a
+    timer already armed (pytest-timeout, an outer budget): when that one fires first, nothing is
+    armed; otherwise it is armed again, with its remaining time, when the block ends.
     """
-    funcs: dict[str, tuple[Any, int]] = {}
-    for name, spec in (functions or {}).items():
-        if isinstance(spec, int):
-            funcs[name] = (sp.Function(name), spec)
-        else:
-            funcs[name] = (spec[0], int(spec[1]))
-    p = _Parser(symbols, funcs, source, key)
-    if isinstance(text, bool):
-        raise p.fail(f"{text!r} is not an expression")
-    if isinstance(text, int | float):
-        if isinstance(text, float) and not math.isfinite(text):
-            raise p.fail(f"number {text!r} is not finite")
-        return sp.Float(repr(text)) if isinstance(text, float) else p._check_number(sp.Integer(text))
-    if not isinstance(text, str):
-        raise p.fail(f"expected an expression (a string or a number), got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise p.fail(f"expression longer than {MAX_TEXT} characters")
-    if not text.strip():
-        raise p.fail("empty expression")
+    if seconds is None:
+        yield
+        return
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGALRM) is None
+    ):
+        with budget(seconds, grace=0.0):
+            yield
+        return
+    start = time.monotonic()
+    old_handler = signal.getsignal(signal.SIGALRM)
+    old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
+    if 0 < old_delay <= seconds:  # an outer timer fires first: checkpoints only
+        with budget(seconds, grace=0.0):
+            yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise _Expired
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)  # fires again every 50 ms until disarmed
     try:
-        tree = ast.parse(" ".join(text.split()), mode="eval")  # multi-line strings: newlines are spaces
-    except SyntaxError as exc:
-        raise p.fail(f"syntax error: {exc.msg}") from None
-    except (RecursionError, MemoryError, ValueError) as exc:
-        raise p.fail(f"expression cannot be parsed ({type(exc).__name__}); too deeply nested?") from None
-    for node in ast.walk(tree):  # iterative; first report any dunder name anywhere in the text
-        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-        if "__" in name:
-            raise p.fail(f"{name!r} is a dunder name; dunder names are never allowed")
-    try:
-        return p.walk(tree.body, 0)
-    except RecursionError:
-        raise p.fail("expression nested too deeply") from None
+        with budget(seconds, grace=0.0):
+            yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay > 0:
+            left = old_delay - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), old_interval)
 
 
 # ----------------------------------------------------------------- reading
@@ -332,27 +176,141 @@ def _is_list(x: object) -> bool:
     return isinstance(x, list)
 
 
-def loads_system(text: str, source: str = "<string>") -> Any:
-    """Read a system from TOML text; returns a :class:`frames.models.Model`.
+def _toml_error_position(exc: tomllib.TOMLDecodeError, src: str) -> tuple[str, tuple[int, int] | None]:
+    """The message of a TOML error without its position, and the position (line, column)."""
+    msg = str(exc)
+    line, col = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)", msg)
+    if m:
+        msg = msg[: m.start()] + msg[m.end() :]
+        line, col = line or int(m.group(1)), col or int(m.group(2))
+    elif "(at end of document)" in msg:
+        msg = msg.replace(" (at end of document)", " at the end of the document")
+        line, col = _line_col(src, len(src))
+    return msg, ((line, col) if line and col else None)
+
+
+def loads_system(text: str, source: str = "<string>", *, timeout: float | None = LOAD_SECONDS) -> Model:
+    """Read a system from TOML text.
+
+    Parameters
+    ----------
+    text : str
+        The TOML text of a system file (at most ``MAX_FILE_SIZE`` characters).
+    source : str
+        Where the text comes from (a file name), for error messages and the default name.
+    timeout : float or None
+        Wall-clock seconds allowed for reading and checking the system (``None``: no limit). The
+        sizes of a file are bounded, but sympy's checks of hostile expressions (``simplify`` in the
+        exact zero tests) can still take long; past the limit the file is refused. On the main
+        thread of a Unix process a ``SIGALRM`` timer interrupts a single long sympy call (a timer
+        already armed is respected and re-armed); elsewhere the work stops at the next checkpoint.
+
+    Returns
+    -------
+    Model
+        The validated model (:class:`frames.models.Model`).
 
     Raises
     ------
     SystemFileError
-        Naming ``source``, the key and the reason.
+        For every failure: naming ``source``, the key and the reason, with ``line L, column C:``
+        where a place in the text is at fault (also in the attributes ``line`` and ``column``).
     """
+    if not isinstance(source, str):
+        source = str(source)
+    if not isinstance(text, str):
+        hint = " (decode bytes as UTF-8 first, or use load_system)" if isinstance(text, bytes | bytearray) else ""
+        raise _error(source, "(text)", f"text must be str, got {type(text).__name__}{hint}")
+    if len(text) > MAX_FILE_SIZE:
+        raise _error(source, "(text)", f"text longer than {MAX_FILE_SIZE} characters")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0):
+        raise _error(source, "(timeout)", f"timeout={timeout!r} must be a positive number of seconds or None")
+    src = text.replace("\r\n", "\n")
+    locate = _Locator(src)
+    state = {"key": "(toml)"}
+    slow = (
+        f"reading and checking the system took longer than {timeout} s (timeout); the expressions "
+        "are too costly to check"
+    )
+    try:
+        with _deadline(timeout):
+            return _loads(text, src, source, locate, state)
+    except SystemFileError:
+        raise
+    except (_Expired, BudgetExceededError):
+        raise _error(source, state["key"], slow, locate(state["key"])) from None
+    except RecursionError:
+        raise _error(source, state["key"], "too deeply nested", locate(state["key"])) from None
+    except MemoryError:
+        raise _error(source, state["key"], "too large (out of memory)", locate(state["key"])) from None
+    except FramesError as exc:
+        raise _error(source, state["key"], str(exc), locate(state["key"])) from None
+    except Exception as exc:  # a safety net: any other failure is still a SystemFileError
+        raise _error(
+            source,
+            state["key"],
+            f"internal error while reading ({type(exc).__name__}: {exc}); please report it",
+            locate(state["key"]),
+        ) from exc
 
-    def fail(key: str, reason: str) -> SystemFileError:
-        return SystemFileError(source, key, reason)
 
+def _finite(v: object) -> float | None:
+    """A TOML number as a finite float, or None (not a number, not finite, or too large)."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, str]) -> Model:
+    def fail(key: str, reason: str, where: tuple[int, int] | None = None) -> SystemFileError:
+        return _error(source, key, reason, where if where is not None else locate(key))
+
+    deep = _toml_depth_error(src)
+    if deep is not None:
+        raise fail("(toml)", f"arrays and tables nested more than {MAX_TOML_DEPTH} deep", locate.line_col(deep))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise fail("(toml)", f"not valid TOML: {exc}") from None
+        msg, where = _toml_error_position(exc, src)
+        raise _error(source, "(toml)", f"not valid TOML: {msg}", where) from None
+    except RecursionError:
+        raise fail("(toml)", f"arrays and tables nested too deeply (at most {MAX_TOML_DEPTH})") from None
     unknown = set(data) - _TOP_KEYS
     if unknown:
-        raise fail(sorted(unknown)[0], f"unknown key; known keys are {sorted(_TOP_KEYS)}")
+        first = sorted(unknown)[0]
+        raise fail(first, f"unknown key; known keys are {sorted(_TOP_KEYS)}")
+
+    # --------------------------------------------------------- names (NFKC-normalised)
+    declared: dict[str, tuple[str, str]] = {}  # normal form -> (raw name, key)
+
+    def declare(raw: str, key: str, *, at: str | None = None, function: bool = False) -> str:
+        """The normal form of a declared name; ``at`` is the key of the name in a list, else ``key`` is the name."""
+        where = locate(at) if at is not None else locate(key, at_key=key.startswith(("parameters.", "functions.")))
+        name = normalize_name(raw)
+        if not name.isidentifier() or "__" in name or (name != raw and not raw.isidentifier()):
+            raise fail(key, f"{raw!r} is not a valid name (an identifier without '__')", where)
+        seen = declared.get(name)
+        if seen is not None:
+            raw0, key0 = seen
+            if function and raw0 == raw and key0.startswith("parameters."):
+                return name  # a parameter that is also a declared function (a parameter of time, B0(t))
+            if raw0 == raw:
+                raise fail(key, f"{raw!r} is declared twice (also in {key0})", where)
+            raise fail(
+                key,
+                f"{raw!r} and {raw0!r} (in {key0}) are the same name after NFKC normalisation ({name!r})",
+                where,
+            )
+        declared[name] = (raw, key)
+        return name
 
     def names_of(key: str, required: bool) -> list[str]:
+        state["key"] = key
         val = data.get(key)
         if val is None:
             if required:
@@ -360,28 +318,30 @@ def loads_system(text: str, source: str = "<string>") -> Any:
             return []
         if not _is_list(val) or not all(isinstance(s, str) for s in val):
             raise fail(key, "must be a list of names")
-        for s in val:
-            if not s.isidentifier() or "__" in s:
-                raise fail(key, f"{s!r} is not a valid name")
-        return list(val)
+        if len(val) > MAX_COORDINATES:
+            raise fail(key, f"at most {MAX_COORDINATES} names")
+        return [declare(s, key, at=f"{key}[{i}]") for i, s in enumerate(val)]
 
     qn = names_of("coordinates", True)
     if not qn:
         raise fail("coordinates", "at least one coordinate is required")
     un = names_of("velocities", False) or None
-    time = data.get("time")
-    if time is not None and (not isinstance(time, str) or not time.isidentifier()):
+    state["key"] = "time"
+    time_raw = data.get("time")
+    if time_raw is not None and not isinstance(time_raw, str):
         raise fail("time", "must be the name of the time symbol")
+    time = declare(time_raw, "time") if time_raw is not None else None
+    state["key"] = "parameters"
     params_t = data.get("parameters", {})
     if not isinstance(params_t, dict):
         raise fail("parameters", "must be a table name = {unit = ..., value = ...}")
     params: dict[str, sp.Symbol] = {}
     units: dict[str, str] = {}
     pvals: dict[sp.Symbol, float] = {}
-    for pn, spec in params_t.items():
-        key = f"parameters.{pn}"
-        if not pn.isidentifier() or "__" in pn:
-            raise fail(key, f"{pn!r} is not a valid name")
+    for raw, spec in params_t.items():
+        key = f"parameters.{raw}"
+        state["key"] = key
+        pn = declare(raw, key)
         s = sp.Symbol(pn)
         params[pn] = s
         if isinstance(spec, dict):
@@ -392,46 +352,74 @@ def loads_system(text: str, source: str = "<string>") -> Any:
                 if not isinstance(spec["unit"], str):
                     raise fail(key + ".unit", "must be a string")
                 units[pn] = spec["unit"]
+            if "description" in spec and not isinstance(spec["description"], str):
+                raise fail(key + ".description", "must be a string")
             if "value" in spec:
-                v = spec["value"]
-                if isinstance(v, bool) or not isinstance(v, int | float):
-                    raise fail(key + ".value", "must be a number")
-                pvals[s] = float(v)
+                v = _finite(spec["value"])
+                if v is None:
+                    raise fail(key + ".value", "must be a finite number")
+                pvals[s] = v
         elif isinstance(spec, int | float) and not isinstance(spec, bool):
-            pvals[s] = float(spec)
+            v = _finite(spec)
+            if v is None:
+                raise fail(key, "must be a finite number")
+            pvals[s] = v
         elif isinstance(spec, str):
             units[pn] = spec
         else:
             raise fail(key, "must be a table {unit = ..., value = ...}, a number or a unit string")
+    state["key"] = "coordinates"
     try:
         ch = Chart(qn, un, time=time, params=list(params.values()))
     except FramesError as exc:
         raise fail("coordinates", str(exc)) from None
+    for i, s in enumerate(ch.u if un is None else ()):  # default velocity names are declared names too
+        declare(s.name, f"velocities (default u for {qn[i]!r})")
 
+    state["key"] = "functions"
     funcs_t = data.get("functions", {})
     if not isinstance(funcs_t, dict):
         raise fail("functions", "must be a table name = [argument names]")
     functions: dict[str, tuple[Any, int]] = {}
+    function_args: dict[str, tuple[str, ...]] = {}
     allowed_args = {s.name for s in (*ch.q, *([ch.t] if ch.t is not None else []))}
-    for fn, args in funcs_t.items():
-        key = f"functions.{fn}"
-        if not fn.isidentifier() or "__" in fn or fn in FUNCTIONS:
-            raise fail(key, f"{fn!r} is not a valid name for a declared function")
-        if not _is_list(args) or not args or not all(isinstance(a, str) and a in allowed_args for a in args):
+    for raw, args in funcs_t.items():
+        key = f"functions.{raw}"
+        state["key"] = key
+        fn = normalize_name(raw)
+        if fn in FUNCTIONS:
+            raise fail(key, f"{raw!r} is a built-in function and cannot be declared")
+        fn = declare(raw, key, function=True)
+        if not _is_list(args) or not args or not all(isinstance(a, str) for a in args):
+            raise fail(key, f"must list its arguments, names among {sorted(allowed_args)}")
+        norm_args = tuple(normalize_name(a) for a in args)
+        if not all(a in allowed_args for a in norm_args):
             raise fail(key, f"must list its arguments, names among {sorted(allowed_args)}")
         functions[fn] = (sp.Function(fn), len(args))
+        function_args[fn] = norm_args
 
     symbols: dict[str, sp.Expr] = {s.name: s for s in (*ch.q, *ch.u, *ch.params)}
     if ch.t is not None:
         symbols[ch.t.name] = ch.t
+    budget = [MAX_FILE_NODES]
 
     def expr(val: object, key: str) -> sp.Expr:
-        return parse_expression(val, symbols, functions, source=source, key=key)
+        state["key"] = key
+        return _parse(
+            val,
+            symbols,
+            functions,
+            source=source,
+            key=key,
+            where=lambda off: locate(key, off),
+            budget=budget,
+        )
 
     def wrap(key: str, thunk: Callable[[], Any]) -> Any:
+        state["key"] = key
         try:
             return thunk()
-        except SystemFileError:
+        except (SystemFileError, BudgetExceededError):
             raise
         except FramesError as exc:
             raise fail(key, str(exc)) from None
@@ -439,20 +427,34 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     if "lagrangian" not in data:
         raise fail("lagrangian", "missing (an expression in the coordinates, velocities and parameters)")
     L = wrap("lagrangian", lambda: Lagrangian(ch, expr(data["lagrangian"], "lagrangian")))
+    state["key"] = "constraints"
     cons_raw = data.get("constraints")
     if not _is_list(cons_raw) or not cons_raw:
         raise fail("constraints", "missing or empty (a list of expressions linear in the velocities)")
     cons_e = [expr(c, f"constraints[{i}]") for i, c in enumerate(cons_raw)]
+    velocities = set(ch.u)
+    for i, c in enumerate(cons_e):  # a cheap test first: sympy's exact zero test of a residual can be slow
+        state["key"] = f"constraints[{i}]"
+        if any(sp.diff(c, ui).free_symbols & velocities for ui in ch.u):
+            raise fail(
+                "constraints",
+                f"constraints[{i}]: the constraint {c} = 0 is not linear in the velocities {ch.u}",
+                locate(f"constraints[{i}]"),
+            )
     cons = wrap("constraints", lambda: LinearConstraints(ch, cons_e))
     n = ch.dim
+    state["key"] = "m"
     m = data.get("m", n - cons.k)
     if not isinstance(m, int) or isinstance(m, bool):
         raise fail("m", "must be an integer (the rank of D)")
 
     def fields(key: str) -> list[VectorField]:
+        state["key"] = key
         rows = data[key]
         if not _is_list(rows) or not all(_is_list(r) for r in rows):
             raise fail(key, "must be a list of component lists")
+        if len(rows) > n:
+            raise fail(key, f"has {len(rows)} fields, the chart has dimension {n}")
         out = []
         for i, r in enumerate(rows):
             if len(r) != n:
@@ -472,53 +474,68 @@ def loads_system(text: str, source: str = "<string>") -> Any:
     else:
         F = wrap("constraints", lambda: complete_frame(cons.distribution()))
 
+    state["key"] = "group"
     group_raw = data.get("group", [])
     if not _is_list(group_raw) or not all(isinstance(g, int) and not isinstance(g, bool) for g in group_raw):
         raise fail("group", "must be a list of 1-based frame indices")
+    if not all(1 <= g <= n for g in group_raw):
+        raise fail("group", f"indices must be integers in 1..{n}")
     group = tuple(g - 1 for g in group_raw)
     sc: dict[tuple[int, int], dict[int, sp.Expr]] = {}
     aux_t: tuple[sp.Expr, ...] = ()
+    state["key"] = "structure_constants"
     sc_raw = data.get("structure_constants")
     if sc_raw is not None:
         if not _is_list(sc_raw):
             raise fail("structure_constants", "must be a list of tables {a, b, c, value}")
         for i, entry in enumerate(sc_raw):
             key = f"structure_constants[{i}]"
+            state["key"] = key
             if not isinstance(entry, dict) or set(entry) != {"a", "b", "c", "value"}:
                 raise fail(key, "must be a table with keys a, b, c (1-based) and value")
             idx = [entry[k] for k in ("a", "b", "c")]
-            if not all(isinstance(j, int) and 1 <= j <= n for j in idx):
+            if not all(isinstance(j, int) and not isinstance(j, bool) and 1 <= j <= n for j in idx):
                 raise fail(key, f"indices must be integers in 1..{n}")
             sc.setdefault((idx[0] - 1, idx[1] - 1), {})[idx[2] - 1] = expr(entry["value"], key + ".value")
     if "auxiliary" in data:
+        state["key"] = "auxiliary"
         aux = data["auxiliary"]
         if not _is_list(aux):
             raise fail("auxiliary", "must be a list of expressions")
         aux_t = tuple(expr(a, f"auxiliary[{i}]") for i, a in enumerate(aux))
 
+    state["key"] = "initial"
     init = data.get("initial", {})
     if not isinstance(init, dict) or set(init) - {"q", "u"}:
         raise fail("initial", "must be a table with subtables q and u")
     q0: dict[sp.Symbol, float] = {}
     u0: dict[sp.Symbol, float] = {}
     for part, syms, target in (("q", ch.q, q0), ("u", ch.u, u0)):
+        state["key"] = f"initial.{part}"
         tab = init.get(part, {})
         if not isinstance(tab, dict):
             raise fail(f"initial.{part}", "must be a table name = number")
         byname = {s.name: s for s in syms}
         for k, v in tab.items():
-            if k not in byname:
-                raise fail(f"initial.{part}.{k}", f"unknown name; expected one of {sorted(byname)}")
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise fail(f"initial.{part}.{k}", "must be a number")
-            target[byname[k]] = float(v)
+            key = f"initial.{part}.{k}"
+            state["key"] = key
+            sym = byname.get(normalize_name(k))
+            if sym is None:
+                raise fail(key, f"unknown name; expected one of {sorted(byname)}")
+            if sym in target:
+                raise fail(key, f"{sym.name!r} is given twice (names are NFKC-normalised)")
+            fv = _finite(v)
+            if fv is None:
+                raise fail(key, "must be a finite number")
+            target[sym] = fv
     for key in ("name", "citation", "notes"):
         if key in data and not isinstance(data[key], str):
             raise fail(key, "must be a string")
     name = data.get("name", Path(source).stem if source != "<string>" else "system")
+    state["key"] = "model"
     # the model checks its own invariants (m, the frame spans D, group, MVM data, u0 in D);
     # its error names the part, which is the file's key
-    return _model_or_fail(
+    model = _model_or_fail(
         fail,
         name,
         ch,
@@ -536,8 +553,17 @@ def loads_system(text: str, source: str = "<string>") -> Any:
         structure_constants=sc,
         auxiliary=aux_t,
         units=units,
-        functions={k: tuple(v) for k, v in funcs_t.items()} if functions else {},
+        functions=function_args,
     )
+    # the model's own forms (the constraints as coefficient rows, the frame) may hold numbers the file
+    # does not show (1e-249**2 once a product is expanded); a model that cannot be written back exactly
+    # is refused, so that every model read is written and read back to an equal model
+    state["key"] = "model"
+    try:
+        dump_system(model)
+    except SystemFileError as exc:
+        raise fail(exc.key, f"the system read cannot be written back exactly: {exc.reason}") from None
+    return model
 
 
 _MODEL_PART_TO_KEY = {
@@ -553,7 +579,7 @@ def _model_or_fail(fail: Callable[[str, str], SystemFileError], *args: Any, **kw
     """Build the :class:`Model`; its invariant errors become a SystemFileError keyed by the file's key."""
     try:
         return Model(*args, **kwargs)
-    except SystemFileError:
+    except (SystemFileError, BudgetExceededError):
         raise
     except FramesError as exc:
         part = getattr(exc, "part", "model")
@@ -561,153 +587,93 @@ def _model_or_fail(fail: Callable[[str, str], SystemFileError], *args: Any, **kw
         raise fail(_MODEL_PART_TO_KEY.get(part, part), reason) from None
 
 
-def load_system(path: str | Path) -> Any:
-    """Read a system file (TOML); returns a :class:`frames.models.Model`.
+def _read_bounded(path: Path) -> bytes:
+    """At most ``MAX_FILE_SIZE + 1`` bytes of a regular file (never blocks on a FIFO or a device)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = (
+                "a directory"
+                if stat.S_ISDIR(st.st_mode)
+                else "a FIFO"
+                if stat.S_ISFIFO(st.st_mode)
+                else "a device"
+                if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "a socket"
+                if stat.S_ISSOCK(st.st_mode)
+                else "not a regular file"
+            )
+            raise _NotRegular(kind)
+        if st.st_size > MAX_FILE_SIZE:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_FILE_SIZE:
+            chunk = os.read(fd, MAX_FILE_SIZE + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+class _NotRegular(Exception):
+    pass
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def load_system(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SECONDS) -> Model:
+    """Read a system file (TOML).
+
+    At most ``MAX_FILE_SIZE + 1`` bytes are read; directories, FIFOs, devices (a symlink to
+    ``/dev/zero``) and sockets are refused without reading, and the bytes must be UTF-8.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    timeout : float or None
+        Wall-clock seconds allowed for checking the system (see :func:`loads_system`).
+
+    Returns
+    -------
+    Model
+        The validated model (:class:`frames.models.Model`).
 
     Raises
     ------
     SystemFileError
-        If the file cannot be read or is malformed; the message names the file,
-        the key and the reason.
+        If the file cannot be read, is too large, is not UTF-8 text or is malformed; the message
+        names the file, the key and the reason (with the line and column where one is at fault).
     """
+    if isinstance(path, bytes) or not isinstance(path, str | os.PathLike):
+        raise _error(str(path), "(file)", f"path must be a str or os.PathLike, got {type(path).__name__} {path!r}")
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SystemFileError(str(p), "(file)", f"cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SystemFileError(str(p), "(file)", "is not UTF-8 text") from None
-    return loads_system(text, source=str(p))
-
-
-# ----------------------------------------------------------------- writing
-def _s(x: str) -> str:
-    return json.dumps(x)  # TOML basic strings accept JSON escapes
-
-
-def _key(k: str) -> str:
-    return k if k.replace("_", "").replace("-", "").isalnum() and k.isascii() else _s(k)
-
-
-def _e(e: object) -> str:
-    """An expression as text the safe parser reads back to the same expression."""
-    return _s(sp.sstr(sp.sympify(e), order="none"))
-
-
-def _num(x: float) -> str:
-    return repr(float(x))
-
-
-def _declared_functions(model: Any) -> dict[str, list[str]]:
-    exprs: list[sp.Expr] = [model.lagrangian.expr, *model.frame.matrix, *model.constraints.matrix]
-    exprs += list(model.auxiliary)
-    out: dict[str, list[str]] = {}
-    for e in exprs:
-        for f in sp.sympify(e).atoms(sp.core.function.AppliedUndef):
-            args = [str(a) for a in f.args]
-            if not all(isinstance(a, sp.Symbol) for a in f.args):
-                raise SystemFileError(
-                    model.name, "functions", f"declared function {f} must be applied to coordinates or time"
-                )
-            out[str(f.func)] = args
-    return out
-
-
-def dump_system(model: Any) -> str:
-    """Write a model as a system file (TOML text) that :func:`loads_system` reads back.
-
-    The adapted frame is written in full, so the model read back has the same
-    chart, Lagrangian, constraints and frame. MVM auxiliary functions are taken
-    from ``model.auxiliary``.
-
-    Examples
-    --------
-    >>> from frames import models
-    >>> text = dump_system(models.nonholonomic_particle())
-    >>> print(text.splitlines()[4])
-    lagrangian = "u1**2/2 + u2**2/2 + u3**2/2"
-    >>> loads_system(text).lagrangian.expr == models.nonholonomic_particle().lagrangian.expr
-    True
-    """
-    ch = model.chart
-    lines = [f"name = {_s(model.name)}"]
-    if model.citation:
-        lines.append(f"citation = {_s(model.citation)}")
-    lines.append("coordinates = [" + ", ".join(_s(s.name) for s in ch.q) + "]")
-    lines.append("velocities = [" + ", ".join(_s(s.name) for s in ch.u) + "]")
-    if ch.t is not None:
-        lines.append(f"time = {_s(ch.t.name)}")
-    lines.append(f"lagrangian = {_e(model.lagrangian.expr)}")
-    lines.append("constraints = [")
-    lines += [f"  {_e(f)}," for f in model.constraints.functions]
-    lines.append("]")
-    lines.append(f"m = {model.m}")
-    lines.append("# adapted frame: rows are the components X_i^j; the first m fields span D")
-    lines.append("frame = [")
-    M = model.frame.matrix
-    for i in range(M.rows):
-        lines.append("  [" + ", ".join(_e(M[i, j]) for j in range(M.cols)) + "],")
-    lines.append("]")
-    if model.group:
-        lines.append("group = [" + ", ".join(str(g + 1) for g in model.group) + "]  # 1-based frame indices")
-    aux = model.auxiliary
-    if aux:
-        lines.append("auxiliary = [" + ", ".join(_e(a) for a in aux) + "]")
-    if model.notes:
-        lines.append(f"notes = {_s(model.notes)}")
-    sc = model.structure_constants
-    for (a, b), row in sorted(sc.items()):
-        for c, val in sorted(row.items()):
-            lines += [
-                "",
-                "[[structure_constants]]",
-                f"a = {a + 1}",
-                f"b = {b + 1}",
-                f"c = {c + 1}",
-                f"value = {_e(val)}",
-            ]
-    units = model.units
-    if model.params:
-        lines += ["", "[parameters]"]
-        for pn, s in model.params.items():
-            parts = [f"unit = {_s(units[pn])}"] if pn in units else []
-            if s in model.param_values:
-                parts.append(f"value = {_num(model.param_values[s])}")
-            lines.append(f"{_key(pn)} = {{ " + ", ".join(parts) + " }" if parts else f"{_key(pn)} = {{}}")
-    funcs = _declared_functions(model)
-    if funcs:
-        lines += ["", "[functions]"]
-        lines += [f"{_key(k)} = [" + ", ".join(_s(a) for a in v) + "]" for k, v in sorted(funcs.items())]
-    for part, vals in (("q", model.q0), ("u", model.u0)):
-        if vals:
-            lines += ["", f"[initial.{part}]"]
-            pv = dict(model.param_values)
-            lines += [f"{_key(str(k))} = {_num(sp.sympify(v).xreplace(pv))}" for k, v in vals.items()]
-    return "\n".join(lines) + "\n"
-
-
-def write_system(model: Any, path: str | Path) -> Path:
-    """Write ``model`` as a system file at ``path``; returns the path."""
-    p = Path(path)
-    p.write_text(dump_system(model), encoding="utf-8")
-    return p
-
-
-def models_equal(a: Any, b: Any) -> bool:
-    """True if two models describe the same constrained system: chart, Lagrangian, constraints, frame, m, group.
-
-    Expressions are compared exactly up to equivalence (``is_zero`` of differences); names, citations,
-    initial data and parameter values are ignored. ``a == b`` (:class:`Model` equality) is stricter:
-    every part, structurally.
-    """
-    if a.chart.q != b.chart.q or a.chart.u != b.chart.u or a.chart.t != b.chart.t:
-        return False
-    if set(a.chart.params) != set(b.chart.params) or a.m != b.m or tuple(a.group) != tuple(b.group):
-        return False
-    if not is_zero(a.lagrangian.expr - b.lagrangian.expr):
-        return False
-    A, B = a.constraints.matrix, b.constraints.matrix
-    if A.shape != B.shape or not all(is_zero(x - y) for x, y in zip(A, B, strict=True)):
-        return False
-    Fa, Fb = a.frame.matrix, b.frame.matrix
-    return Fa.shape == Fb.shape and all(is_zero(x - y) for x, y in zip(Fa, Fb, strict=True))
+        data = _read_bounded(p)
+    except _NotRegular as exc:
+        raise _error(str(p), "(file)", f"is {exc}, not a regular file") from None
+    except _TooLarge:
+        raise _error(str(p), "(file)", f"is larger than {MAX_FILE_SIZE} bytes") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise _error(str(p), "(file)", f"cannot be read: {reason}") from None
+    if len(data) > MAX_FILE_SIZE:
+        raise _error(str(p), "(file)", f"is larger than {MAX_FILE_SIZE} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise _error(str(p), "(file)", f"is not UTF-8 text (byte 0x{data[exc.start]:02x})", (line, col)) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a UTF-8 byte-order mark
+    return loads_system(text, source=str(p), timeout=timeout)

@@ -15,19 +15,20 @@ Lagrangian's own convenience methods can delegate here without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
 from .._value import Value, latex_of
-from ..algebra import canon, is_zero, tidy
+from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, is_zero, tidy
 from ..algebra._solve import _reduce_conditions, solve_linear_general
-from ..errors import ChartMismatchError, InvalidExpressionError
+from ..errors import InvalidExpressionError
 from ..geometry._forms import Form
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
+from ..geometry._tangent import SecondOrderField, TangentVectorField
+from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
 
 if TYPE_CHECKING:
     from ._lagrangian import Lagrangian
@@ -89,18 +90,16 @@ class CartanSystem(Value):
         return rows
 
     def __init__(self, frame: Frame, lagrangian: Any, extra: Sequence[sp.Symbol] = ()) -> None:
-        if not isinstance(frame, Frame):
-            raise InvalidExpressionError(f"CartanSystem: {frame!r} is not a Frame")
+        expect_obj(frame, Frame, name="CartanSystem: frame")
         ch = frame.chart
-        ex = tuple(extra)
-        if not all(isinstance(s, sp.Symbol) for s in ex):
-            raise InvalidExpressionError(f"CartanSystem: extra coordinates {ex!r} must be Symbols")
+        ex = check_symbols(extra, name="CartanSystem: extra")
         clash = set(ex) & (set(ch.q) | set(ch.u) | set(frame.v) | set(ch.params))
         if clash or len(set(ex)) != len(ex):
-            raise InvalidExpressionError(f"CartanSystem: extra coordinates {ex} clash with chart or frame symbols")
+            raise InvalidExpressionError(
+                f"CartanSystem: extra: the coordinates {ex} clash with chart or frame symbols or repeat"
+            )
         if _is_lagrangian(lagrangian):
-            if lagrangian.chart.q != ch.q or lagrangian.chart.u != ch.u:
-                raise ChartMismatchError(f"CartanSystem: Lagrangian on {lagrangian.chart!r}, frame on {ch!r}")
+            check_same_chart(ch, lagrangian.chart, name="CartanSystem: lagrangian")
             if lagrangian.time_dependent:
                 raise InvalidExpressionError(
                     f"CartanSystem: L = {lagrangian.expr} depends explicitly on t; the Cartan forms here are "
@@ -109,15 +108,15 @@ class CartanSystem(Value):
             L = lagrangian.in_frame(frame)
             ch = ch.merged(lagrangian.chart, "CartanSystem")
         else:
-            L = ch.check_on_TQ(lagrangian, "CartanSystem Lagrangian", extra=(*frame.v, *ex))
+            L = ch.check_on_TQ(lagrangian, "CartanSystem: lagrangian", extra=(*frame.v, *ex))
             fib = L.free_symbols & set(ch.u)
             if fib:
                 raise InvalidExpressionError(
-                    f"CartanSystem: the Lagrangian {L} uses natural velocities {sorted(map(str, fib))}; "
+                    f"CartanSystem: lagrangian: {L} uses natural velocities {sorted(map(str, fib))}; "
                     f"write it in the frame's quasi-velocities {frame.v} or pass a Lagrangian"
                 )
             if ch.t is not None and ch.t in L.free_symbols:
-                raise InvalidExpressionError(f"CartanSystem: the Lagrangian {L} depends explicitly on t")
+                raise InvalidExpressionError(f"CartanSystem: lagrangian: {L} depends explicitly on t")
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "L", sp.expand(L))
         object.__setattr__(self, "extra", ex)
@@ -131,19 +130,17 @@ class CartanSystem(Value):
 
         ``mu`` is a name prefix (symbols ``mu{a}``, a = m+1..n, as in the paper) or the symbols.
         """
+        if not _is_lagrangian(lagrangian):
+            expect_obj(lagrangian, (), name="CartanSystem.vakonomic: lagrangian", what="a Lagrangian")
+        expect_obj(frame, Frame, name="CartanSystem.vakonomic: frame")
+        check_same_chart(lagrangian.chart, frame.chart, name="CartanSystem.vakonomic: frame")
         n = frame.dim
-        if not isinstance(m, int) or not 0 < m < n:
-            raise InvalidExpressionError(f"CartanSystem.vakonomic: m = {m!r} must satisfy 0 < m < n = {n}")
-        if isinstance(mu, str):
-            mus = tuple(sp.Symbol(f"{mu}{a + 1}") for a in range(m, n))
-        else:
-            mus = tuple(mu)
-            if len(mus) != n - m:
-                raise InvalidExpressionError(f"CartanSystem.vakonomic: need {n - m} multiplier symbols, got {mus!r}")
+        m = check_m(m, n, name="CartanSystem.vakonomic: m")
+        mus = prefix_symbols(mu, [str(a + 1) for a in range(m, n)], name="CartanSystem.vakonomic: mu")
+        if lagrangian.time_dependent:
+            raise InvalidExpressionError("CartanSystem.vakonomic: lagrangian: L depends explicitly on t")
         Lv = lagrangian.in_frame(frame)
         Lhat = Lv - sp.Add(*[mus[k] * frame.v[m + k] for k in range(n - m)])
-        if lagrangian.time_dependent:
-            raise InvalidExpressionError("CartanSystem.vakonomic: L depends explicitly on t")
         return cls(frame, Lhat, extra=mus)
 
     # ------------------------------------------------------------ coordinates
@@ -159,6 +156,7 @@ class CartanSystem(Value):
 
     def theta(self, i: int) -> Form:
         r"""The pulled-back coframe element ``θ^i = θ^i_j dq^j`` (0-based ``i``)."""
+        i = as_int(i, name="CartanSystem.theta: i", min=0, max=self.n - 1)
         Th = self.frame.coframe_matrix
         return Form(self.coords, 1, {(j,): Th[i, j] for j in range(self.n)})
 
@@ -176,7 +174,7 @@ class CartanSystem(Value):
                 out.append((sp.S.Zero,) * n + tuple(sp.S.One if j == i else sp.S.Zero for j in range(n)) + (0,) * k)
             for a in range(k):
                 out.append((sp.S.Zero,) * (2 * n) + tuple(sp.S.One if b == a else sp.S.Zero for b in range(k)))
-            self._cache["lifted"] = tuple(tuple(sp.sympify(c) for c in Y) for Y in out)  # type: ignore[attr-defined]
+            self._cache["lifted"] = tuple(tuple(sp.sympify(c, strict=True) for c in Y) for Y in out)  # type: ignore[attr-defined]
         return self._cache["lifted"]  # type: ignore[attr-defined, no-any-return]
 
     def lifted_coframe(self) -> tuple[Form, ...]:
@@ -207,7 +205,8 @@ class CartanSystem(Value):
 
     def apply(self, Y: Sequence[Any], f: object) -> sp.Expr:
         """Apply the vector ``Y`` (components over :attr:`coords`) to a function."""
-        e = sp.sympify(f)
+        Y = as_exprs(Y, name="CartanSystem.apply: Y", length=len(self.coords))
+        e = as_expr(f, name="CartanSystem.apply: f")
         return sp.Add(*[c * sp.diff(e, x) for c, x in zip(Y, self.coords, strict=True) if c != 0])
 
     # ------------------------------------------------------------ the forms
@@ -246,6 +245,8 @@ class CartanSystem(Value):
 
     def residual(self, Gamma: Any) -> Form:
         r"""``Γ ⌟ ω + dE`` for a vector ``Γ`` over :attr:`coords` (zero for a solution)."""
+        if not isinstance(Gamma, Mapping | TangentVectorField):
+            Gamma = as_exprs(Gamma, name="CartanSystem.residual: Gamma", length=len(self.coords))
         return self.cartan_two_form().interior(Gamma) + Form.exact(self.coords, self.energy())
 
     # ------------------------------------------------------------ the solver
@@ -341,6 +342,7 @@ class CartanSolution(Value):
 
     def vector(self, on_locus: bool = False) -> tuple[sp.Expr, ...]:
         """``Γ`` as components over the coordinates ``(q, v, μ)``."""
+        on_locus = as_flag(on_locus, name="CartanSolution.vector: on_locus")
         comps = self.on_locus() if on_locus else self.components
         Ys = self.system.lifted_frame()
         N = len(self.system.coords)
@@ -348,6 +350,7 @@ class CartanSolution(Value):
 
     def __call__(self, f: object) -> sp.Expr:
         """``Γ(f)`` for a function of ``(q, v, μ)``, evaluated on the locus."""
+        f = as_expr(f, name="CartanSolution: f")
         return canon(self.system.apply(self.vector(on_locus=True), f).xreplace(self.locus))
 
     def second_order_coefficients(self) -> tuple[sp.Expr, ...]:

@@ -21,18 +21,37 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, is_zero, tidy
-from ..errors import ConstraintError, InvalidExpressionError
+from ..algebra import as_expr, as_flag, as_int, canon, is_zero, tidy
+from ..errors import ArgumentError, ConstraintError
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
+from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
 
 __all__ = ["ChaplyginSystem", "Proposition5"]
+
+
+def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]:
+    """``{(a, b): {c: C^c_ab}}`` checked: indices in ``0..k-1``, values expressions; keyed ``(a, b, c)``."""
+    what = "ChaplyginSystem: structure_constants"
+    if not isinstance(sc, Mapping):
+        raise ArgumentError(f"{what}: expected a mapping (a, b) -> {{c: C^c_ab}}, got {type(sc).__name__}")
+    out: dict[tuple[int, int, int], sp.Expr] = {}
+    for key, row in sc.items():
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise ArgumentError(f"{what}: key {key!r} is not a pair (a, b) of generator indices")
+        a, b = (as_int(i, name=f"{what}: key {key!r}", min=0, max=k - 1) for i in key)
+        if not isinstance(row, Mapping):
+            raise ArgumentError(f"{what}[{key!r}]: expected a mapping c -> C^c_ab, got {type(row).__name__}")
+        for c, val in row.items():
+            ci = as_int(c, name=f"{what}[{key!r}]: index {c!r}", min=0, max=k - 1)
+            out[(a, b, ci)] = as_expr(val, name=f"{what}[{key!r}][{c!r}]")
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,13 +147,24 @@ class ChaplyginSystem(AdaptedIndices, Value):
         v: str | Sequence[sp.Symbol] = "v",
         check: bool = True,
     ) -> None:
-        hor = list(horizontal)
-        gen = list(generators)
+        what = "ChaplyginSystem"
+        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+        hor = sequence(horizontal, name=f"{what}: horizontal", what="a sequence of VectorFields")
+        gen = sequence(generators, name=f"{what}: generators", what="a sequence of VectorFields")
+        for arg, fields in (("horizontal", hor), ("generators", gen)):
+            for i, X in enumerate(fields):
+                expect_obj(X, VectorField, name=f"{what}: {arg}[{i}]")
+                check_same_chart(lagrangian.chart, X.chart, name=f"{what}: {arg}[{i}]")
         if not hor or not gen:
-            raise ConstraintError("ChaplyginSystem: need at least one horizontal field and one generator")
-        F = Frame(hor + gen, v=v)
+            raise ConstraintError(
+                f"{what}: horizontal, generators: need at least one horizontal field and one generator"
+            )
+        check = as_flag(check, name=f"{what}: check")
         m = len(hor)
         k = len(gen)
+        sc = None if structure_constants is None else _structure_constants(structure_constants, k)
+        prefix_symbols(v, [str(i + 1) for i in range(m + k)], name=f"{what}: v")
+        F = Frame(hor + gen, v=v)
         C = sp.MutableDenseNDimArray.zeros(k, k, k)
         if structure_constants is None:
             R = F.anholonomy
@@ -143,10 +173,9 @@ class ChaplyginSystem(AdaptedIndices, Value):
                     for c in range(k):
                         C[c, a, b] = -R[m + c, m + a, m + b]
         else:
-            for (a, b), row in structure_constants.items():
-                for c, val in row.items():
-                    C[c, a, b] = sp.sympify(val)
-                    C[c, b, a] = -sp.sympify(val)
+            for (a, b, c), val in sc.items():  # type: ignore[union-attr]
+                C[c, a, b] = val
+                C[c, b, a] = -val
         object.__setattr__(self, "lagrangian", lagrangian)
         object.__setattr__(self, "frame", F)
         object.__setattr__(self, "m", m)
@@ -158,6 +187,10 @@ class ChaplyginSystem(AdaptedIndices, Value):
     @classmethod
     def from_model(cls, model: Any, check: bool = True) -> ChaplyginSystem:
         """Build from a :class:`frames.models.Model` that declares ``group`` and structure constants."""
+        if not all(hasattr(model, a) for a in ("group", "frame", "lagrangian", "structure_constants", "name")):
+            raise ArgumentError(
+                f"ChaplyginSystem.from_model: model: expected a frames.models.Model, got {type(model).__name__}"
+            )
         if not model.group:
             raise ConstraintError(f"ChaplyginSystem.from_model: {model.name} declares no group generators")
         F = model.frame
@@ -177,7 +210,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
             for al, X in enumerate(F.fields[:m]):
                 if not E.bracket(X).is_zero():
                     raise ConstraintError(
-                        f"ChaplyginSystem: [E_{ia + 1}, X_{al + 1}] = {E.bracket(X)!r} ≠ 0; X_α must be invariant"
+                        f"ChaplyginSystem: generators, horizontal: [E_{ia + 1}, X_{al + 1}] = {E.bracket(X)!r} ≠ 0; X_α must be invariant"
                     )
         k = len(self.generators)
         for a in range(k):
@@ -189,11 +222,11 @@ class ChaplyginSystem(AdaptedIndices, Value):
                 )
                 if not B.equals(expect):
                     raise ConstraintError(
-                        f"ChaplyginSystem: [E_{a + 1}, E_{b + 1}] = {B!r} but the structure constants give {expect!r}"
+                        f"ChaplyginSystem: structure_constants: [E_{a + 1}, E_{b + 1}] = {B!r} but the structure constants give {expect!r}"
                     )
         bad = [a for a in self.a if not is_zero(F.apply_complete(a, self._Lv))]
         if bad:
-            raise ConstraintError(f"ChaplyginSystem: L is not invariant: E^C(L) ≠ 0 for generators {bad}")
+            raise ConstraintError(f"ChaplyginSystem: lagrangian: L is not invariant: E^C(L) ≠ 0 for generators {bad}")
 
     # ---------------------------------------------------------------- basics
     @property
@@ -220,6 +253,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
     # ----------------------------------------------------------------- momenta
     def momenta(self, on_C: bool = True) -> tuple[sp.Expr, ...]:
         r"""``p_a = Ẽ_a^V(L)`` (on C by default, else on TQ in ``(q, v)``)."""
+        on_C = as_flag(on_C, name="ChaplyginSystem.momenta: on_C")
         out = [sp.diff(self._Lv, self.frame.v[a]) for a in self.a]
         if on_C:
             out = [x.xreplace(self.on_C) for x in out]
@@ -301,6 +335,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
 
     def consistency(self, kind: str = "strong") -> ConsistencyResult:
         """Weak or strong consistency on the section ``φ_a = p_a``."""
+        kind = check_flag_choice(kind, ("strong", "weak"), name="ChaplyginSystem.consistency: kind")
         vk = self.vakonomic()
         test = strong_consistency if kind == "strong" else weak_consistency
         return test(vk, self.momenta())
@@ -321,6 +356,9 @@ class ChaplyginSystem(AdaptedIndices, Value):
         ConstraintError
             If the divergence is not linear in ``v^α`` or ``−c_α θ^α`` is not closed.
         """
+        volume = check_flag_choice(
+            volume, ("momenta", "velocities"), name="ChaplyginSystem.invariant_measure_density: volume"
+        )
         F = self.frame
         ch = F.chart
         G = self.nonholonomic.field()
@@ -350,21 +388,20 @@ class ChaplyginSystem(AdaptedIndices, Value):
         Nv = sp.powsimp(sp.exp(sp.logcombine(sp.expand_log(h, force=True), force=True)), force=True)
         if volume == "velocities":
             return Nv  # type: ignore[no-any-return]
-        if volume != "momenta":
-            raise InvalidExpressionError(
-                f"invariant_measure_density: volume must be 'momenta' or 'velocities', got {volume!r}"
-            )
         Lc = self.nonholonomic.constrained_lagrangian()
         gc = sp.hessian(Lc, v_al)
         return sp.powsimp(canon(Nv / gc.det()), force=True)  # type: ignore[no-any-return]
 
     def is_invariant_density(self, N: Any, volume: str = "momenta") -> bool:
         r"""Check that ``N(q)`` is an invariant density: ``Γ(N_v) + N_v div Γ = 0``."""
+        Nv = as_expr(N, name="ChaplyginSystem.is_invariant_density: N")
+        volume = check_flag_choice(
+            volume, ("momenta", "velocities"), name="ChaplyginSystem.is_invariant_density: volume"
+        )
         F = self.frame
         ch = F.chart
         G = self.nonholonomic.field()
         v_al = [F.v[i] for i in self.alpha]
-        Nv = sp.sympify(N)
         if volume == "momenta":
             Lc = self.nonholonomic.constrained_lagrangian()
             Nv = Nv * sp.hessian(Lc, v_al).det()

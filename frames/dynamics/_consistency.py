@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from .._value import Value
-from ..algebra import canon, is_zero, tidy, trig_normal
-from ..errors import FramesError, InvalidExpressionError
-from ._vakonomic import VakonomicField, VakonomicSystem, _decide
+from ..algebra import as_expr, as_exprs, as_subs, canon, is_zero, tidy, trig_normal
+from ..algebra._coerce import _short
+from ..errors import ArgumentError, ConstraintError
+from ._checks import check_flag_choice, check_symbols, expect_obj, optional_time, sequence, symbol_values
+from ._vakonomic import VakonomicField, VakonomicSystem, _decide, _numeric_nonzero
 
 __all__ = [
     "ConsistencyResult",
@@ -81,15 +84,13 @@ def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:
-    if not isinstance(vk, VakonomicSystem):
-        raise InvalidExpressionError(f"{what}: {vk!r} is not a VakonomicSystem")
-    return vk
+    return expect_obj(vk, VakonomicSystem, name=f"{what}: vk")  # type: ignore[no-any-return]
 
 
-def _specialize(conds: Sequence[sp.Expr], subs: Mapping[Any, Any] | None) -> tuple[sp.Expr, ...]:
+def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tuple[sp.Expr, ...]:
     if not subs:
         return tuple(conds)
-    return tuple(tidy(sp.sympify(c).subs(dict(subs))) for c in conds)
+    return tuple(tidy(sp.sympify(c, strict=True).subs(subs)) for c in conds)
 
 
 def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
@@ -110,8 +111,9 @@ def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] 
     (False, (q1*v2**2, -q1*v1*v2))
     """
     vk = _check_vk(vk, "weak_consistency")
-    phi = vk.section(section)
-    conds = _specialize(_weak_conditions(vk, phi), subs)
+    phi = vk._section(section, "weak_consistency: section")
+    sub = as_subs(subs, name="weak_consistency: subs")
+    conds = _specialize(_weak_conditions(vk, phi), sub)
     return ConsistencyResult("weak", phi, conds, _decide(conds))
 
 
@@ -132,8 +134,9 @@ def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any
     (False, (0, 0, v1*v2/(q1**2 + 1)))
     """
     vk = _check_vk(vk, "strong_consistency")
-    phi = vk.section(section)
-    conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), subs)
+    phi = vk._section(section, "strong_consistency: section")
+    sub = as_subs(subs, name="strong_consistency: subs")
+    conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), sub)
     return ConsistencyResult("strong", phi, conds, _decide(conds))
 
 
@@ -164,7 +167,7 @@ class VakonomicLift(Value):
 def vakonomic_lift(vk: VakonomicSystem, section: Any) -> VakonomicLift:
     r"""Theorem 2 (iii): build ``Γ̄`` and test it against the vakonomic equations on ``im φ``."""
     vk = _check_vk(vk, "vakonomic_lift")
-    phi = vk.section(section)
+    phi = vk._section(section, "vakonomic_lift: section")
     nh = vk.nonholonomic
     G = nh.field()
     lam = nh.multipliers()
@@ -198,9 +201,12 @@ def split_conditions(
     reduction ``sin² = 1 − cos²``, so the monomials are independent functions).
     The coefficients are returned, without duplicates and zeros.
     """
+    conds = as_exprs(sequence(conditions, name="split_conditions: conditions"), name="split_conditions: conditions")
+    variables = check_symbols(variables, name="split_conditions: variables")
+    functions_of = check_symbols(functions_of, name="split_conditions: functions_of")
     out: list[sp.Expr] = []
-    for c in conditions:
-        e = trig_normal(sp.sympify(c))
+    for c in conds:
+        e = trig_normal(c)
         if e == 0:
             continue
         num, _ = sp.fraction(sp.together(e))
@@ -315,14 +321,19 @@ def find_sections(
     coordinates (the coordinates are skipped when unknown functions are given).
     """
     vk = _check_vk(vk, "find_sections")
-    if kind not in ("strong", "weak"):
-        raise FramesError(f"find_sections: kind must be 'strong' or 'weak', got {kind!r}")
-    unknowns = tuple(sp.sympify(u) for u in unknowns)
-    functions = tuple(functions)
+    kind = check_flag_choice(kind, ("strong", "weak"), name="find_sections: kind")
+    unknowns = check_symbols(unknowns, name="find_sections: unknowns")
+    solve_for = check_symbols(solve_for, name="find_sections: solve_for")
+    functions = tuple(sequence(functions, name="find_sections: functions"))
+    for k, f in enumerate(functions):
+        if not isinstance(f, AppliedUndef) or len(f.args) != 1:
+            raise ArgumentError(
+                f"find_sections: functions[{k}]: expected an unknown function of one variable such as f(theta), "
+                f"got {type(f).__name__} {_short(f)}"
+            )
     test = strong_consistency if kind == "strong" else weak_consistency
-    phi = tuple(canon(sp.sympify(p).xreplace(vk.on_C)) for p in ansatz)
-    if len(phi) != vk.n - vk.m:
-        raise InvalidExpressionError(f"find_sections: expected {vk.n - vk.m} ansatz functions, got {len(phi)}")
+    ans = as_exprs(sequence(ansatz, name="find_sections: ansatz"), name="find_sections: ansatz", length=vk.n - vk.m)
+    phi = tuple(canon(p.xreplace(vk.on_C)) for p in ans)
     if functions:
         return _function_families(vk, phi, functions, unknowns, kind, solve_for)
     res = test(vk, phi)
@@ -527,30 +538,39 @@ def consistency_along_motion(
     vk = _check_vk(vk, "consistency_along_motion")
     F = vk.frame
     ch = F.chart
-    t = t if t is not None else (ch.t if ch.t is not None else sp.Symbol("t"))
+    t = optional_time(t, ch, name="consistency_along_motion: t")
     need = list(ch.q) + [F.v[i] for i in vk.alpha]
-    missing = [s for s in need if s not in curve]
-    if missing:
-        raise InvalidExpressionError(f"consistency_along_motion: the curve gives no value for {missing}")
-    cur = {s: sp.sympify(curve[s]) for s in need}
+    cur = symbol_values(curve, name="consistency_along_motion: curve", required=need, allowed=[*ch.q, *F.v])
+    k = vk.n - vk.m
+    p0 = list(
+        as_exprs(sequence(psi0, name="consistency_along_motion: psi0"), name="consistency_along_motion: psi0", length=k)
+    )
+    for a in vk.a:
+        if F.v[a] in cur and not is_zero(cur[F.v[a]]):
+            raise ConstraintError(
+                f"consistency_along_motion: curve: {F.v[a]} = {cur[F.v[a]]} ≠ 0; the curve must lie on C "
+                f"(v^a = 0 for a > m = {vk.m})"
+            )
+    cur = {s: cur[s] for s in need}
+    res = []
+    for j, q in enumerate(ch.q):
+        res.append(sp.simplify(sp.diff(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur)))
+    for j, r in enumerate(res):
+        if not is_zero(r) and _numeric_nonzero(r):
+            raise ConstraintError(
+                f"consistency_along_motion: curve: d{ch.q[j]}/dt − (v^α X_α)^{j + 1} = {r} ≠ 0; the motion is not "
+                "tangent to D (its velocity is not v^α X_α): it leaves the constraint"
+            )
     nh = vk.nonholonomic
     G = nh.field()
     lam = nh.multipliers()
-    res = []
-    for j, q in enumerate(ch.q):
-        res.append(sp.diff(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur))
     for i in vk.alpha:
-        res.append(sp.diff(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur))
-    res = [sp.simplify(r) for r in res]
+        res.append(sp.simplify(sp.diff(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
     R = F.anholonomy
     v = F.v
-    k = vk.n - vk.m
     ia = list(vk.a)
     Mx = sp.Matrix(k, k, lambda ra, rb: sp.Add(*[R[ia[rb], ia[ra], al] * v[al] for al in vk.alpha]).xreplace(cur))
-    lam_t = [sp.sympify(x).xreplace(cur) for x in lam]
-    p0 = [sp.sympify(x) for x in psi0]
-    if len(p0) != k:
-        raise InvalidExpressionError(f"consistency_along_motion: need {k} initial values, got {len(p0)}")
+    lam_t = [sp.sympify(x, strict=True).xreplace(cur) for x in lam]
     s = sp.Dummy("s")
     if all(is_zero(x) for x in Mx):
         psi = [p0[i] + sp.integrate(lam_t[i].xreplace({t: s}), (s, 0, t)) for i in range(k)]
@@ -586,11 +606,18 @@ def dimension_terms(expr: Any, dims: Mapping[sp.Symbol, Any]) -> list[tuple[sp.E
     >>> dimension_terms(m * R**2 + m, {m: M, R: L})
     [(m, M), (R**2*m, L**2*M)]
     """
-    e = sp.expand(sp.sympify(expr))
+    return _dimension_terms(expr, dims, "dimension_terms")
+
+
+def _dimension_terms(expr: Any, dims: Any, what: str) -> list[tuple[sp.Expr, sp.Expr]]:
+    e = sp.expand(as_expr(expr, name=f"{what}: expr"))
+    if not isinstance(dims, Mapping):
+        raise ArgumentError(f"{what}: dims: expected a mapping parameter -> dimension, got {type(dims).__name__}")
+    dmap = as_subs(dims, name=f"{what}: dims")
     terms = e.args if e.is_Add else (e,)
     out = []
     for term in sorted(terms, key=sp.default_sort_key):
-        d = sp.powsimp(sp.sympify(term).xreplace(dict(dims)), force=True)
+        d = sp.powsimp(term.xreplace(dmap), force=True)
         _, mon = d.as_coeff_Mul()
         out.append((term, mon))
     return out
@@ -598,5 +625,5 @@ def dimension_terms(expr: Any, dims: Mapping[sp.Symbol, Any]) -> list[tuple[sp.E
 
 def is_dimensionally_homogeneous(expr: Any, dims: Mapping[sp.Symbol, Any]) -> bool:
     """True if all terms of ``expr`` have the same dimension (see :func:`dimension_terms`)."""
-    ds = [d for _, d in dimension_terms(expr, dims)]
+    ds = [d for _, d in _dimension_terms(expr, dims, "is_dimensionally_homogeneous")]
     return all(is_zero(d / ds[0] - 1) for d in ds[1:]) if ds else True

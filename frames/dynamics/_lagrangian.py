@@ -13,20 +13,23 @@ With the lifted frame in ``(q, v)`` these are Hamel's equations,
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
+from sympy.logic.boolalg import BooleanTrue
 
-from ..algebra import canon, canon_matrix, is_zero, solve_linear, tidy
-from ..errors import ChartMismatchError, InvalidExpressionError, RegularityError
+from ..algebra import as_expr, as_flag, canon, canon_matrix, is_zero, solve_linear, tidy
+from ..algebra._coerce import _short
+from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry._chart import Chart
 from ..geometry._fields import VectorField
 from ..geometry._forms import Form
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
 from ._cartan import CartanSolution, CartanSystem
+from ._checks import check_same_chart, expect_obj
 
 __all__ = ["Equations", "Lagrangian", "frame_el_terms"]
 
@@ -41,6 +44,19 @@ class Equations(tuple):  # type: ignore[type-arg]
     >>> print(Equations([sp.Eq(x, 1)]).latex())
     \\begin{aligned} x &= 1 \\end{aligned}
     """
+
+    def __new__(cls, eqs: Any = ()) -> Equations:
+        if isinstance(eqs, str | bytes):
+            raise InvalidExpressionError(f"Equations: eqs: got the string {_short(eqs)}; strings are never parsed here")
+        if isinstance(eqs, Mapping | sp.Basic) or not isinstance(eqs, Iterable):
+            raise ArgumentError(f"Equations: eqs: expected a sequence of sympy equations, got {type(eqs).__name__}")
+        items = tuple(eqs)
+        for k, e in enumerate(items):
+            if not isinstance(e, sp.Equality | BooleanTrue):
+                raise ArgumentError(
+                    f"Equations: eqs[{k}]: expected a sympy equation (sympy.Eq), got {type(e).__name__} {_short(e, 60)}"
+                )
+        return super().__new__(cls, items)
 
     def latex(self) -> str:
         """The equations as a LaTeX ``aligned`` block."""
@@ -111,11 +127,13 @@ class Lagrangian:
     expr: sp.Expr
 
     def __init__(self, chart: Chart, expr: object, params: Any = None) -> None:
-        if not isinstance(chart, Chart):
-            raise InvalidExpressionError(f"Lagrangian: {chart!r} is not a Chart")
+        expect_obj(chart, Chart, name="Lagrangian: chart")
         if params is not None:
-            chart = chart.with_params(params)
-        e = chart.check_on_TQ(expr, "Lagrangian")
+            try:
+                chart = chart.with_params(params)
+            except FramesError as exc:
+                raise type(exc)(f"Lagrangian: params: {exc}") from None
+        e = chart.check_on_TQ(expr, "Lagrangian: expr")
         object.__setattr__(self, "chart", chart)
         object.__setattr__(self, "expr", e)
         object.__setattr__(self, "_cache", {})
@@ -131,22 +149,20 @@ class Lagrangian:
     def _repr_latex_(self) -> str:
         return "$L = " + sp.latex(self.expr) + "$"
 
-    def _check_frame(self, frame: Frame | None) -> Frame:
+    def _check_frame(self, frame: Frame | None, what: str = "Lagrangian: frame") -> Frame:
         if frame is None:
             key = ("coordinate",)
             cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
             if key not in cache:
                 cache[key] = Frame.coordinate(self.chart)
             return cache[key]  # type: ignore[no-any-return]
-        if not isinstance(frame, Frame):
-            raise InvalidExpressionError(f"{frame!r} is not a Frame")
-        if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
-            raise ChartMismatchError(f"Lagrangian on {self.chart!r} but frame on {frame.chart!r}")
+        expect_obj(frame, Frame, name=what, what="a Frame (or None)")
+        check_same_chart(self.chart, frame.chart, name=what)
         return frame
 
     def in_frame(self, frame: Frame | None = None) -> sp.Expr:
         """``L`` written in ``(q, v, t)``: ``u`` replaced by ``v^i X_i``."""
-        F = self._check_frame(frame)
+        F = self._check_frame(frame, "Lagrangian.in_frame: frame")
         cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
         key = ("Lv", F)
         if key not in cache:
@@ -157,29 +173,33 @@ class Lagrangian:
         r"""``g_ij = X_i^V X_j^V L`` in ``(q, v)`` (natural ``∂²L/∂u^i∂u^j`` when ``frame`` is None)."""
         if frame is None:
             return canon_matrix(sp.hessian(self.expr, self.chart.u))
-        Lv = self.in_frame(frame)
+        Lv = self.in_frame(self._check_frame(frame, "Lagrangian.hessian: frame"))
         return canon_matrix(sp.hessian(Lv, frame.v))
 
     def energy(self, frame: Frame | None = None) -> sp.Expr:
         r"""``E = v^i X_i^V(L) − L`` (``u^i ∂L/∂u^i − L`` when ``frame`` is None)."""
         if frame is None:
             return canon(sum((ui * sp.diff(self.expr, ui) for ui in self.chart.u), sp.S.Zero) - self.expr)
-        Lv = self.in_frame(frame)
+        Lv = self.in_frame(self._check_frame(frame, "Lagrangian.energy: frame"))
         return canon(sum((vi * sp.diff(Lv, vi) for vi in frame.v), sp.S.Zero) - Lv)
 
     def hessian_rank(self, frame: Frame | None = None) -> int:
         """Rank of the Hessian (generic rank, exact zero tests)."""
+        if frame is not None:
+            self._check_frame(frame, "Lagrangian.hessian_rank: frame")
         return int(self.hessian(frame).rank(iszerofunc=is_zero))
 
     def is_regular(self, frame: Frame | None = None) -> bool:
         """True if the Hessian is nonsingular (generically)."""
+        if frame is not None:
+            self._check_frame(frame, "Lagrangian.is_regular: frame")
         return not is_zero(self.hessian(frame).det(method="bareiss"))
 
     def momenta(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
         """Momenta ``p_i = X_i^V(L)`` in ``(q, v)`` (natural ``∂L/∂u^i`` when ``frame`` is None)."""
         if frame is None:
             return sp.ImmutableMatrix([sp.diff(self.expr, ui) for ui in self.chart.u])
-        Lv = self.in_frame(frame)
+        Lv = self.in_frame(self._check_frame(frame, "Lagrangian.momenta: frame"))
         return sp.ImmutableMatrix([sp.diff(Lv, vi) for vi in frame.v])
 
     def euler_lagrange_field(self, frame: Frame | None = None) -> SecondOrderField:
@@ -190,7 +210,7 @@ class Lagrangian:
         RegularityError
             If the Hessian is singular; the message gives its rank.
         """
-        F = self._check_frame(frame)
+        F = self._check_frame(frame, "Lagrangian.euler_lagrange_field: frame")
         Lv = self.in_frame(F)
         g, r = frame_el_terms(Lv, F, range(F.dim), {}, self.chart.t if self.time_dependent else None)
         try:
@@ -208,7 +228,10 @@ class Lagrangian:
 
         ``ε`` is C∞(Q)-linear in ``Z`` (Crampin–Mestdag section 2.2).
         """
-        F = Gamma.frame
+        expect_obj(Z, VectorField, name="Lagrangian.epsilon: Z")
+        expect_obj(Gamma, SecondOrderField, name="Lagrangian.epsilon: Gamma")
+        check_same_chart(self.chart, Z.chart, name="Lagrangian.epsilon: Z")
+        F = self._check_frame(Gamma.frame, "Lagrangian.epsilon: Gamma")
         Zc = Z.complete_lift().in_frame(F)
         Zv = Z.vertical_lift().in_frame(F)
         Lv = self.in_frame(F)
@@ -231,7 +254,8 @@ class Lagrangian:
         >>> sp.expand(eq.lhs - sp.Function("v1")(t).diff(t) - sp.Function("x")(t))
         0
         """
-        F = self._check_frame(frame)
+        F = self._check_frame(frame, "Lagrangian.hamel_equations: frame")
+        kinematic = as_flag(kinematic, name="Lagrangian.hamel_equations: kinematic")
         Lv = self.in_frame(F)
         t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
         n = F.dim
@@ -254,7 +278,7 @@ class Lagrangian:
 
     def check_regular(self, frame: Frame | None = None) -> None:
         """Raise :class:`RegularityError` (with the rank) unless the Hessian is nonsingular."""
-        F = self._check_frame(frame)
+        F = self._check_frame(frame, "Lagrangian.check_regular: frame")
         if not self.is_regular(F):
             raise RegularityError(
                 f"Lagrangian {self.expr} is not regular: its Hessian has rank {self.hessian_rank(F)} < {F.dim}"
@@ -268,7 +292,7 @@ class Lagrangian:
             DeprecationWarning,
             stacklevel=3,
         )
-        return CartanSystem(self._check_frame(frame), self)
+        return CartanSystem(self._check_frame(frame, f"Lagrangian.{name}: frame"), self)
 
     def cartan(self, frame: Frame | None = None) -> CartanSystem:
         """Deprecated: ``frames.CartanSystem(frame, L)`` (section 2.3)."""
@@ -288,4 +312,4 @@ class Lagrangian:
 
     def with_expr(self, expr: object) -> Lagrangian:
         """A Lagrangian on the same chart with another expression."""
-        return Lagrangian(self.chart, expr)
+        return Lagrangian(self.chart, as_expr(expr, name="Lagrangian.with_expr: expr"))

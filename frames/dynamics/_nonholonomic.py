@@ -20,11 +20,12 @@ import sympy as sp
 from sympy.polys.fields import sfield
 
 from .._value import Value
-from ..algebra import canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
-from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
+from ..algebra import as_exprs, canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
+from ..errors import ConstraintError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
+from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Lagrangian
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
@@ -37,7 +38,7 @@ def _normal_many(exprs: Any) -> list[sp.Expr]:
     ``sfield`` call instead of a ``cancel`` per entry); with ``sin``/``cos`` each entry gets
     :func:`~frames.algebra.trig_normal` (Pythagorean normal form).
     """
-    exprs = [sp.sympify(e) for e in exprs]
+    exprs = [sp.sympify(e, strict=True) for e in exprs]
     if not exprs:
         return []
     if any(e.has(sp.sin, sp.cos) for e in exprs):
@@ -60,15 +61,26 @@ def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatri
     ConstraintError
         If a field ``Y_α`` of the new frame is not in the span of the ``X_β``.
     """
-    if old.chart.q != new.chart.q:
-        raise ChartMismatchError(f"change of adapted frame: frames on {old.chart!r} and {new.chart!r}")
+    return _change_of_adapted_frame(old, new, m, "change_of_adapted_frame")
+
+
+def _check_frames(old: Any, new: Any, m: Any, what: str, new_name: str = "new") -> int:
+    """Validate ``old``, ``new`` (frames on one chart) and ``m`` (``0 < m < n``); return ``m``."""
+    expect_obj(old, Frame, name=f"{what}: old")
+    expect_obj(new, Frame, name=f"{what}: {new_name}")
+    check_same_chart(old.chart, new.chart, name=f"{what}: {new_name}")
+    return check_m(m, old.dim, name=f"{what}: m")
+
+
+def _change_of_adapted_frame(old: Frame, new: Frame, m: int, what: str, new_name: str = "new") -> sp.ImmutableMatrix:
+    m = _check_frames(old, new, m, what, new_name)
     A = canon_matrix(new.matrix * old.coframe_matrix.T)
     n = old.dim
     for al in range(m):
         for a in range(m, n):
             if not is_zero(A[al, a]):
                 raise ConstraintError(
-                    f"change of adapted frame: Y{al + 1} = {new.fields[al]!r} has component {A[al, a]} "
+                    f"{what}: {new_name}: Y{al + 1} = {new.fields[al]!r} has component {A[al, a]} "
                     f"along X{a + 1}; it is not in D = span(X1..X{m})"
                 )
     return A
@@ -97,11 +109,15 @@ def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
     >>> transform_field(nh.field(), Y).Gamma[1]
     0
     """
+    expect_obj(field, SecondOrderField, name="transform_field: field")
+    expect_obj(new, Frame, name="transform_field: new")
     if field.m is None:
-        raise ConstraintError("transform_field: the field is not declared on a constraint submanifold (m is None)")
+        raise ConstraintError(
+            "transform_field: field: the field is not declared on a constraint submanifold (m is None)"
+        )
     m = field.m
     old = field.frame
-    A = change_of_adapted_frame(old, new, m)
+    A = _change_of_adapted_frame(old, new, m, "transform_field")
     Aab = sp.Matrix(A[:m, :m])
     Abar = Aab.inv(method="LU")
     w = new.v
@@ -130,8 +146,9 @@ def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> t
     so they transform with the rows ``A_a^b`` of the complementary block; the result is
     written in the new quasi-velocities (``v^β = w^α A_α^β`` on C).
     """
-    A = change_of_adapted_frame(old, new, m)
-    lam = list(multipliers)
+    m = _check_frames(old, new, m, "transform_multipliers")
+    lam = list(as_exprs(multipliers, name="transform_multipliers: multipliers", length=old.dim - m))
+    A = _change_of_adapted_frame(old, new, m, "transform_multipliers")
     w = new.v
     v_of_w = {old.v[be]: sp.Add(*[w[al] * A[al, be] for al in range(m)]) for be in range(m)}
     v_of_w |= old.on_constraint(m)
@@ -140,6 +157,14 @@ def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> t
         e = sp.Add(*[A[a, b] * lam[b - m] for b in range(m, old.dim)])
         out.append(tidy(e.xreplace(v_of_w)))
     return tuple(out)
+
+
+def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
+    """Validate a Lagrangian, a frame on its chart and the rank ``0 < m < n``; return ``m``."""
+    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    expect_obj(frame, Frame, name=f"{what}: frame")
+    check_same_chart(lagrangian.chart, frame.chart, name=f"{what}: frame")
+    return check_m(m, frame.dim, name=f"{what}: m")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -177,16 +202,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return rows
 
     def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
-        if not isinstance(lagrangian, Lagrangian):
-            raise InvalidExpressionError(f"NonholonomicSystem: {lagrangian!r} is not a Lagrangian")
-        if not isinstance(frame, Frame):
-            raise InvalidExpressionError(f"NonholonomicSystem: {frame!r} is not a Frame")
-        if frame.chart.q != lagrangian.chart.q or frame.chart.u != lagrangian.chart.u:
-            raise ChartMismatchError(
-                f"NonholonomicSystem: Lagrangian on {lagrangian.chart!r}, frame on {frame.chart!r}"
-            )
-        if not isinstance(m, int) or not 0 < m < frame.dim:
-            raise ConstraintError(f"NonholonomicSystem: m = {m!r} must be an integer with 0 < m < n = {frame.dim}")
+        m = check_adapted(lagrangian, frame, m, "NonholonomicSystem")
         object.__setattr__(self, "lagrangian", lagrangian)
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "m", m)
@@ -198,6 +214,14 @@ class NonholonomicSystem(AdaptedIndices, Value):
         cls, lagrangian: Lagrangian, constraints: LinearConstraints | Distribution, complement: Any = None, v: Any = "v"
     ) -> NonholonomicSystem:
         """Build the adapted frame from constraints (or a distribution) and a complement."""
+        expect_obj(lagrangian, Lagrangian, name="NonholonomicSystem.from_constraints: lagrangian")
+        expect_obj(
+            constraints,
+            (LinearConstraints, Distribution),
+            name="NonholonomicSystem.from_constraints: constraints",
+            what="LinearConstraints or a Distribution",
+        )
+        check_same_chart(lagrangian.chart, constraints.chart, name="NonholonomicSystem.from_constraints: constraints")
         if isinstance(constraints, LinearConstraints):
             # the constraint rows complete D to a frame regular wherever D is
             F = constraints.adapted_frame(complement, v=v)
@@ -319,7 +343,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
                 G = solve_rational(gD, rhs, "nonholonomic field")
             except RegularityError as exc:
                 raise RegularityError(
-                    f"L = {self.lagrangian.expr} is not regular with respect to D: the block "
+                    f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
                     f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular "
                     f"(rank {sp.Matrix(gD).rank(iszerofunc=is_zero)} < m = {self.m})"
                 ) from exc
@@ -413,10 +437,14 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def in_frame(self, frame: Frame) -> NonholonomicSystem:
         """The same system in another adapted frame (first m fields must span the same D)."""
+        expect_obj(frame, Frame, name="NonholonomicSystem.in_frame: frame")
+        check_same_chart(self.frame.chart, frame.chart, name="NonholonomicSystem.in_frame: frame")
         D = self.distribution
         for k, X in enumerate(frame.fields[: self.m]):
             if not D.contains(X):
-                raise ConstraintError(f"in_frame: field {k + 1} of the new frame, {X!r}, is not in D")
+                raise ConstraintError(
+                    f"NonholonomicSystem.in_frame: frame: field {k + 1} of the new frame, {X!r}, is not in D"
+                )
         return NonholonomicSystem(self.lagrangian, frame, self.m)
 
     def transformed(self, frame: Frame) -> tuple[SecondOrderField, tuple[sp.Expr, ...]]:
@@ -425,6 +453,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         See :func:`transform_field` and :func:`transform_multipliers`; compare with
         ``self.in_frame(frame).field()`` and ``.multipliers()``, which recompute them.
         """
+        expect_obj(frame, Frame, name="NonholonomicSystem.transformed: frame")
+        _change_of_adapted_frame(self.frame, frame, self.m, "NonholonomicSystem.transformed", "frame")
         return (
             transform_field(self.field(), frame),
             transform_multipliers(self.multipliers(), self.frame, frame, self.m),

@@ -21,6 +21,7 @@ of ``L̃ = L − Φ_a v^a`` for any extension ``Φ_a`` of ``φ_a``.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -29,24 +30,27 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, exact_inverse, exact_solve, is_zero, solve_linear, tidy
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_flag,
+    as_subs,
+    canon,
+    exact_inverse,
+    exact_solve,
+    is_zero,
+    solve_linear,
+    tidy,
+)
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
+from ._checks import expect_obj, prefix_symbols, sequence
 from ._lagrangian import Lagrangian, frame_el_terms
-from ._nonholonomic import NonholonomicSystem
+from ._nonholonomic import NonholonomicSystem, check_adapted
 
 __all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
-
-
-def _symbols(prefix: str | Sequence[sp.Symbol], idx: Sequence[int], what: str) -> tuple[sp.Symbol, ...]:
-    if isinstance(prefix, str):
-        return tuple(sp.Symbol(f"{prefix}{a + 1}") for a in idx)
-    syms = tuple(prefix)
-    if len(syms) != len(idx) or not all(isinstance(s, sp.Symbol) for s in syms):
-        raise InvalidExpressionError(f"VakonomicSystem: need {len(idx)} symbols for {what}, got {syms!r}")
-    return syms
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -289,17 +293,18 @@ class VakonomicSystem(AdaptedIndices, Value):
         mu: str | Sequence[sp.Symbol] = "mu",
         A: str | Sequence[sp.Symbol] = "A",
     ) -> None:
-        nh = NonholonomicSystem(lagrangian, frame, m)  # validates the input
-        idx = list(range(m, frame.dim))
-        mus = _symbols(mu, idx, "mu")
-        As = _symbols(A, idx, "A")
+        m = check_adapted(lagrangian, frame, m, "VakonomicSystem")
+        nh = NonholonomicSystem(lagrangian, frame, m)
+        idx = [str(a + 1) for a in range(m, frame.dim)]
+        mus = prefix_symbols(mu, idx, name="VakonomicSystem: mu")
+        As = prefix_symbols(A, idx, name="VakonomicSystem: A")
         ch = frame.chart
         taken = set(ch.q) | set(ch.u) | set(ch.params) | set(frame.v) | ({ch.t} if ch.t is not None else set())
         taken |= set(lagrangian.chart.params)
         clash = (set(mus) | set(As)) & taken
         if clash or set(mus) & set(As):
             raise InvalidExpressionError(
-                f"VakonomicSystem: multiplier symbols {sorted(map(str, set(mus) | set(As)))} clash with "
+                f"VakonomicSystem: mu, A: multiplier symbols {sorted(map(str, set(mus) | set(As)))} clash with "
                 f"chart, frame or each other ({sorted(map(str, clash))})"
             )
         object.__setattr__(self, "lagrangian", lagrangian)
@@ -312,6 +317,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     @classmethod
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
+        expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
         return cls(nh.lagrangian, nh.frame, nh.m, **kw)
 
     # ---------------------------------------------------------------- basics
@@ -347,16 +353,24 @@ class VakonomicSystem(AdaptedIndices, Value):
         InvalidExpressionError
             If the length is wrong or an entry uses a natural velocity ``u``.
         """
+        return self._section(phi, "VakonomicSystem.section: phi")
+
+    def _section(self, phi: Any, what: str) -> tuple[sp.Expr, ...]:
+        """:meth:`section` with ``what`` (the argument's name) in the messages."""
         if phi is None:
             return tuple(self.mu)
-        phis = tuple(sp.sympify(p) for p in (phi if isinstance(phi, Sequence) else [phi]))
-        if len(phis) != self.n - self.m:
-            raise InvalidExpressionError(f"section: expected {self.n - self.m} functions φ_a, got {len(phis)}")
-        for p in phis:
+        k = self.n - self.m
+        if isinstance(phi, str | bytes | sp.Basic | numbers.Number) and not isinstance(phi, sp.MatrixBase):
+            phis = (as_expr(phi, name=what),)
+        else:
+            phis = as_exprs(sequence(phi, name=what, what="a sequence of functions φ_a"), name=what)
+        if len(phis) != k:
+            raise InvalidExpressionError(f"{what}: expected {k} functions φ_a, got {len(phis)}")
+        for i, p in enumerate(phis):
             bad = p.free_symbols & set(self.lagrangian.chart.u)
             if bad:
                 raise InvalidExpressionError(
-                    f"section: {p} uses natural velocities {sorted(map(str, bad))}; write it in q and {self.frame.v}"
+                    f"{what}[{i}]: {p} uses natural velocities {sorted(map(str, bad))}; write it in q and {self.frame.v}"
                 )
         return tuple(canon(p.xreplace(self.on_C)) for p in phis)
 
@@ -390,10 +404,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         RegularityError
             If the Hessian of L is singular on C.
         """
-        phi = self.section(section)
-        As = tuple(self.A) if A is None else tuple(sp.sympify(x) for x in A)
-        if len(As) != self.n - self.m:
-            raise InvalidExpressionError(f"field: expected {self.n - self.m} values A_a, got {len(As)}")
+        phi = self._section(section, "VakonomicSystem.field: section")
+        As = tuple(self.A) if A is None else as_exprs(A, name="VakonomicSystem.field: A", length=self.n - self.m)
         g, r = self._terms
         ral, ra = self._phiR(phi)
         rhs = sp.Matrix(r) + sp.Matrix(ral + [x + y for x, y in zip(ra, As, strict=True)])
@@ -401,17 +413,21 @@ class VakonomicSystem(AdaptedIndices, Value):
             G = solve_linear(g, rhs, "vakonomic field")
         except RegularityError as exc:
             raise RegularityError(
-                f"VakonomicSystem.field: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
+                f"VakonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
             ) from exc
         return VakonomicField(self, sp.ImmutableMatrix([tidy(x) for x in G]), As, phi)
 
     def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ_C(X_i^V L) − X_i^C L − φ_a R^a_iα v^α − A_a δ^a_i`` on C (Proposition 3)."""
+        k = self.n - self.m
+        Gamma = as_exprs(Gamma, name="VakonomicSystem.vakonomic_residuals: Gamma", length=self.n)
+        A = as_exprs(A, name="VakonomicSystem.vakonomic_residuals: A", length=k)
+        phi = as_exprs(phi, name="VakonomicSystem.vakonomic_residuals: phi", length=k)
         g, r = self._terms
         ral, ra = self._phiR(list(phi))
         G = sp.Matrix(list(Gamma))
         lhs = sp.Matrix(g) * G - sp.Matrix(r)
-        rhs = ral + [x + sp.sympify(y) for x, y in zip(ra, A, strict=True)]
+        rhs = ral + [x + y for x, y in zip(ra, A, strict=True)]
         return tuple(tidy(lhs[i] - rhs[i]) for i in range(self.n))
 
     # --------------------------------------------------------- Proposition 4
@@ -431,13 +447,13 @@ class VakonomicSystem(AdaptedIndices, Value):
         gD = g[:m, :m]
         if is_zero(gD.det(method="bareiss")):
             raise RegularityError(
-                f"L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
+                f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             )
         gDinv = sp.Matrix(exact_inverse(gD))  # Gauss-Jordan with canon: LU inverse blew up on the carriage
         S = (g[m:, m:] - g[m:, :m] * (gDinv * g[:m, m:]).applyfunc(canon)).applyfunc(canon)
         if is_zero(S.det(method="bareiss")):
             raise RegularityError(
-                f"L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
+                f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
                 f"g_ab − g_aα g^αβ g_bβ = {S.tolist()} is singular on C"
             )
         self._cache["schur"] = (gDinv, S)
@@ -454,7 +470,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         RegularityError
             If L is not regular with respect to D or D^⊥.
         """
-        phi = self.section(section)
+        phi = self._section(section, "VakonomicSystem.tangent_field: section")
         key = ("tangent", phi)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
@@ -477,12 +493,13 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     def tangency_conditions(self, section: Any = None) -> tuple[sp.Expr, ...]:
         r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` for the field of Proposition 4."""
-        return self.tangent_field(section).tangency_conditions()
+        phi = self._section(section, "VakonomicSystem.tangency_conditions: section")
+        return self.tangent_field(phi).tangency_conditions()
 
     # ------------------------------------------------------------- Theorem 1
     def extension(self, section: Any = None) -> tuple[sp.Expr, ...]:
         """The extension ``Φ_a`` of ``φ_a`` off C independent of ``v^a``, in natural coordinates."""
-        phi = self.section(section)
+        phi = self._section(section, "VakonomicSystem.extension: section")
         return tuple(self.frame.to_natural(p) for p in phi)
 
     def variational_lagrangian(self, section: Any = None, extension: Sequence[Any] | None = None) -> Lagrangian:
@@ -492,22 +509,28 @@ class VakonomicSystem(AdaptedIndices, Value):
         extension (functions of ``(q, u)``) must restrict to the section on C.
         Symbols of the section that are not chart symbols are declared as parameters.
         """
-        phi = self.section(section)
+        return self._variational_lagrangian(section, extension, "VakonomicSystem.variational_lagrangian")
+
+    def _variational_lagrangian(self, section: Any, extension: Any, what: str) -> Lagrangian:
+        phi = self._section(section, f"{what}: section")
         if extension is None:
             sub_v = dict(zip(self.frame.v, self.frame.v_in_u, strict=True))
-            Phi = tuple(sp.sympify(p).xreplace(sub_v) for p in phi)
+            Phi = tuple(p.xreplace(sub_v) for p in phi)
         else:
-            Phi = tuple(sp.sympify(x) for x in extension)
-            if len(Phi) != len(phi):
-                raise InvalidExpressionError(f"variational_lagrangian: {len(Phi)} extension functions for {len(phi)}")
-            for P, p in zip(Phi, phi, strict=True):
+            Phi = as_exprs(sequence(extension, name=f"{what}: extension"), name=f"{what}: extension", length=len(phi))
+            v_set = set(self.frame.v)
+            for k, (P, p) in enumerate(zip(Phi, phi, strict=True)):
+                if P.free_symbols & v_set:
+                    raise InvalidExpressionError(
+                        f"{what}: extension[{k}]: {P} uses quasi-velocities; write Φ_a in natural coordinates (q, u)"
+                    )
                 if not is_zero(self.frame.to_quasi(P).xreplace(self.on_C) - p):
-                    raise ConstraintError(f"variational_lagrangian: {P} does not restrict to the section {p} on C")
+                    raise ConstraintError(f"{what}: extension[{k}]: {P} does not restrict to the section {p} on C")
         ch = self.lagrangian.chart
         va = [self.frame.v_in_u[a] for a in self.a]
         expr = self.lagrangian.expr - sum((P * x for P, x in zip(Phi, va, strict=True)), sp.S.Zero)
         known = set(ch.q) | set(ch.u) | set(ch.params) | ({ch.t} if ch.t is not None else set())
-        extra = sorted(sp.sympify(expr).free_symbols - known, key=str)
+        extra = sorted(sp.sympify(expr, strict=True).free_symbols - known, key=str)
         if extra:
             ch = ch.with_params(extra)
         return Lagrangian(ch, sp.expand(expr))
@@ -529,8 +552,10 @@ class VakonomicSystem(AdaptedIndices, Value):
         symbolic parameters, and in ``g̃``, ``r̃`` and ``Γ_C`` before the Euler–Lagrange field
         of the specialized ``L̃`` is solved for.
         """
-        phi = self.section(section)
-        Lt = self.variational_lagrangian(phi, extension)
+        phi = self._section(section, "VakonomicSystem.theorem1: section")
+        el_field = as_flag(el_field, name="VakonomicSystem.theorem1: el_field")
+        sub = as_subs(subs, name="VakonomicSystem.theorem1: subs")
+        Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.theorem1")
         tf = self.tangent_field(phi)
         F2 = self.frame
         if extension is None:
@@ -539,9 +564,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         else:
             Ltv = Lt.in_frame(F2)
         g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
-        sub = dict(subs or {})
-        res = tuple(tidy(sp.sympify(x).subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
-        tang = tuple(tidy(sp.sympify(x).subs(sub)) for x in tf.tangency_conditions())
+        res = tuple(tidy(x.subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
+        tang = tuple(tidy(sp.sympify(x, strict=True).subs(sub)) for x in tf.tangency_conditions())
         holds = _decide(res)
         elf = None
         same = None

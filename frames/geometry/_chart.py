@@ -7,34 +7,49 @@ Conventions (DESIGN.md): coordinates ``q^1..q^n``; natural fibre coordinates
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import sympy as sp
 
-from ..errors import ChartMismatchError, InvalidExpressionError
+from ..algebra import as_expr, as_exprs, as_flag, as_subs, expect
+from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 
 __all__ = ["Chart"]
 
 _SymbolsSpec = str | Sequence[sp.Symbol | str] | None
 
 
+def _check_name(n: str, what: str) -> str:
+    if not n.isidentifier():
+        raise InvalidExpressionError(
+            f"{what}: {n!r} is not a valid symbol name (letters, digits and underscores, not starting with a digit)"
+        )
+    return n
+
+
 def _to_symbols(spec: _SymbolsSpec, what: str) -> tuple[sp.Symbol, ...]:
+    """Symbols from names (never parsed: each name must be an identifier) or sympy Symbols."""
     if spec is None:
         return ()
     if isinstance(spec, str):
         names = [s for s in re.split(r"[\s,]+", spec.strip()) if s]
-        return tuple(sp.Symbol(n) for n in names)
+        return tuple(sp.Symbol(_check_name(n, what)) for n in names)
+    if isinstance(spec, sp.Symbol):
+        return (spec,)
+    if isinstance(spec, bytes | Mapping) or not isinstance(spec, Iterable):
+        raise ArgumentError(f"{what}: expected a string of names or a sequence of Symbols, got {spec!r}")
     out = []
-    for s in spec:
+    for k, s in enumerate(spec):
         if isinstance(s, str):
-            out.append(sp.Symbol(s))
+            out.append(sp.Symbol(_check_name(s, f"{what}[{k}]")))
         elif isinstance(s, sp.Symbol):
             out.append(s)
         else:
             raise InvalidExpressionError(
-                f"{what}: {s!r} is not a symbol; coordinates and parameters must be sympy Symbols"
+                f"{what}[{k}]: {s!r} is not a symbol; coordinates and parameters must be sympy Symbols"
             )
     return tuple(out)
 
@@ -85,31 +100,32 @@ class Chart:
         time: str | sp.Symbol | bool | None = None,
         params: _SymbolsSpec = None,
     ) -> None:
-        q = _to_symbols(coordinates, "Chart coordinates")
+        q = _to_symbols(coordinates, "Chart: coordinates")
         if not q:
-            raise InvalidExpressionError("Chart: at least one coordinate is required")
+            raise InvalidExpressionError("Chart: coordinates: at least one coordinate is required")
         u = (
-            _to_symbols(velocities, "Chart velocities")
+            _to_symbols(velocities, "Chart: velocities")
             if velocities is not None
             else tuple(sp.Symbol(_fibre_name(s.name)) for s in q)
         )
         if len(u) != len(q):
-            raise InvalidExpressionError(f"Chart: {len(q)} coordinates but {len(u)} velocity symbols")
+            raise InvalidExpressionError(f"Chart: velocities: {len(q)} coordinates but {len(u)} velocity symbols")
         if time is True:
             t: sp.Symbol | None = sp.Symbol("t")
         elif time is None or time is False:
             t = None
         elif isinstance(time, str):
-            t = sp.Symbol(time)
+            t = sp.Symbol(_check_name(time, "Chart: time"))
         elif isinstance(time, sp.Symbol):
             t = time
         else:
-            raise InvalidExpressionError(f"Chart: time {time!r} is not a symbol")
-        p = _to_symbols(params, "Chart params")
+            raise ArgumentError(f"Chart: time: expected a Symbol, a name, True or None, got {time!r}")
+        p = _to_symbols(params, "Chart: params")
         allsyms = list(q) + list(u) + ([t] if t is not None else []) + list(p)
         if len(set(allsyms)) != len(allsyms):
+            dup = sorted(str(s) for s, c in Counter(allsyms).items() if c > 1)
             raise InvalidExpressionError(
-                f"Chart: coordinates, velocities, time and params must be distinct symbols, got {allsyms}"
+                f"Chart: coordinates, velocities, time and params must be distinct symbols; {dup} repeated in {allsyms}"
             )
         object.__setattr__(self, "q", q)
         object.__setattr__(self, "u", u)
@@ -135,7 +151,7 @@ class Chart:
 
     def with_params(self, params: _SymbolsSpec) -> Chart:
         """A chart with the same coordinates and the given parameters added."""
-        extra = tuple(s for s in _to_symbols(params, "params") if s not in self.params)
+        extra = tuple(s for s in _to_symbols(params, "Chart.with_params: params") if s not in self.params)
         return Chart(self.q, self.u, time=self.t, params=self.params + extra)
 
     def with_time(self, time: str | sp.Symbol | bool = True) -> Chart:
@@ -187,6 +203,7 @@ class Chart:
 
     def require_same(self, other: Chart, what: str) -> None:
         """Raise :class:`ChartMismatchError` unless ``other`` has the same coordinates."""
+        expect(other, Chart, name=what)
         if other.q != self.q or other.u != self.u or other.t != self.t:
             raise ChartMismatchError(f"{what}: objects live on different charts, {self!r} and {other!r}")
 
@@ -230,8 +247,14 @@ class Chart:
             Include ``∂f/∂t`` (when the chart has a time symbol). ``False`` gives the
             autonomous part, as in the complete lift ``Z^C``.
         """
-        e = sp.sympify(f)
-        qd = self.u if velocities is None else tuple(velocities)
+        e = as_expr(f, name="Chart.total_derivative: f")
+        n = self.dim
+        qd = self.u if velocities is None else as_exprs(velocities, name="Chart.total_derivative: velocities", length=n)
+        if accelerations is not None:
+            accelerations = as_exprs(accelerations, name="Chart.total_derivative: accelerations", length=n)
+        if extra:
+            extra = as_subs(extra, name="Chart.total_derivative: extra")
+        time = as_flag(time, name="Chart.total_derivative: time")
         out = sp.Add(*[ui * sp.diff(e, qi) for qi, ui in zip(self.q, qd, strict=True)])
         if accelerations is not None:
             out += sp.Add(*[a * sp.diff(e, ui) for ui, a in zip(self.u, accelerations, strict=True)])
@@ -243,6 +266,7 @@ class Chart:
 
     def coordinate_substitution(self, values: Mapping[Any, Any]) -> dict[sp.Symbol, Any]:
         """Translate a mapping keyed by symbols or names into one keyed by symbols."""
+        expect(values, Mapping, name="Chart.coordinate_substitution: values", what="a mapping symbol or name -> value")
         by_name = {s.name: s for s in (*self.q, *self.u, *self.params)}
         if self.t is not None:
             by_name[self.t.name] = self.t
@@ -250,23 +274,21 @@ class Chart:
         for k, v in values.items():
             if isinstance(k, str):
                 if k not in by_name:
-                    raise InvalidExpressionError(f"unknown name {k!r} for chart {self!r}")
-                out[by_name[k]] = v
+                    raise InvalidExpressionError(
+                        f"Chart.coordinate_substitution: values: unknown name {k!r} for chart {self!r}"
+                    )
+                key = by_name[k]
+            elif isinstance(k, sp.Symbol):
+                key = k
             else:
-                out[k] = v
+                raise InvalidExpressionError(
+                    f"Chart.coordinate_substitution: values: key {k!r} is neither a symbol nor a name of the chart"
+                )
+            if isinstance(v, str | bytes):
+                as_expr(v, name=f"Chart.coordinate_substitution: values[{key}]")  # raises: strings are never parsed
+            out[key] = v
         return out
 
 
 def _sympify_checked(expr: object, what: str) -> sp.Expr:
-    if isinstance(expr, str):
-        raise InvalidExpressionError(
-            f"{what}: got the string {expr!r}; build expressions from the chart's symbols "
-            "(strings are never parsed here; system files use frames.read_system)"
-        )
-    try:
-        e = sp.sympify(expr, strict=True)
-    except (sp.SympifyError, TypeError) as exc:
-        raise InvalidExpressionError(f"{what}: {expr!r} is not a sympy expression") from exc
-    if not isinstance(e, sp.Expr):
-        raise InvalidExpressionError(f"{what}: {expr!r} is not a scalar expression")
-    return e
+    return as_expr(expr, name=what)

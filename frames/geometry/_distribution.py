@@ -7,17 +7,19 @@ its first ``m`` fields spanning D (Crampin–Mestdag, section 3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
-from ..algebra import canon, canon_matrix, is_zero
-from ..errors import ConstraintError, InvalidExpressionError
+from ..algebra import canon, canon_matrix, expect, is_zero
+from ..errors import ArgumentError, ConstraintError
 from ._chart import Chart
 from ._fields import VectorField
-from ._frame import Frame, _rank, complete_frame
+from ._frame import Frame, _field_list, _rank, complete_frame
+from ._growth import BracketFlag, bracket_flag
 
 __all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
@@ -36,6 +38,28 @@ class FrobeniusResult:
 
     integrable: bool
     offending: tuple[tuple[int, int, VectorField], ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.integrable, bool):
+            raise ArgumentError(f"FrobeniusResult: integrable: expected True or False, got {self.integrable!r}")
+        off = self.offending
+        if isinstance(off, str | bytes) or not isinstance(off, Sequence):
+            raise ArgumentError(f"FrobeniusResult: offending: expected a sequence of (i, j, bracket), got {off!r}")
+        for k, item in enumerate(off):
+            if not (
+                isinstance(item, tuple)
+                and len(item) == 3
+                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in item[:2])
+                and isinstance(item[2], VectorField)
+            ):
+                raise ArgumentError(
+                    f"FrobeniusResult: offending[{k}]: expected (i, j, VectorField) with indices ≥ 0, got {item!r}"
+                )
+        if self.integrable == bool(off):
+            raise ArgumentError(
+                f"FrobeniusResult: offending: {len(off)} offending brackets contradict integrable={self.integrable}"
+            )
+        object.__setattr__(self, "offending", tuple(off))
 
     def __str__(self) -> str:
         if self.integrable:
@@ -57,18 +81,16 @@ class Distribution:
     fields: tuple[VectorField, ...]
 
     def __init__(self, fields: Sequence[VectorField]) -> None:
-        fields = tuple(fields)
+        fields = tuple(_field_list(fields, "Distribution: fields"))
         if not fields:
-            raise ConstraintError("Distribution: no spanning fields given")
+            raise ConstraintError("Distribution: fields: no spanning fields given")
         for k, X in enumerate(fields):
-            if not isinstance(X, VectorField):
-                raise InvalidExpressionError(f"Distribution: field {k + 1} ({X!r}) is not a VectorField")
-            fields[0].chart.require_same(X.chart, "Distribution")
+            fields[0].chart.require_same(X.chart, f"Distribution: fields[{k}]")
         M = sp.Matrix([list(X.components) for X in fields])
         r = _rank(M)
         if r != len(fields):
             raise ConstraintError(
-                f"Distribution: the {len(fields)} spanning fields have rank {r}; they must be independent"
+                f"Distribution: fields: the {len(fields)} spanning fields have rank {r}; they must be independent"
             )
         object.__setattr__(self, "fields", fields)
 
@@ -84,6 +106,8 @@ class Distribution:
 
     def contains(self, Z: VectorField) -> bool:
         """True if ``Z`` lies in D (exact rank test)."""
+        expect(Z, VectorField, name="Distribution.contains: Z")
+        self.chart.require_same(Z.chart, "Distribution.contains: Z")
         M = sp.Matrix([list(X.components) for X in self.fields] + [list(Z.components)])
         return _rank(M) == self.rank
 
@@ -105,6 +129,18 @@ class Distribution:
         """Adapted frame: these fields, then ``complement`` (or coordinate fields)."""
         return complete_frame(self.fields, complement, v=v)
 
+    def bracket_flag(self, point: Any = None, *, max_step: int | None = None) -> BracketFlag:
+        """The flag ``D ⊂ D² ⊂ …`` generically, or at ``point`` (see :func:`frames.geometry.bracket_flag`)."""
+        return bracket_flag(self.fields, point, max_step=max_step)
+
+    def growth_vector(self, point: Any = None) -> tuple[int, ...]:
+        """``(dim D^1, dim D^2, …)`` generically, or at ``point`` (a mapping ``{q: value}``)."""
+        return self.bracket_flag(point).growth
+
+    def is_bracket_generating(self) -> bool:
+        """True if the iterated brackets of D span TQ at generic points (Chow–Rashevskii)."""
+        return self.bracket_flag().bracket_generating
+
     def __repr__(self) -> str:
         return "Distribution(" + ", ".join(repr(X) for X in self.fields) + ")"
 
@@ -125,37 +161,48 @@ class LinearConstraints:
     matrix: sp.ImmutableMatrix
 
     def __init__(self, chart: Chart, rows: Any) -> None:
+        expect(chart, Chart, name="LinearConstraints: chart")
         n = chart.dim
-        rows_l = list(rows) if not isinstance(rows, sp.MatrixBase) else sp.Matrix(rows).tolist()
+        if isinstance(rows, sp.MatrixBase):
+            rows_l: list[Any] = rows.tolist()
+        elif isinstance(rows, np.ndarray):
+            rows_l = rows.tolist()
+        elif isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+            raise ArgumentError(
+                "LinearConstraints: rows: expected a matrix, a sequence of coefficient rows or of constraint "
+                f"expressions, got {type(rows).__name__} {rows!r}"
+            )
+        else:
+            rows_l = list(rows)
         if not rows_l:
-            raise ConstraintError("LinearConstraints: no constraints given")
+            raise ConstraintError("LinearConstraints: rows: no constraints given")
         mat = []
         for k, r in enumerate(rows_l):
-            if isinstance(r, list | tuple | sp.MatrixBase):
+            if isinstance(r, list | tuple | sp.MatrixBase | np.ndarray):
                 r = list(r)
                 if len(r) != n:
-                    raise ConstraintError(
-                        f"LinearConstraints: row {k + 1} has {len(r)} entries, chart has dimension {n}"
-                    )
-                mat.append([chart.check_on_Q(c, f"LinearConstraints row {k + 1}") for c in r])
+                    raise ConstraintError(f"LinearConstraints: rows[{k}] has {len(r)} entries, chart has dimension {n}")
+                mat.append([chart.check_on_Q(c, f"LinearConstraints: rows[{k}][{j}]") for j, c in enumerate(r)])
             else:
-                e = chart.check_on_TQ(r, f"LinearConstraints constraint {k + 1}")
+                e = chart.check_on_TQ(r, f"LinearConstraints: rows[{k}]")
                 coeffs = [sp.diff(e, ui) for ui in chart.u]
                 resid = canon(e - sum((c * ui for c, ui in zip(coeffs, chart.u, strict=True)), sp.S.Zero))
                 if not is_zero(resid) or any(c.free_symbols & set(chart.u) for c in coeffs):
                     raise ConstraintError(
-                        f"LinearConstraints: constraint {k + 1}, {e} = 0, is not linear and homogeneous in the velocities {chart.u}"
+                        f"LinearConstraints: rows[{k}]: the constraint {e} = 0 is not linear and homogeneous "
+                        f"in the velocities {chart.u}"
                     )
-                mat.append([chart.check_on_Q(c, f"LinearConstraints constraint {k + 1}") for c in coeffs])
+                mat.append([chart.check_on_Q(c, f"LinearConstraints: rows[{k}]") for c in coeffs])
         M = canon_matrix(mat)
         r = _rank(M)
         if r != M.rows:
             raise ConstraintError(
-                f"LinearConstraints: the {M.rows} constraint rows have rank {r} (deficient); remove dependent rows"
+                f"LinearConstraints: rows: the {M.rows} constraint rows have rank {r} (deficient); "
+                "remove dependent rows"
             )
         if M.rows >= n:
             raise ConstraintError(
-                f"LinearConstraints: {M.rows} independent constraints on {n} velocities leave no motion"
+                f"LinearConstraints: rows: {M.rows} independent constraints on {n} velocities leave no motion"
             )
         object.__setattr__(self, "chart", chart)
         object.__setattr__(self, "matrix", M)

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
-from ..algebra import canon, canon_matrix, is_zero
-from ..errors import ChartMismatchError, InvalidExpressionError
+from ..algebra import as_expr, as_int, canon, canon_matrix, expect, is_zero
+from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._tangent import TangentVectorField
 
@@ -21,16 +22,17 @@ __all__ = ["OneForm", "VectorField", "bracket"]
 
 
 def _components(chart: Chart, comps: Any, what: str) -> sp.ImmutableMatrix:
-    if isinstance(comps, sp.MatrixBase):
+    """``comps`` checked entry by entry (functions on Q, finite, real; strings never parsed) before any Matrix."""
+    if isinstance(comps, sp.MatrixBase | np.ndarray):
         comps = list(comps)
-    if isinstance(comps, str) or not isinstance(comps, Sequence | sp.NDimArray):
-        raise InvalidExpressionError(f"{what}: components must be a sequence, got {comps!r}")
+    if isinstance(comps, str | bytes) or not isinstance(comps, Sequence | sp.NDimArray):
+        raise InvalidExpressionError(f"{what}: components must be a sequence of expressions, got {comps!r}")
     comps = list(comps)
     if len(comps) != chart.dim:
         raise InvalidExpressionError(
-            f"{what}: {len(comps)} components given on a chart of dimension {chart.dim} {chart.q}"
+            f"{what}: components: {len(comps)} components given on a chart of dimension {chart.dim} {chart.q}"
         )
-    checked = [chart.check_on_Q(c, f"{what} component {k + 1}") for k, c in enumerate(comps)]
+    checked = [chart.check_on_Q(c, f"{what}: components[{k}]") for k, c in enumerate(comps)]
     return canon_matrix(checked)
 
 
@@ -58,8 +60,7 @@ class VectorField:
     components: sp.ImmutableMatrix
 
     def __init__(self, chart: Chart, components: Any) -> None:
-        if not isinstance(chart, Chart):
-            raise InvalidExpressionError(f"VectorField: {chart!r} is not a Chart")
+        expect(chart, Chart, name="VectorField: chart")
         object.__setattr__(self, "chart", chart)
         object.__setattr__(self, "components", _components(chart, components, "VectorField"))
 
@@ -73,52 +74,56 @@ class VectorField:
     @classmethod
     def coordinate(cls, chart: Chart, i: int) -> VectorField:
         """The coordinate field ``∂/∂q^i`` (0-based ``i``)."""
+        expect(chart, Chart, name="VectorField.coordinate: chart")
+        i = as_int(i, name="VectorField.coordinate: i", min=0, max=chart.dim - 1)
         return cls._raw(chart, sp.ImmutableMatrix([1 if k == i else 0 for k in range(chart.dim)]))
 
     # -------------------------------------------------------------- action
     def __call__(self, f: object) -> sp.Expr:
         """Apply the field to a function: ``Z(f) = Z^i ∂f/∂q^i``."""
-        e = sp.sympify(f)
+        e = as_expr(f, name="VectorField.__call__: f")
         return sp.Add(*[c * sp.diff(e, x) for c, x in zip(self.components, self.chart.q, strict=True) if c != 0])
 
     # ---------------------------------------------------------- arithmetic
     def _other(self, other: object, op: str) -> VectorField:
-        if not isinstance(other, VectorField):
-            raise InvalidExpressionError(f"cannot {op} {self!r} and {other!r}")
-        self.chart.require_same(other.chart, f"VectorField {op}")
-        return other
+        expect(other, VectorField, name=f"VectorField.{op}: other")
+        self.chart.require_same(other.chart, f"VectorField.{op}: other")  # type: ignore[attr-defined]
+        return other  # type: ignore[return-value]
 
     def __add__(self, other: object) -> VectorField:
-        o = self._other(other, "add")
-        return VectorField._raw(self.chart.merged(o.chart, "add"), canon_matrix(self.components + o.components))
+        o = self._other(other, "__add__")
+        return VectorField._raw(
+            self.chart.merged(o.chart, "VectorField.__add__: other"), canon_matrix(self.components + o.components)
+        )
 
     def __sub__(self, other: object) -> VectorField:
-        o = self._other(other, "subtract")
-        return VectorField._raw(self.chart.merged(o.chart, "subtract"), canon_matrix(self.components - o.components))
+        o = self._other(other, "__sub__")
+        return VectorField._raw(
+            self.chart.merged(o.chart, "VectorField.__sub__: other"), canon_matrix(self.components - o.components)
+        )
 
     def __neg__(self) -> VectorField:
         return VectorField._raw(self.chart, sp.ImmutableMatrix(-self.components))
 
     def __mul__(self, f: object) -> VectorField:
         if isinstance(f, VectorField):
-            return NotImplemented
-        g = self.chart.check_on_Q(f, "VectorField multiplier")
+            raise ArgumentError("VectorField.__mul__: f: the product of two vector fields is not defined (use bracket)")
+        g = self.chart.check_on_Q(f, "VectorField.__mul__: f")
         return VectorField._raw(self.chart, canon_matrix(self.components * g))
 
     __rmul__ = __mul__
 
     def __truediv__(self, f: object) -> VectorField:
-        g = self.chart.check_on_Q(f, "VectorField divisor")
+        g = self.chart.check_on_Q(f, "VectorField.__truediv__: f")
         if is_zero(g):
-            raise InvalidExpressionError(f"VectorField: division of {self!r} by zero")
+            raise InvalidExpressionError(f"VectorField.__truediv__: f: division of {self!r} by zero")
         return VectorField._raw(self.chart, canon_matrix(self.components / g))
 
     # ----------------------------------------------------------- geometry
     def bracket(self, other: VectorField) -> VectorField:
         r"""Lie bracket ``[self, other]^k = Y^j ∂_j Z^k − Z^j ∂_j Y^k``."""
-        if not isinstance(other, VectorField):
-            raise InvalidExpressionError(f"bracket: {other!r} is not a VectorField on Q")
-        chart = self.chart.merged(other.chart, "bracket")
+        expect(other, VectorField, name="VectorField.bracket: other", what="a VectorField on Q")
+        chart = self.chart.merged(other.chart, "VectorField.bracket: other")
         comps = [canon(self(zk) - other(yk)) for yk, zk in zip(self.components, other.components, strict=True)]
         return VectorField._raw(chart, sp.ImmutableMatrix(comps))
 
@@ -134,7 +139,8 @@ class VectorField:
 
     def equals(self, other: VectorField) -> bool:
         """Identity test that also knows trigonometric identities."""
-        self.chart.require_same(other.chart, "VectorField.equals")
+        expect(other, VectorField, name="VectorField.equals: other")
+        self.chart.require_same(other.chart, "VectorField.equals: other")
         return all(is_zero(a - b) for a, b in zip(self.components, other.components, strict=True))
 
     def is_zero(self) -> bool:
@@ -184,10 +190,14 @@ def bracket(Y: Any, Z: Any) -> Any:
         If the fields live on different charts.
     """
     if isinstance(Y, VectorField) and isinstance(Z, VectorField):
+        Y.chart.require_same(Z.chart, "bracket: Y, Z")
         return Y.bracket(Z)
     if isinstance(Y, TangentVectorField) and isinstance(Z, TangentVectorField):
         return Y.bracket(Z)
-    raise ChartMismatchError(f"bracket: {Y!r} and {Z!r} are not both vector fields on Q or both on TQ")
+    fields = (VectorField, TangentVectorField)
+    expect(Y, fields, name="bracket: Y", what="a VectorField or a TangentVectorField")
+    expect(Z, fields, name="bracket: Z", what="a VectorField or a TangentVectorField")
+    raise ChartMismatchError(f"bracket: Y, Z: {Y!r} and {Z!r} are not both vector fields on Q or both on TQ")
 
 
 @dataclass(frozen=True, eq=True, repr=False)
@@ -209,8 +219,7 @@ class OneForm:
     components: sp.ImmutableMatrix
 
     def __init__(self, chart: Chart, components: Any) -> None:
-        if not isinstance(chart, Chart):
-            raise InvalidExpressionError(f"OneForm: {chart!r} is not a Chart")
+        expect(chart, Chart, name="OneForm: chart")
         object.__setattr__(self, "chart", chart)
         object.__setattr__(self, "components", _components(chart, components, "OneForm"))
 
@@ -223,28 +232,32 @@ class OneForm:
 
     def __call__(self, Z: VectorField) -> sp.Expr:
         """Evaluate on a vector field: ``θ(Z) = θ_i Z^i``."""
-        if not isinstance(Z, VectorField):
-            raise InvalidExpressionError(f"OneForm: cannot evaluate on {Z!r}")
-        self.chart.require_same(Z.chart, "OneForm evaluation")
+        expect(Z, VectorField, name="OneForm.__call__: Z")
+        self.chart.require_same(Z.chart, "OneForm.__call__: Z")
         return canon(sum((a * b for a, b in zip(self.components, Z.components, strict=True)), sp.S.Zero))
 
     def __add__(self, other: OneForm) -> OneForm:
-        self.chart.require_same(other.chart, "OneForm add")
+        expect(other, OneForm, name="OneForm.__add__: other")
+        self.chart.require_same(other.chart, "OneForm.__add__: other")
         return OneForm._raw(self.chart, canon_matrix(self.components + other.components))
 
     def __sub__(self, other: OneForm) -> OneForm:
-        self.chart.require_same(other.chart, "OneForm subtract")
+        expect(other, OneForm, name="OneForm.__sub__: other")
+        self.chart.require_same(other.chart, "OneForm.__sub__: other")
         return OneForm._raw(self.chart, canon_matrix(self.components - other.components))
 
     def __mul__(self, f: object) -> OneForm:
-        g = self.chart.check_on_Q(f, "OneForm multiplier")
+        if isinstance(f, OneForm):
+            raise ArgumentError("OneForm.__mul__: f: the product of two 1-forms is not defined here (use Form.wedge)")
+        g = self.chart.check_on_Q(f, "OneForm.__mul__: f")
         return OneForm._raw(self.chart, canon_matrix(self.components * g))
 
     __rmul__ = __mul__
 
     def lie_derivative(self, Z: VectorField) -> OneForm:
         r"""``(L_Z θ)_i = Z^j ∂_j θ_i + θ_j ∂_i Z^j``."""
-        self.chart.require_same(Z.chart, "lie_derivative")
+        expect(Z, VectorField, name="OneForm.lie_derivative: Z")
+        self.chart.require_same(Z.chart, "OneForm.lie_derivative: Z")
         q = self.chart.q
         comps = [
             canon(

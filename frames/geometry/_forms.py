@@ -32,8 +32,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, is_zero, tidy
-from ..errors import ChartMismatchError, InvalidExpressionError
+from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, expect, is_zero, tidy
+from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._tangent import TangentVectorField
 
 __all__ = ["Form", "vector_components"]
@@ -41,12 +41,14 @@ __all__ = ["Form", "vector_components"]
 _Index = tuple[int, ...]
 
 
-def _coords(coords: Iterable[Any]) -> tuple[sp.Symbol, ...]:
+def _coords(coords: Iterable[Any], what: str = "Form: coords") -> tuple[sp.Symbol, ...]:
+    if isinstance(coords, str | bytes | Mapping) or not isinstance(coords, Iterable):
+        raise ArgumentError(f"{what}: expected a sequence of Symbols, got {type(coords).__name__} {coords!r}")
     cs = tuple(coords)
     if not cs or not all(isinstance(c, sp.Symbol) for c in cs):
-        raise InvalidExpressionError(f"Form: coordinates must be a non-empty sequence of Symbols, got {cs!r}")
+        raise InvalidExpressionError(f"{what}: coordinates must be a non-empty sequence of Symbols, got {cs!r}")
     if len(set(cs)) != len(cs):
-        raise InvalidExpressionError(f"Form: repeated coordinates in {cs!r}")
+        raise InvalidExpressionError(f"{what}: repeated coordinates in {cs!r}")
     return cs
 
 
@@ -99,53 +101,82 @@ class Form(Value):
 
     def __init__(self, coords: Iterable[Any], degree: int, terms: Mapping[Any, Any] | None = None) -> None:
         cs = _coords(coords)
-        if not isinstance(degree, int) or degree < 0 or degree > len(cs):
-            raise InvalidExpressionError(f"Form: degree {degree!r} outside 0..{len(cs)}")
-        out: dict[_Index, sp.Expr] = {}
-        for idx, c in (terms or {}).items():
+        degree = as_int(degree, name="Form: degree", min=0, max=len(cs))
+        if terms is None:
+            terms = {}
+        expect(terms, Mapping, name="Form: terms", what="a mapping index tuple -> coefficient")
+        checked: list[tuple[_Index, sp.Expr]] = []
+        for idx, c in terms.items():
+            if isinstance(idx, int) and not isinstance(idx, bool):
+                idx = (idx,)
+            if not isinstance(idx, tuple | list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(cs) for i in idx
+            ):
+                raise InvalidExpressionError(
+                    f"Form: terms: bad index {idx!r} (expected a tuple of integers in 0..{len(cs) - 1})"
+                )
             idx = tuple(idx)
-            if len(idx) != degree or not all(isinstance(i, int) and 0 <= i < len(cs) for i in idx):
-                raise InvalidExpressionError(f"Form: bad index {idx!r} for a {degree}-form over {len(cs)} coordinates")
+            if len(idx) != degree:
+                raise InvalidExpressionError(
+                    f"Form: terms: index {idx!r} has length {len(idx)}, not the degree {degree}"
+                )
+            checked.append((idx, as_expr(c, name=f"Form: terms[{idx}]")))
+        self._set(cs, degree, checked)
+
+    def _set(self, cs: tuple[sp.Symbol, ...], degree: int, terms: Iterable[tuple[_Index, Any]]) -> None:
+        out: dict[_Index, sp.Expr] = {}
+        for idx, c in terms:
             sign, key = _sort_sign(idx)
             if sign == 0:
                 continue
-            out[key] = out.get(key, sp.S.Zero) + sign * sp.sympify(c)
+            out[key] = out.get(key, sp.S.Zero) + sign * sp.sympify(c, strict=True)
         clean = {k: canon(v) for k, v in out.items()}
         object.__setattr__(self, "coords", cs)
         object.__setattr__(self, "degree", degree)
         object.__setattr__(self, "terms", {k: v for k, v in sorted(clean.items()) if v != 0})
 
+    @classmethod
+    def _make(cls, cs: tuple[sp.Symbol, ...], degree: int, terms: Mapping[_Index, Any]) -> Form:
+        """A form from internal values (coordinates, degree and indices already valid)."""
+        obj = object.__new__(cls)
+        obj._set(cs, degree, terms.items())
+        return obj
+
     # ---------------------------------------------------------- constructors
     @classmethod
     def zero(cls, coords: Iterable[Any], degree: int) -> Form:
         """The zero ``degree``-form."""
-        return cls(coords, degree, {})
+        return cls(_coords(coords, "Form.zero: coords"), degree, {})
 
     @classmethod
     def function(cls, coords: Iterable[Any], f: object) -> Form:
         """The 0-form ``f``."""
-        return cls(coords, 0, {(): f})
+        return cls(_coords(coords, "Form.function: coords"), 0, {(): as_expr(f, name="Form.function: f")})
 
     @classmethod
     def differential(cls, coords: Iterable[Any], x: sp.Symbol) -> Form:
         """``dx`` for one of the coordinates ``x``."""
-        cs = _coords(coords)
-        if x not in cs:
-            raise InvalidExpressionError(f"Form.differential: {x} is not one of the coordinates {cs}")
+        cs = _coords(coords, "Form.differential: coords")
+        if not isinstance(x, sp.Symbol) or x not in cs:
+            raise InvalidExpressionError(f"Form.differential: x: {x!r} is not one of the coordinates {cs}")
         return cls(cs, 1, {(cs.index(x),): 1})
 
     @classmethod
     def exact(cls, coords: Iterable[Any], f: object) -> Form:
         """``df`` for a function ``f`` of the coordinates."""
-        return cls.function(coords, f).d()
+        cs = _coords(coords, "Form.exact: coords")
+        return cls.function(cs, as_expr(f, name="Form.exact: f")).d()
 
     @classmethod
     def one_form(cls, coords: Iterable[Any], components: Sequence[Any]) -> Form:
         """``Σ c_i dx^i`` from the list of its components."""
-        cs = _coords(coords)
-        if len(components) != len(cs):
-            raise InvalidExpressionError(f"Form.one_form: {len(components)} components for {len(cs)} coordinates")
-        return cls(cs, 1, {(i,): c for i, c in enumerate(components)})
+        cs = _coords(coords, "Form.one_form: coords")
+        comps = as_exprs(components, name="Form.one_form: components")
+        if len(comps) != len(cs):
+            raise InvalidExpressionError(
+                f"Form.one_form: components: {len(comps)} components for {len(cs)} coordinates"
+            )
+        return cls._make(cs, 1, {(i,): c for i, c in enumerate(comps)})
 
     # ---------------------------------------------------------------- basics
     @property
@@ -154,18 +185,19 @@ class Form(Value):
         return len(self.coords)
 
     def _same(self, other: Form, what: str) -> None:
-        if not isinstance(other, Form):
-            raise InvalidExpressionError(f"{what}: {other!r} is not a Form")
+        expect(other, Form, name=f"{what}: other")
         if other.coords != self.coords:
-            raise ChartMismatchError(f"{what}: forms over different coordinates {self.coords} and {other.coords}")
+            raise ChartMismatchError(
+                f"{what}: other: forms over different coordinates {self.coords} and {other.coords}"
+            )
 
     def coefficient(self, *xs: sp.Symbol) -> sp.Expr:
         """Coefficient of ``dx^{i_1} ∧ …`` (with the sign of the given order)."""
         if len(xs) != self.degree:
-            raise InvalidExpressionError(f"Form.coefficient: {len(xs)} coordinates for a {self.degree}-form")
+            raise InvalidExpressionError(f"Form.coefficient: xs: {len(xs)} coordinates for a {self.degree}-form")
         for x in xs:
-            if x not in self.coords:
-                raise InvalidExpressionError(f"Form.coefficient: {x} is not a coordinate")
+            if not isinstance(x, sp.Symbol) or x not in self.coords:
+                raise InvalidExpressionError(f"Form.coefficient: xs: {x!r} is not a coordinate {self.coords}")
         sign, key = _sort_sign([self.coords.index(x) for x in xs])
         return sign * self.terms.get(key, sp.S.Zero) if sign else sp.S.Zero
 
@@ -188,31 +220,32 @@ class Form(Value):
 
     # ---------------------------------------------------------------- algebra
     def __add__(self, other: Form) -> Form:
-        self._same(other, "Form add")
+        self._same(other, "Form.__add__")
         if other.degree != self.degree:
-            raise InvalidExpressionError(f"Form add: degrees {self.degree} and {other.degree} differ")
+            raise InvalidExpressionError(f"Form.__add__: other: degrees {self.degree} and {other.degree} differ")
         t: dict[_Index, Any] = dict(self.terms)
         for k, v in other.terms.items():
             t[k] = t.get(k, 0) + v
-        return Form(self.coords, self.degree, t)
+        return Form._make(self.coords, self.degree, t)
 
     def __neg__(self) -> Form:
-        return Form(self.coords, self.degree, {k: -v for k, v in self.terms.items()})
+        return Form._make(self.coords, self.degree, {k: -v for k, v in self.terms.items()})
 
     def __sub__(self, other: Form) -> Form:
+        self._same(other, "Form.__sub__")
         return self + (-other)
 
     def __mul__(self, f: object) -> Form:
         if isinstance(f, Form):
             return self.wedge(f)
-        g = sp.sympify(f)
-        return Form(self.coords, self.degree, {k: g * v for k, v in self.terms.items()})
+        g = as_expr(f, name="Form.__mul__: f")
+        return Form._make(self.coords, self.degree, {k: g * v for k, v in self.terms.items()})
 
     __rmul__ = __mul__
 
     def wedge(self, other: Form) -> Form:
         r"""``self ∧ other``."""
-        self._same(other, "wedge")
+        self._same(other, "Form.wedge")
         if self.degree + other.degree > self.dim:
             return Form.zero(self.coords, self.dim)
         t: dict[_Index, Any] = {}
@@ -221,7 +254,7 @@ class Form(Value):
                 sign, key = _sort_sign(I + J)
                 if sign:
                     t[key] = t.get(key, 0) + sign * a * b
-        return Form(self.coords, self.degree + other.degree, t)
+        return Form._make(self.coords, self.degree + other.degree, t)
 
     __xor__ = wedge
 
@@ -239,10 +272,10 @@ class Form(Value):
                     continue
                 sign, key = _sort_sign((k, *I))
                 t[key] = t.get(key, 0) + sign * df
-        return Form(self.coords, self.degree + 1, t)
+        return Form._make(self.coords, self.degree + 1, t)
 
-    def _vector(self, Z: Any) -> tuple[sp.Expr, ...]:
-        return vector_components(Z, self.coords)
+    def _vector(self, Z: Any, what: str = "Form.interior: Z") -> tuple[sp.Expr, ...]:
+        return vector_components(Z, self.coords, what)
 
     def interior(self, Z: Any) -> Form:
         r"""``Z ⌟ ω``: ``(Z ⌟ ω)(Y_2, …) = ω(Z, Y_2, …)``.
@@ -251,9 +284,9 @@ class Form(Value):
         ``{coordinate: component}``, or a :class:`~frames.TangentVectorField`
         written in frame coordinates ``(q, v)``.
         """
+        z = self._vector(Z)
         if self.degree == 0:
             return Form.zero(self.coords, 0)
-        z = self._vector(Z)
         t: dict[_Index, Any] = {}
         for I, f in self.terms.items():
             for r, i in enumerate(I):
@@ -261,12 +294,16 @@ class Form(Value):
                     continue
                 key = I[:r] + I[r + 1 :]
                 t[key] = t.get(key, 0) + (-1) ** r * z[i] * f
-        return Form(self.coords, self.degree - 1, t)
+        return Form._make(self.coords, self.degree - 1, t)
 
     def __call__(self, *vectors: Any) -> sp.Expr:
         """Evaluate on ``degree`` vectors: ``ω(Z_1, …, Z_p)``."""
         if len(vectors) != self.degree:
-            raise InvalidExpressionError(f"Form: a {self.degree}-form evaluated on {len(vectors)} vectors")
+            raise InvalidExpressionError(
+                f"Form.__call__: vectors: a {self.degree}-form evaluated on {len(vectors)} vectors"
+            )
+        for k, Z in enumerate(vectors):
+            self._vector(Z, f"Form.__call__: vectors[{k}]")
         w: Form = self
         for Z in vectors:
             w = w.interior(Z)
@@ -274,11 +311,14 @@ class Form(Value):
 
     def xreplace(self, rule: Mapping[Any, Any]) -> Form:
         """Substitute in the coefficients (e.g. restrict to ``v^a = 0``)."""
-        return Form(self.coords, self.degree, {k: v.xreplace(dict(rule)) for k, v in self.terms.items()})
+        if not isinstance(rule, Mapping):
+            raise ArgumentError(f"Form.xreplace: rule: expected a mapping symbol -> value, got {rule!r}")
+        r = as_subs(rule, name="Form.xreplace: rule")  # values checked before they reach any coefficient
+        return Form._make(self.coords, self.degree, {k: v.xreplace(r) for k, v in self.terms.items()})
 
     def simplified(self) -> Form:
         """Coefficients put through :func:`~frames.algebra.tidy`."""
-        return Form(self.coords, self.degree, {k: tidy(v) for k, v in self.terms.items()})
+        return Form._make(self.coords, self.degree, {k: tidy(v) for k, v in self.terms.items()})
 
     def is_zero(self) -> bool:
         """True if every coefficient vanishes identically."""
@@ -323,26 +363,32 @@ class Form(Value):
         return "$" + " + ".join(parts) + "$"
 
 
-def vector_components(Z: Any, coords: Sequence[sp.Symbol]) -> tuple[sp.Expr, ...]:
-    """Components of a vector over ``coords`` from a sequence, a mapping or a TangentVectorField."""
+def vector_components(Z: Any, coords: Sequence[sp.Symbol], what: str = "Form: Z") -> tuple[sp.Expr, ...]:
+    """Components of a vector over ``coords`` from a sequence, a mapping or a TangentVectorField.
+
+    Entries are checked (strings are never parsed; nan, oo and I are refused); ``what`` names the argument.
+    """
     if isinstance(Z, TangentVectorField):
         if not is_zero(Z.time):
-            raise InvalidExpressionError("Form: the vector has a ∂/∂t component; forms here live on TQ without t")
+            raise InvalidExpressionError(f"{what}: the vector has a ∂/∂t component; forms here live on TQ without t")
         comp = dict(zip(Z.coordinates, list(Z.base) + list(Z.fibre), strict=True))
         missing = [x for x, c in comp.items() if x not in coords and c != 0]
         if missing:
             raise ChartMismatchError(
-                f"Form: the vector has components along {missing}, which are not among the coordinates {tuple(coords)}"
+                f"{what}: the vector has components along {missing}, which are not among the coordinates "
+                f"{tuple(coords)}"
             )
         return tuple(comp.get(x, sp.S.Zero) for x in coords)
     if isinstance(Z, Mapping):
         bad = [x for x in Z if x not in coords]
         if bad:
-            raise InvalidExpressionError(f"Form: {bad} are not coordinates {tuple(coords)}")
-        return tuple(sp.sympify(Z.get(x, 0)) for x in coords)
-    if isinstance(Z, str):
-        raise InvalidExpressionError(f"Form: {Z!r} is not a vector")
-    zs = [sp.sympify(c) for c in list(Z)]
+            raise InvalidExpressionError(f"{what}: {bad} are not coordinates {tuple(coords)}")
+        return tuple(as_expr(Z.get(x, 0), name=f"{what}[{x}]") for x in coords)
+    if isinstance(Z, str | bytes) or not isinstance(Z, Iterable):
+        raise InvalidExpressionError(
+            f"{what}: {Z!r} is not a vector (a sequence of components, a mapping or a TangentVectorField)"
+        )
+    zs = as_exprs(Z, name=what)
     if len(zs) != len(coords):
-        raise InvalidExpressionError(f"Form: a vector with {len(zs)} components over {len(coords)} coordinates")
-    return tuple(zs)
+        raise InvalidExpressionError(f"{what}: a vector with {len(zs)} components over {len(coords)} coordinates")
+    return zs

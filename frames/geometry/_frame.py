@@ -14,18 +14,18 @@ Conventions (DESIGN.md):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import sympy as sp
 
-from ..algebra import canon, canon_matrix, entries, exact_inverse, is_zero
-from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
+from ..algebra import as_expr, as_int, as_matrix, canon, canon_matrix, entries, exact_inverse, expect, is_zero
+from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField
-from ._tangent import TangentVectorField
+from ._tangent import TangentVectorField, register_frame_type
 
 __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
 
@@ -42,13 +42,45 @@ def _rank(M: sp.MatrixBase) -> int:
     return int(sp.Matrix(M).rank(iszerofunc=is_zero))
 
 
-def _quasi_symbols(prefix: str | Sequence[sp.Symbol], n: int) -> tuple[sp.Symbol, ...]:
+def _quasi_symbols(prefix: str | Sequence[sp.Symbol], n: int, what: str = "Frame: v") -> tuple[sp.Symbol, ...]:
     if isinstance(prefix, str):
+        if not prefix.isidentifier():
+            raise InvalidExpressionError(
+                f"{what}: {prefix!r} is not a valid name prefix for the quasi-velocities (an identifier, e.g. 'v')"
+            )
         return tuple(sp.Symbol(f"{prefix}{i + 1}") for i in range(n))
+    if isinstance(prefix, bytes | Mapping) or not isinstance(prefix, Iterable):
+        raise ArgumentError(f"{what}: expected a name prefix or a sequence of {n} Symbols, got {prefix!r}")
     syms = tuple(prefix)
     if len(syms) != n or not all(isinstance(s, sp.Symbol) for s in syms):
-        raise InvalidExpressionError(f"Frame: need {n} quasi-velocity symbols, got {syms!r}")
+        raise InvalidExpressionError(f"{what}: need {n} quasi-velocity symbols, got {syms!r}")
+    if len(set(syms)) != n:
+        raise InvalidExpressionError(f"{what}: repeated quasi-velocity symbols in {syms!r}")
     return syms
+
+
+def _field_list(fields: Any, what: str) -> list[VectorField]:
+    """A list of VectorFields from a sequence (a Distribution is read through its ``fields``)."""
+    if isinstance(fields, str | bytes | Mapping) or not isinstance(fields, Iterable):
+        raise ArgumentError(f"{what}: expected a sequence of VectorFields, got {type(fields).__name__} {fields!r}")
+    out = list(fields)
+    for k, X in enumerate(out):
+        expect(X, VectorField, name=f"{what}[{k}]")
+    return out
+
+
+def _index(i: Any, n: int, what: str) -> int:
+    """A 0-based field index in ``-n..n-1`` (a negative index counts from the end, as for tuples)."""
+    k = as_int(i, name=what, min=-n, max=n - 1)
+    return k % n
+
+
+def _change_matrix(chart: Chart, A: Any, n: int, what: str) -> sp.Matrix:
+    """An ``n×n`` matrix of functions on Q (entries checked before any Matrix constructor)."""
+    M = as_matrix(A, name=what)
+    if M.shape != (n, n):
+        raise SingularFrameError(f"{what}: the matrix must be {n}x{n}, got {M.shape[0]}x{M.shape[1]}")
+    return sp.Matrix(n, n, [chart.check_on_Q(x, f"{what}[{k // n},{k % n}]") for k, x in enumerate(M)])
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -87,34 +119,35 @@ class Frame:
     matrix: sp.ImmutableMatrix = field(init=False)
 
     def __init__(self, fields: Sequence[VectorField], v: str | Sequence[sp.Symbol] = "v") -> None:
-        fields = tuple(fields)
+        fields = tuple(_field_list(fields, "Frame: fields"))
         if not fields:
-            raise SingularFrameError("Frame: no vector fields given")
-        for k, X in enumerate(fields):
-            if not isinstance(X, VectorField):
-                raise InvalidExpressionError(f"Frame: field {k + 1} ({X!r}) is not a VectorField")
+            raise SingularFrameError("Frame: fields: no vector fields given")
         chart = fields[0].chart
         for k, X in enumerate(fields[1:], start=2):
             if X.chart.q != chart.q or X.chart.u != chart.u or X.chart.t != chart.t:
-                raise ChartMismatchError(f"Frame: field {k} lives on {X.chart!r} but field 1 lives on {chart!r}")
+                raise ChartMismatchError(
+                    f"Frame: fields: field {k} lives on {X.chart!r} but field 1 lives on {chart!r}"
+                )
             chart = chart.merged(X.chart, "Frame")
         n = chart.dim
         if len(fields) != n:
             raise SingularFrameError(
-                f"Frame: {len(fields)} fields given on a chart of dimension {n} {chart.q}; a frame needs exactly {n}"
+                f"Frame: fields: {len(fields)} fields given on a chart of dimension {n} {chart.q}; "
+                f"a frame needs exactly {n}"
             )
         fields = tuple(VectorField._raw(chart, X.components) for X in fields)
         vs = _quasi_symbols(v, n)
         clash = set(vs) & (set(chart.q) | set(chart.u) | set(chart.params) | ({chart.t} if chart.t else set()))
         if clash:
             raise InvalidExpressionError(
-                f"Frame: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
+                f"Frame: v: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
             )
         M = sp.ImmutableMatrix([list(X.components) for X in fields])
         det = canon(M.det(method="bareiss"))
         if is_zero(det):
             raise SingularFrameError(
-                f"Frame: the fields {list(fields)} are linearly dependent; determinant of the frame matrix = {det}"
+                f"Frame: fields: the fields {list(fields)} are linearly dependent; "
+                f"determinant of the frame matrix = {det}"
             )
         object.__setattr__(self, "fields", fields)
         object.__setattr__(self, "v", vs)
@@ -138,7 +171,9 @@ class Frame:
         return self._det  # type: ignore[attr-defined, no-any-return]
 
     def __getitem__(self, i: int) -> VectorField:
-        return self.fields[i]
+        if isinstance(i, slice):
+            return self.fields[i]  # type: ignore[return-value]
+        return self.fields[_index(i, self.dim, "Frame.__getitem__: i")]
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -216,7 +251,7 @@ class Frame:
         {v3: 0}
         """
         if not (isinstance(m, int) and not isinstance(m, bool) and 0 <= m <= self.dim):
-            raise InvalidExpressionError(f"Frame.on_constraint: m = {m!r} is not an integer in 0..{self.dim}")
+            raise InvalidExpressionError(f"Frame.on_constraint: m: {m!r} is not an integer in 0..{self.dim}")
         return {self.v[a]: sp.S.Zero for a in range(m, self.dim)}
 
     @cached_property
@@ -226,16 +261,19 @@ class Frame:
 
     def to_quasi(self, expr: object) -> sp.Expr:
         """Rewrite a function of ``(q, u)`` in ``(q, v)``: substitute ``u = X^T v``."""
-        return canon(sp.sympify(expr).xreplace(dict(zip(self.chart.u, self.u_in_v, strict=True))))
+        return canon(
+            as_expr(expr, name="Frame.to_quasi: expr").xreplace(dict(zip(self.chart.u, self.u_in_v, strict=True)))
+        )
 
     def to_natural(self, expr: object) -> sp.Expr:
         """Rewrite a function of ``(q, v)`` in ``(q, u)``: substitute ``v = Θ u``."""
-        return canon(sp.sympify(expr).xreplace(dict(zip(self.v, self.v_in_u, strict=True))))
+        return canon(as_expr(expr, name="Frame.to_natural: expr").xreplace(dict(zip(self.v, self.v_in_u, strict=True))))
 
     # --------------------------------------------------- lifted frame (q, v)
     def apply_complete(self, i: int, f: object) -> sp.Expr:
         r"""``X_i^C(f)`` for ``f(q, v)``: ``X_i^j ∂f/∂q^j − R^j_ik v^k ∂f/∂v^j``."""
-        e = sp.sympify(f)
+        i = _index(i, self.dim, "Frame.apply_complete: i")
+        e = as_expr(f, name="Frame.apply_complete: f")
         R = self.anholonomy
         out = self.fields[i](e)
         n = self.dim
@@ -247,10 +285,12 @@ class Frame:
 
     def apply_vertical(self, i: int, f: object) -> sp.Expr:
         r"""``X_i^V(f) = ∂f/∂v^i`` for ``f(q, v)``."""
-        return sp.diff(sp.sympify(f), self.v[i])
+        i = _index(i, self.dim, "Frame.apply_vertical: i")
+        return sp.diff(as_expr(f, name="Frame.apply_vertical: f"), self.v[i])
 
     def complete_lift(self, i: int) -> TangentVectorField:
         r"""``X_i^C`` as a vector field on TQ in the frame coordinates ``(q, v)``."""
+        i = _index(i, self.dim, "Frame.complete_lift: i")
         n = self.dim
         R = self.anholonomy
         fib = [-sp.Add(*[R[j, i, k] * self.v[k] for k in range(n)]) for j in range(n)]
@@ -258,6 +298,7 @@ class Frame:
 
     def vertical_lift(self, i: int) -> TangentVectorField:
         r"""``X_i^V = ∂/∂v^i`` as a vector field on TQ in the frame coordinates."""
+        i = _index(i, self.dim, "Frame.vertical_lift: i")
         fib = [1 if k == i else 0 for k in range(self.dim)]
         return TangentVectorField(self.chart, [0] * self.dim, fib, frame=self)
 
@@ -271,21 +312,25 @@ class Frame:
     # -------------------------------------------------------- change of frame
     def change(self, A: Any, v: str | Sequence[sp.Symbol] = "w") -> Frame:
         r"""The frame ``Y_i = A_i^j X_j`` (``A`` an invertible matrix of functions on Q)."""
-        A = sp.Matrix(A)
         n = self.dim
-        if A.shape != (n, n):
-            raise SingularFrameError(f"Frame.change: the matrix must be {n}x{n}, got {A.shape}")
+        A = _change_matrix(self.chart, A, n, "Frame.change: A")
         Y = A * self.matrix
-        return Frame([VectorField(self.chart, list(Y.row(i))) for i in range(n)], v=v)
+        _quasi_symbols(v, n, "Frame.change: v")
+        try:
+            return Frame([VectorField(self.chart, list(Y.row(i))) for i in range(n)], v=v)
+        except SingularFrameError as exc:
+            raise SingularFrameError(f"Frame.change: A: the matrix {A.tolist()} is singular ({exc})") from None
 
     def components_of(self, Z: VectorField) -> sp.ImmutableMatrix:
         """Frame components ``Z^i = θ^i(Z)`` of a vector field."""
-        self.chart.require_same(Z.chart, "Frame.components_of")
+        expect(Z, VectorField, name="Frame.components_of: Z")
+        self.chart.require_same(Z.chart, "Frame.components_of: Z")
         return canon_matrix(self.coframe_matrix * Z.components)
 
     @classmethod
     def coordinate(cls, chart: Chart, v: str | Sequence[sp.Symbol] = "v") -> Frame:
         """The coordinate frame ``{∂/∂q^i}``."""
+        expect(chart, Chart, name="Frame.coordinate: chart")
         return cls([VectorField.coordinate(chart, i) for i in range(chart.dim)], v=v)
 
     @classmethod
@@ -303,6 +348,9 @@ class Frame:
         return complete_frame(distribution, complement, v=v)
 
 
+register_frame_type(Frame)
+
+
 def anholonomy_after_change(frame: Frame, A: Any) -> sp.ImmutableDenseNDimArray:
     r"""Object of anholonomy of ``Y_i = A_i^p X_p`` computed from that of ``X``.
 
@@ -310,8 +358,11 @@ def anholonomy_after_change(frame: Frame, A: Any) -> sp.ImmutableDenseNDimArray:
     ``R'^k_ij = Ā_r^k (A_i^p A_j^q R^r_pq + Y_i(A_j^r) − Y_j(A_i^r))`` where
     ``Ā = A^{-1}`` (``X_r = Ā_r^k Y_k``). Crampin–Mestdag, section 3.
     """
-    A = sp.Matrix(A)
+    expect(frame, Frame, name="anholonomy_after_change: frame")
     n = frame.dim
+    A = _change_matrix(frame.chart, A, n, "anholonomy_after_change: A")
+    if is_zero(A.det(method="bareiss")):
+        raise SingularFrameError(f"anholonomy_after_change: A: the matrix {A.tolist()} is singular (determinant 0)")
     Ainv = A.inv(method="LU")
     R = frame.anholonomy
     Y = [
@@ -359,30 +410,43 @@ def complete_frame(
         If no completion by coordinate fields is regular at ``at``.
     """
     # a Distribution (from frames.geometry) or a sequence of fields
-    fields = list(getattr(distribution, "fields", distribution))
+    if isinstance(getattr(distribution, "fields", None), tuple):
+        distribution = getattr(distribution, "fields")  # noqa: B009 - a Distribution (or a Frame)
+    fields = _field_list(distribution, "complete_frame: distribution")
     if not fields:
-        raise ConstraintError("adapted frame: no spanning fields for D")
-    for X in fields:
-        if not isinstance(X, VectorField):
-            raise InvalidExpressionError(f"adapted frame: spanning field {X!r} is not a VectorField")
+        raise ConstraintError("complete_frame: distribution: no spanning fields for D")
     chart = fields[0].chart
+    for k, X in enumerate(fields[1:], start=1):
+        if X.chart.q != chart.q or X.chart.u != chart.u:
+            raise ChartMismatchError(
+                f"complete_frame: distribution[{k}]: field on {X.chart!r}, distribution[0] on {chart!r}"
+            )
     n = chart.dim
+    _quasi_symbols(v, n, "complete_frame: v")
     if complement is not None:
-        comp = list(complement)
-        for Z in comp:
-            if not isinstance(Z, VectorField):
-                raise InvalidExpressionError(f"adapted frame: complement field {Z!r} is not a VectorField")
+        comp = _field_list(complement, "complete_frame: complement")
+        for k, Z in enumerate(comp):
             if Z.chart.q != chart.q:
-                raise ChartMismatchError(f"adapted frame: complement field on {Z.chart!r}, D on {chart!r}")
+                raise ChartMismatchError(f"complete_frame: complement[{k}]: field on {Z.chart!r}, D on {chart!r}")
         if len(fields) + len(comp) != n:
             raise SingularFrameError(
-                f"adapted frame: {len(fields)} fields for D plus {len(comp)} complement fields != dimension {n}"
+                f"complete_frame: complement: {len(fields)} fields for D plus {len(comp)} complement fields "
+                f"!= dimension {n}"
             )
-        return Frame(fields + comp, v=v)
-    point = None if at is None else chart.coordinate_substitution(at)
+        try:
+            return Frame(fields + comp, v=v)
+        except SingularFrameError as exc:
+            raise SingularFrameError(
+                f"complete_frame: complement: D and the complement do not form a frame ({exc})"
+            ) from None
+    point: dict[sp.Symbol, Any] | None = None
+    if at is not None:
+        expect(at, Mapping, name="complete_frame: at", what="a mapping coordinate -> value")
+        checked = {k: as_expr(x, name=f"complete_frame: at[{k}]") for k, x in at.items()}
+        point = chart.coordinate_substitution(checked)
     if point is not None and not set(chart.q) <= set(point):
         missing = [str(x) for x in chart.q if x not in point]
-        raise InvalidExpressionError(f"adapted frame: the point at={dict(at or {})} gives no value for {missing}")
+        raise InvalidExpressionError(f"complete_frame: at: the point {dict(at or {})} gives no value for {missing}")
     rows = [list(X.components) for X in fields]
 
     def rank(M: list[list[Any]]) -> int:
@@ -392,7 +456,7 @@ def complete_frame(
 
     r = rank(rows)
     if point is not None and r < len(rows):
-        raise SingularFrameError(f"adapted frame: the fields spanning D are dependent at {dict(point)}")
+        raise SingularFrameError(f"complete_frame: distribution: the fields spanning D are dependent at {dict(point)}")
     for i in range(n):
         if r == n:
             break
@@ -404,6 +468,6 @@ def complete_frame(
             r = r2
     if r < n:
         raise SingularFrameError(
-            f"adapted frame: no coordinate fields complete D to a frame regular at {dict(point or {})}"
+            f"complete_frame: distribution: no coordinate fields complete D to a frame regular at {dict(point or {})}"
         )
     return Frame(fields, v=v)

@@ -10,15 +10,16 @@ time-dependent systems.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, canon_matrix, is_zero, tidy, tidy_matrix
-from ..errors import ChartMismatchError, FramesError, InvalidExpressionError
+from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, canon_matrix, expect, is_zero, tidy, tidy_matrix
+from ..errors import ArgumentError, ChartMismatchError, FramesError, InvalidExpressionError
 from ._chart import Chart
 
 if TYPE_CHECKING:
@@ -38,10 +39,22 @@ def register_integrator(fn: Callable[..., Any]) -> None:
 
 
 def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
-    xs = list(x)
-    if len(xs) != n:
-        raise InvalidExpressionError(f"{what}: expected {n} components, got {len(xs)}")
-    return canon_matrix([sp.sympify(c) for c in xs])
+    """``n`` scalar expressions (strings never parsed; nan, oo, I refused) as a canonical column."""
+    return canon_matrix(as_exprs(x, name=what, length=n))
+
+
+# The class Frame (``_frame``, which imports this module) registers itself here for the type checks of
+# the arguments ``frame`` (this module may not import ``_frame``).
+_FRAME_TYPE: list[type] = []
+
+
+def register_frame_type(cls: type) -> None:
+    """Record :class:`~frames.Frame` for the argument checks of this module (called by ``_frame``)."""
+    _FRAME_TYPE[:] = [cls]
+
+
+def _frame_type() -> type:
+    return _FRAME_TYPE[0] if _FRAME_TYPE else object
 
 
 @dataclass(frozen=True, eq=True, repr=False)
@@ -66,14 +79,17 @@ class TangentVectorField:
         time: object = 0,
         frame: Frame | None = None,
     ) -> None:
+        expect(chart, Chart, name="TangentVectorField: chart")
+        if frame is not None:
+            expect(frame, _frame_type(), name="TangentVectorField: frame", what="a Frame or None")
+            if frame.chart.q != chart.q:
+                raise ChartMismatchError(f"TangentVectorField: frame: frame on {frame.chart!r}, field on {chart!r}")
         n = chart.dim
         object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "base", _col(base, n, "TangentVectorField base"))
-        object.__setattr__(self, "fibre", _col(fibre, n, "TangentVectorField fibre"))
-        object.__setattr__(self, "time", canon(time))
+        object.__setattr__(self, "base", _col(base, n, "TangentVectorField: base"))
+        object.__setattr__(self, "fibre", _col(fibre, n, "TangentVectorField: fibre"))
+        object.__setattr__(self, "time", canon(as_expr(time, name="TangentVectorField: time")))
         object.__setattr__(self, "frame", frame)
-        if frame is not None and frame.chart.q != chart.q:
-            raise ChartMismatchError(f"TangentVectorField: frame on {frame.chart!r}, field on {chart!r}")
 
     @classmethod
     def natural(cls, chart: Chart, base: Any, fibre: Any, time: object = 0) -> TangentVectorField:
@@ -93,7 +109,7 @@ class TangentVectorField:
 
     def __call__(self, f: object) -> sp.Expr:
         """Apply to a function written in this field's coordinates (and t)."""
-        e = sp.sympify(f)
+        e = as_expr(f, name="TangentVectorField.__call__: f")
         terms = [a * sp.diff(e, x) for a, x in zip(self.base, self.chart.q, strict=True) if a != 0]
         terms += [b * sp.diff(e, w) for b, w in zip(self.fibre, self.fibre_symbols, strict=True) if b != 0]
         if self.time != 0 and self.chart.t is not None:
@@ -115,6 +131,11 @@ class TangentVectorField:
 
     def in_frame(self, frame: Frame) -> TangentVectorField:
         r"""The same field written in the coordinates ``(q, v)`` of ``frame``."""
+        expect(frame, _frame_type(), name="TangentVectorField.in_frame: frame", what="a Frame")
+        if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
+            raise ChartMismatchError(
+                f"TangentVectorField.in_frame: frame: frame on {frame.chart!r}, field on {self.chart!r}"
+            )
         if self.frame is frame or (self.frame is not None and self.frame == frame):
             return self
         nat = self.in_natural()
@@ -125,20 +146,19 @@ class TangentVectorField:
 
     # ------------------------------------------------------------- algebra
     def _align(self, other: TangentVectorField, what: str) -> TangentVectorField:
-        if not isinstance(other, TangentVectorField):
-            raise InvalidExpressionError(f"{what}: {other!r} is not a vector field on TQ")
+        expect(other, TangentVectorField, name=f"{what}: other", what="a TangentVectorField (a vector field on TQ)")
         if other.chart.q != self.chart.q or other.chart.u != self.chart.u:
-            raise ChartMismatchError(f"{what}: fields on different charts {self.chart!r} and {other.chart!r}")
+            raise ChartMismatchError(f"{what}: other: fields on different charts {self.chart!r} and {other.chart!r}")
         if self.frame is None:
             return other.in_natural()
         return other.in_frame(self.frame)
 
     def __add__(self, other: TangentVectorField) -> TangentVectorField:
-        o = self._align(other, "add")
+        o = self._align(other, "TangentVectorField.__add__")
         return TangentVectorField(self.chart, self.base + o.base, self.fibre + o.fibre, self.time + o.time, self.frame)
 
     def __sub__(self, other: TangentVectorField) -> TangentVectorField:
-        o = self._align(other, "subtract")
+        o = self._align(other, "TangentVectorField.__sub__")
         return TangentVectorField(self.chart, self.base - o.base, self.fibre - o.fibre, self.time - o.time, self.frame)
 
     def __neg__(self) -> TangentVectorField:
@@ -146,15 +166,15 @@ class TangentVectorField:
 
     def __mul__(self, f: object) -> TangentVectorField:
         if isinstance(f, TangentVectorField):
-            return NotImplemented
-        g = sp.sympify(f)
+            raise ArgumentError("TangentVectorField.__mul__: f: the product of two vector fields is not defined")
+        g = as_expr(f, name="TangentVectorField.__mul__: f")
         return TangentVectorField(self.chart, self.base * g, self.fibre * g, self.time * g, self.frame)
 
     __rmul__ = __mul__
 
     def bracket(self, other: TangentVectorField) -> TangentVectorField:
         r"""Lie bracket on TQ, ``[Y, Z]^K = Y(Z^K) − Z(Y^K)`` over all coordinates (and t)."""
-        o = self._align(other, "bracket")
+        o = self._align(other, "TangentVectorField.bracket")
         base = [self(zb) - o(yb) for yb, zb in zip(self.base, o.base, strict=True)]
         fib = [self(zf) - o(yf) for yf, zf in zip(self.fibre, o.fibre, strict=True)]
         tm = self(o.time) - o(self.time)
@@ -162,7 +182,7 @@ class TangentVectorField:
 
     def equals(self, other: TangentVectorField) -> bool:
         """Identity test across coordinate systems (trig-aware)."""
-        o = self._align(other, "equals")
+        o = self._align(other, "TangentVectorField.equals")
         pairs = list(zip(self.base, o.base, strict=True)) + list(zip(self.fibre, o.fibre, strict=True))
         pairs.append((self.time, o.time))
         return all(is_zero(a - b) for a, b in pairs)
@@ -226,10 +246,13 @@ class SecondOrderField(Value):
     time_dependent: bool = False
 
     def __init__(self, frame: Frame, Gamma: Any, m: int | None = None, time_dependent: bool = False) -> None:
+        expect(frame, _frame_type(), name="SecondOrderField: frame", what="a Frame")
+        if m is not None:
+            m = as_int(m, name="SecondOrderField: m", min=0, max=frame.dim)
+        if not isinstance(time_dependent, bool | np.bool_):
+            raise ArgumentError(f"SecondOrderField: time_dependent: expected True or False, got {time_dependent!r}")
         object.__setattr__(self, "frame", frame)
-        object.__setattr__(self, "Gamma", _col(Gamma, frame.dim, "SecondOrderField Gamma"))
-        if m is not None and not 0 <= m <= frame.dim:
-            raise InvalidExpressionError(f"SecondOrderField: m={m} outside 0..{frame.dim}")
+        object.__setattr__(self, "Gamma", _col(Gamma, frame.dim, "SecondOrderField: Gamma"))
         object.__setattr__(self, "m", m)
         object.__setattr__(self, "time_dependent", bool(time_dependent))
 
@@ -253,7 +276,7 @@ class SecondOrderField(Value):
 
     def __call__(self, f: object) -> sp.Expr:
         """``Γ(f)`` for ``f(q, v, t)``, evaluated on C when the field lives there."""
-        e = self.as_vector_field()(f)
+        e = self.as_vector_field()(as_expr(f, name="SecondOrderField.__call__: f"))
         return e.xreplace(self.on_constraint) if self.m is not None else e
 
     def accelerations(self) -> sp.ImmutableMatrix:
@@ -276,6 +299,11 @@ class SecondOrderField(Value):
 
         Computed as ``Γ'^i = Γ(w^i)`` with ``w^i = θ'^i_j u^j`` the new quasi-velocities.
         """
+        expect(frame, _frame_type(), name="SecondOrderField.in_frame: frame", what="a Frame")
+        if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
+            raise ChartMismatchError(
+                f"SecondOrderField.in_frame: frame: frame on {frame.chart!r}, field on {self.chart!r}"
+            )
         nat = self.as_vector_field().in_natural()
         Th = frame.coframe_matrix
         u = self.chart.u
@@ -295,8 +323,9 @@ class SecondOrderField(Value):
 
         For fields on C the comparison is made on C (natural velocities in D).
         """
+        expect(other, SecondOrderField, name="SecondOrderField.equals: other")
         if self.chart.q != other.chart.q:
-            raise ChartMismatchError("SecondOrderField.equals: fields on different charts")
+            raise ChartMismatchError("SecondOrderField.equals: other: fields on different charts")
         a, b = self.accelerations(), other.accelerations()
         if self.m is not None:
             F = self.frame
@@ -344,13 +373,16 @@ class SecondOrderField(Value):
         >>> G.subs({k: 4}).Gamma
         Matrix([[-4*x]])
         """
+        if not isinstance(values, Mapping):
+            raise ArgumentError(f"SecondOrderField.subs: values: expected a mapping parameter -> value, got {values!r}")
+        values = as_subs(values, name="SecondOrderField.subs: values")  # before any subs: strings are never parsed
         bad = [s for s in values if s not in self.chart.params]
         if bad:
-            raise InvalidExpressionError(f"SecondOrderField.subs: {bad} are not parameters {self.chart.params}")
+            raise InvalidExpressionError(f"SecondOrderField.subs: values: {bad} are not parameters {self.chart.params}")
         in_frame = [s for s in values if self.frame.matrix.has(s)]
         if in_frame:
             raise InvalidExpressionError(
-                f"SecondOrderField.subs: parameters {in_frame} occur in the frame; change the frame instead"
+                f"SecondOrderField.subs: values: parameters {in_frame} occur in the frame; change the frame instead"
             )
         return SecondOrderField(
             self.frame, [canon(g.subs(values)) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent

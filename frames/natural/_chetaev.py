@@ -21,9 +21,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, as_subs, canon, is_zero, solve_linear, tidy
+from ..dynamics._checks import check_flag_choice
 from ..dynamics._lagrangian import Lagrangian
-from ..errors import InvalidExpressionError
+from ..errors import ArgumentError
 from ._kozlov import KozlovEquations
 
 __all__ = ["ChetaevSystem", "CommutationTest"]
@@ -78,7 +79,8 @@ class ChetaevSystem(Value):
         return rows
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any]) -> None:
-        K = KozlovEquations(lagrangian, constraints)
+        K = KozlovEquations.__new__(KozlovEquations)
+        K._build(lagrangian, constraints, "lam", "ChetaevSystem")
         object.__setattr__(self, "lagrangian", lagrangian)
         object.__setattr__(self, "constraints", K.constraints)
         object.__setattr__(self, "kozlov", K)
@@ -104,7 +106,7 @@ class ChetaevSystem(Value):
     def lagrangian_derivative(self, f: Any) -> tuple[sp.Expr, ...]:
         r"""``D^{(q_j)} f = d/dt ∂f/∂u_j − ∂f/∂q_j`` for j = 1..n (Talamucci (53))."""
         ch = self.chart
-        e = sp.sympify(f)
+        e = as_expr(f, name="ChetaevSystem.lagrangian_derivative: f")
         return tuple(canon(self.kozlov.ddt(sp.diff(e, u)) - sp.diff(e, q)) for q, u in zip(ch.q, ch.u, strict=True))
 
     def residuals(self) -> tuple[sp.Expr, ...]:
@@ -146,11 +148,12 @@ class ChetaevSystem(Value):
         With ``on_constraint=True`` the results are reduced modulo ``g = 0``
         (for constraints polynomial in the velocities).
         """
+        on_constraint = as_flag(on_constraint, name="ChetaevSystem.solve: on_constraint")
         unknowns = list(self.acc) + list(self.lam)
         eqs = list(self.residuals()) + [canon(self.kozlov.ddt(g)) for g in self.constraints]
         M = sp.Matrix([[sp.diff(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
-        x = solve_linear(M, b, "Chetaev equations")
+        x = solve_linear(M, b, "ChetaevSystem.solve: lagrangian, constraints: Chetaev equations")
         f = self._reduce if on_constraint else tidy
         n = len(self.acc)
         return sp.ImmutableMatrix([f(e) for e in x[:n]]), sp.ImmutableMatrix([f(e) for e in x[n:]])
@@ -164,18 +167,23 @@ class ChetaevSystem(Value):
             For constraints whose ``D g`` contains accelerations: substitute them (``"chetaev"``
             uses the Chetaev motions). None: the test must hold identically.
         """
+        what = "ChetaevSystem.commutation_test: accelerations"
         if isinstance(accelerations, str):
-            if accelerations != "chetaev":
-                raise InvalidExpressionError(f"commutation_test: unknown option {accelerations!r}")
+            check_flag_choice(accelerations, ("chetaev",), name=what)
             acc, _ = self.solve()
-            sub: dict[sp.Symbol, Any] = dict(zip(self.acc, acc, strict=True))
+            sub: dict[Any, Any] = dict(zip(self.acc, acc, strict=True))
         else:
-            sub = dict(accelerations or {})
+            if accelerations is not None and not isinstance(accelerations, Mapping):
+                raise ArgumentError(
+                    f"{what}: expected a mapping acceleration symbol -> expression, 'chetaev' or None, "
+                    f"got {type(accelerations).__name__}"
+                )
+            sub = as_subs(accelerations, name=what)
         J = sp.Matrix(self.kozlov.jacobian())
         k, n = J.shape
         out = []
         for g in self.constraints:
-            Dg = [canon(sp.sympify(x).xreplace(sub)) for x in self.lagrangian_derivative(g)]
+            Dg = [canon(x.xreplace(sub)) for x in self.lagrangian_derivative(g)]
             Mx = J.col_join(sp.Matrix([Dg]))
             minors = []
             for cols in combinations(range(n), k + 1):

@@ -31,8 +31,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value, latex_of
-from ..algebra import canon, is_zero, tidy
-from ..errors import ConstraintError, InvalidExpressionError
+from ..algebra import as_expr, as_exprs, as_int, canon, is_zero, tidy
+from ..dynamics._checks import check_symbols, expect_obj, optional_time, sequence, symbol_values
+from ..dynamics._vakonomic import VakonomicSystem
+from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._kozlov import KozlovEquations
 
 __all__ = [
@@ -63,7 +65,9 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     >>> sorted(time_coefficients(a * sp.cos(w * t) + b * t, t), key=str)
     [2*b, a, a]
     """
-    e = sp.sympify(expr)
+    e = as_expr(expr, name="time_coefficients: expr")
+    if not isinstance(t, sp.Symbol):
+        raise ArgumentError(f"time_coefficients: t: expected a sympy Symbol, got {type(t).__name__} {t!r}")
     if t not in e.free_symbols:
         return [canon(e)] if not is_zero(e) else []
     trig = (sp.sin, sp.cos, sp.tan, sp.sinh, sp.cosh, sp.tanh, sp.sec, sp.csc, sp.sech, sp.csch)
@@ -156,20 +160,28 @@ def compare_motion(
     >>> res.vakonomic, res.solutions
     (True, ({c1: 0},))
     """
+    expect_obj(kozlov, KozlovEquations, name="compare_motion: kozlov")
     ch = kozlov.chart
-    t = t if t is not None else (ch.t if ch.t is not None else sp.Symbol("t"))
-    missing = [q for q in ch.q if q not in motion]
-    if missing:
-        raise InvalidExpressionError(f"compare_motion: the motion gives no value for {missing}")
-    qt = {q: sp.sympify(motion[q]) for q in ch.q}
+    t = optional_time(t, ch, name="compare_motion: t")
+    if not isinstance(constants, str) or not constants.isidentifier():
+        raise InvalidExpressionError(f"compare_motion: constants: {constants!r} is not a valid name prefix")
+    qt = symbol_values(motion, name="compare_motion: motion", required=ch.q, allowed=ch.q)
+    for q in ch.q:
+        if qt[q].free_symbols & set(ch.u):
+            raise InvalidExpressionError(
+                f"compare_motion: motion[{q}]: {qt[q]} uses the velocity symbols; give q(t) as a function of {t}"
+            )
     sub: dict[sp.Symbol, sp.Expr] = dict(qt)
     sub |= {u: sp.diff(qt[q], t) for q, u in zip(ch.q, ch.u, strict=True)}
     sub |= {a: sp.diff(qt[q], t, 2) for q, a in zip(ch.q, kozlov.acc, strict=True)}
     if ch.t is not None and ch.t != t:
         sub[ch.t] = t
     for v in kozlov.constraints:
-        if not is_zero(sp.simplify(v.xreplace(sub))):
-            raise ConstraintError(f"compare_motion: the motion violates the constraint {v} = 0")
+        r = v.xreplace(sub)
+        if not is_zero(r) and not is_zero(sp.simplify(r)):
+            raise ConstraintError(
+                f"compare_motion: motion: the motion violates the constraint {v} = 0 (along it, {v} = {canon(r)})"
+            )
     E = sp.Matrix(kozlov.residuals())
     k = len(kozlov.lam)
     n = ch.dim
@@ -249,6 +261,18 @@ class Candidate(Value):
     solve_for: tuple[sp.Symbol, ...]
     name: str = ""
 
+    def __post_init__(self) -> None:
+        eqs = as_exprs(sequence(self.equations, name="Candidate: equations"), name="Candidate: equations")
+        if not eqs:
+            raise InvalidExpressionError("Candidate: equations: at least one equation is required")
+        sf = check_symbols(self.solve_for, name="Candidate: solve_for")
+        if not sf:
+            raise InvalidExpressionError("Candidate: solve_for: at least one symbol is required")
+        if not isinstance(self.name, str):
+            raise ArgumentError(f"Candidate: name: expected a string, got {type(self.name).__name__}")
+        object.__setattr__(self, "equations", eqs)
+        object.__setattr__(self, "solve_for", sf)
+
 
 @dataclass(frozen=True, eq=False)
 class ComparisonStep(Value):
@@ -297,6 +321,9 @@ class CortesComparison:
     """
 
     def __init__(self, vk: Any, p: str = "p") -> None:
+        expect_obj(vk, VakonomicSystem, name="CortesComparison: vk")
+        if not isinstance(p, str) or not p.isidentifier():
+            raise InvalidExpressionError(f"CortesComparison: p: {p!r} is not a valid name prefix (an identifier)")
         self.vk = vk
         F = vk.frame
         ch = F.chart
@@ -358,13 +385,14 @@ class CortesComparison:
         r"""``X_vk(f)`` for ``f(q, v^α, p)`` on ``W_1``: ``Γ_C(f) + μ̇_a ∂f/∂μ_a`` (Proposition 4)."""
         vk = self.vk
         tf = vk.tangent_field()
-        fm = sp.sympify(f).xreplace(self.p_of_mu)
+        fm = as_expr(f, name="CortesComparison.X: f").xreplace(self.p_of_mu)
         e = tf.field(fm) + sp.Add(*[A * sp.diff(fm, mu) for A, mu in zip(tf.A, vk.mu, strict=True)])
         return canon(e.xreplace(self.mu_of_p))
 
     def step(self, candidate: Candidate) -> ComparisonStep:
         """Test a candidate: contained in ``S_1``? is ``X_vk`` tangent to it?"""
-        eqs = [sp.sympify(e) for e in candidate.equations]
+        expect_obj(candidate, Candidate, name="CortesComparison.step: candidate")
+        eqs = list(candidate.equations)
         sol = sp.solve(eqs, list(candidate.solve_for), dict=True)
         if not sol:
             raise ConstraintError(f"CortesComparison.step: cannot solve {eqs} for {candidate.solve_for}")
@@ -392,6 +420,12 @@ class CortesComparison:
         the same symbols. Returns the list of steps; the last one is final if the algorithm
         stopped at a final constraint submanifold.
         """
+        expect_obj(candidate, Candidate, name="CortesComparison.run: candidate")
+        if choose is not None and not callable(choose):
+            raise ArgumentError(
+                f"CortesComparison.run: choose: expected a callable or None, got {type(choose).__name__}"
+            )
+        max_steps = as_int(max_steps, name="CortesComparison.run: max_steps", min=0)
         hist: list[ComparisonStep] = []
         cur: Candidate | None = candidate
         for _ in range(max_steps):
@@ -403,6 +437,10 @@ class CortesComparison:
                 break
             if choose is not None:
                 cur = choose(st)
+                if cur is not None and not isinstance(cur, Candidate):
+                    raise ArgumentError(
+                        f"CortesComparison.run: choose: returned {type(cur).__name__}, expected a Candidate or None"
+                    )
             else:
                 new = [d for d in st.defects if not is_zero(d)]
                 cur = Candidate(tuple(cur.equations) + tuple(new), cur.solve_for, cur.name)

@@ -21,9 +21,11 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, is_zero, solve_linear, tidy
+from ..algebra import as_expr, canon, is_zero, solve_linear, tidy
+from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
-from ..errors import InvalidExpressionError, RegularityError
+from ..dynamics._vakonomic import VakonomicSystem
+from ..errors import ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._tangent import SecondOrderField
 
 __all__ = ["KozlovEquations", "KozlovCheck", "kozlov_vs_frame"]
@@ -72,29 +74,33 @@ class KozlovEquations(Value):
         return rows
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any], lam: str | Sequence[sp.Symbol] = "lam"):
-        if not isinstance(lagrangian, Lagrangian):
-            raise InvalidExpressionError(f"KozlovEquations: {lagrangian!r} is not a Lagrangian")
+        self._build(lagrangian, constraints, lam, "KozlovEquations")
+
+    def _build(self, lagrangian: Any, constraints: Any, lam: Any, what: str) -> None:
+        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         ch = lagrangian.chart
-        V = tuple(ch.check_on_TQ(c, "KozlovEquations constraint") for c in constraints)
+        V = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")
         if not V:
-            raise InvalidExpressionError("KozlovEquations: at least one constraint is required")
+            raise InvalidExpressionError(f"{what}: constraints: at least one constraint is required")
         k = len(V)
         if isinstance(lam, str):
+            if not lam.isidentifier():
+                raise InvalidExpressionError(f"{what}: lam: {lam!r} is not a valid name prefix (an identifier)")
             lams = tuple(sp.Symbol(f"{lam}{i + 1}") for i in range(k))
             lamd = tuple(sp.Symbol(f"{lam}dot{i + 1}") for i in range(k))
         else:
-            lams = tuple(lam)
-            if len(lams) != k:
-                raise InvalidExpressionError(f"KozlovEquations: {len(lams)} multiplier symbols for {k} constraints")
+            lams = check_symbols(lam, name=f"{what}: lam")
+            if len(lams) != k or len(set(lams)) != k:
+                raise InvalidExpressionError(f"{what}: lam: {len(lams)} multiplier symbols for {k} constraints")
             lamd = _names("d", lams)
         acc = _names("a_", ch.q)
         taken = set(ch.q) | set(ch.u) | set(ch.params) | ({ch.t} if ch.t is not None else set())
         clash = (set(lams) | set(lamd) | set(acc)) & taken
         if clash:
-            raise InvalidExpressionError(f"KozlovEquations: symbols {sorted(map(str, clash))} clash with the chart")
+            raise InvalidExpressionError(f"{what}: lam: symbols {sorted(map(str, clash))} clash with the chart")
         J = sp.Matrix([[sp.diff(v, u) for u in ch.u] for v in V])
         if J.rank(iszerofunc=is_zero) < k:
-            raise InvalidExpressionError(f"KozlovEquations: the constraints {V} are not independent in the velocities")
+            raise ConstraintError(f"{what}: constraints: {V} are not independent in the velocities (rank ∂V/∂u < {k})")
         object.__setattr__(self, "lagrangian", lagrangian)
         object.__setattr__(self, "constraints", V)
         object.__setattr__(self, "lam", lams)
@@ -112,7 +118,7 @@ class KozlovEquations(Value):
     def ddt(self, f: object) -> sp.Expr:
         r"""Total derivative ``u ∂_q + q̈ ∂_u + λ̇ ∂_λ + ∂_t`` of ``f(q, u, λ, t)``."""
         ch = self.chart
-        e = sp.sympify(f)
+        e = as_expr(f, name="KozlovEquations.ddt: f")
         out = sp.Add(*[u * sp.diff(e, q) for q, u in zip(ch.q, ch.u, strict=True)])
         out += sp.Add(*[a * sp.diff(e, u) for u, a in zip(ch.u, self.acc, strict=True)])
         out += sp.Add(*[d * sp.diff(e, lm) for lm, d in zip(self.lam, self.lamdot, strict=True)])
@@ -147,7 +153,7 @@ class KozlovEquations(Value):
         M = sp.Matrix([[sp.diff(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         try:
-            x = solve_linear(M, b, "Kozlov equations")
+            x = solve_linear(M, b, "lagrangian, constraints: Kozlov equations")
         except RegularityError as exc:
             raise RegularityError(f"KozlovEquations.solve: {exc}") from exc
         n = len(self.acc)
@@ -194,6 +200,7 @@ def kozlov_vs_frame(vk: Any) -> KozlovCheck:
     >>> fr.kozlov_vs_frame(fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)).holds
     True
     """
+    expect_obj(vk, VakonomicSystem, name="kozlov_vs_frame: vk")
     F = vk.frame
     ch = vk.lagrangian.chart
     n = F.dim

@@ -18,9 +18,10 @@ from typing import Any
 import sympy as sp
 from sympy.physics import mechanics as me
 
-from ..algebra import solve_exact
+from ..algebra import as_flag, canon, solve_exact
+from ..dynamics._checks import expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
-from ..errors import InvalidExpressionError
+from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry._chart import Chart
 
 __all__ = ["from_dynamic", "lagranges_method_accelerations", "to_dynamic"]
@@ -28,6 +29,7 @@ __all__ = ["from_dynamic", "lagranges_method_accelerations", "to_dynamic"]
 
 def to_dynamic(chart: Chart) -> tuple[dict[sp.Symbol, Any], list[Any], list[Any], sp.Symbol]:
     """Substitution ``q -> q(t)``, ``u -> q̇(t)`` (and the chart's ``t`` -> mechanics time)."""
+    expect_obj(chart, Chart, name="to_dynamic: chart")
     t = me.dynamicsymbols._t
     qf = [sp.Function(str(q))(t) for q in chart.q]
     qd = [sp.diff(x, t) for x in qf]
@@ -77,12 +79,24 @@ def lagranges_method_accelerations(
     >>> acc[1]
     -q1*u1*u2/(q1**2 + 1)
     """
+    what = "lagranges_method_accelerations"
+    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    full_rhs = as_flag(full_rhs, name=f"{what}: full_rhs")
     ch = lagrangian.chart
-    if not constraints:
-        raise InvalidExpressionError("lagranges_method_accelerations: no constraints given")
+    V = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")
+    if not V:
+        raise InvalidExpressionError(f"{what}: constraints: no constraints given")
+    us = set(ch.u)
+    for k, c in enumerate(V):
+        for ui in ch.u:
+            if canon(sp.diff(c, ui)).free_symbols & us:
+                raise ConstraintError(
+                    f"{what}: constraints[{k}]: {c} is not linear in the velocities {ch.u}; "
+                    "LagrangesMethod needs constraints a^a_i(q) u^i"
+                )
     sub, qf, qd, t = to_dynamic(ch)
     Lm = lagrangian.expr.xreplace(sub)
-    cons = [sp.sympify(c).xreplace(sub) for c in constraints]
+    cons = [c.xreplace(sub) for c in V]
     LM = me.LagrangesMethod(Lm, qf, nonhol_coneqs=cons)
     LM.form_lagranges_equations()
     n = ch.dim

@@ -31,7 +31,19 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, exact_solve, is_zero, linsolve_frozen, tidy, tidy_inverse
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_int,
+    as_matrix,
+    canon,
+    exact_solve,
+    is_zero,
+    linsolve_frozen,
+    tidy,
+    tidy_inverse,
+)
+from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ, index_pairs, n_exprs_on_TQ, prefix_symbols
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._chart import Chart
@@ -79,13 +91,14 @@ def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMat
     ConstraintError
         If ω is not affine in u, or ``H`` is singular (the quasi-velocities are dependent).
     """
-    H, _ = _jacobian_and_offset(chart, omegas, "MVM coordinate route")
+    omegas = n_exprs_on_TQ(chart, omegas, "mvm_w_coordinate")
+    H, _ = _jacobian_and_offset(chart, omegas, "mvm_w_coordinate: omegas")
     n = chart.dim
-    if H.shape != (n, n):
-        raise ConstraintError(f"MVM: {H.shape[0]} quasi-velocities given on a chart of dimension {n}; need exactly {n}")
     det = canon(H.det(method="bareiss"))
     if is_zero(det):
-        raise ConstraintError(f"MVM: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries")
+        raise ConstraintError(
+            f"mvm_w_coordinate: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
+        )
     Emat = sp.Matrix(
         n, n, lambda i, k: sp.diff(omegas[i], chart.q[k]) - chart.total_derivative(sp.diff(omegas[i], chart.u[k]))
     )
@@ -115,10 +128,17 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
 
         W^h_k = X_i^h R^i_{jM} Ω^M θ^j_k        (M = 0..n).
     """
-    H, c = _jacobian_and_offset(chart, omegas, "MVM frame route")
+    omegas = n_exprs_on_TQ(chart, omegas, "mvm_w_frame")
+    if isinstance(v, str):
+        prefix_symbols(v, [], name="mvm_w_frame: v")
+    else:
+        check_symbols(v, name="mvm_w_frame: v")
+    H, c = _jacobian_and_offset(chart, omegas, "mvm_w_frame: omegas")
     n = chart.dim
-    if H.shape != (n, n):
-        raise ConstraintError(f"MVM: {H.shape[0]} quasi-velocities given on a chart of dimension {n}; need exactly {n}")
+    if is_zero(canon(H.det(method="bareiss"))):
+        raise ConstraintError(
+            f"mvm_w_frame: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
+        )
     Xm = tidy_inverse(H).T  # rows X_i^j
     timed = chart.t is not None and (any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c))
     u = sp.Matrix(chart.u)
@@ -137,13 +157,13 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
     ]
     F = Frame(fields, v=v)
     R = F.anholonomy
-    Om = [sp.S.One] + [sp.sympify(o).xreplace(sub) for o in omegas]
+    Om = [sp.S.One] + [o.xreplace(sub) for o in omegas]
     Hs = H.xreplace(sub)
     Xs = Xm.xreplace(sub)
     # spatial indices i, j of the extended frame are 1..n; M runs over 0..n
     RO = sp.Matrix(n, n, lambda i, j: sp.Add(*[R[i + 1, j + 1, M] * Om[M] for M in range(n + 1)]))
     W = Xs.T * RO * Hs
-    return sp.ImmutableMatrix(W.applyfunc(lambda e: tidy(sp.sympify(e).xreplace(back))))
+    return sp.ImmutableMatrix(W.applyfunc(lambda e: tidy(sp.sympify(e, strict=True).xreplace(back))))
 
 
 # ------------------------------------------------------------------ results
@@ -253,36 +273,33 @@ class ModifiedVakonomic(Value):
         W: Any = None,
         extra_symbols: Sequence[sp.Symbol] = (),
     ) -> None:
-        if not isinstance(lagrangian, Lagrangian):
-            raise InvalidExpressionError(f"ModifiedVakonomic: {lagrangian!r} is not a Lagrangian")
+        what = "ModifiedVakonomic"
+        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         ch = lagrangian.chart
-        cons = tuple(ch.check_on_TQ(V, f"MVM constraint {i + 1}") for i, V in enumerate(constraints))
-        aux = tuple(ch.check_on_TQ(F, f"MVM auxiliary {i + 1}") for i, F in enumerate(auxiliary))
+        cons = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")
+        aux = exprs_on_TQ(ch, auxiliary, name=f"{what}: auxiliary")
         if not cons:
-            raise ConstraintError("ModifiedVakonomic: no constraints given")
+            raise ConstraintError(f"{what}: constraints: no constraints given")
         if len(cons) + len(aux) != ch.dim:
             raise ConstraintError(
-                f"ModifiedVakonomic: {len(cons)} constraints + {len(aux)} auxiliaries != n = {ch.dim}; "
+                f"{what}: auxiliary: {len(cons)} constraints + {len(aux)} auxiliaries != n = {ch.dim}; "
                 "the pair (V, F) must be a coframe"
             )
-        H, c = _jacobian_and_offset(ch, cons + aux, "ModifiedVakonomic")
+        H, c = _jacobian_and_offset(ch, cons + aux, f"{what}: constraints, auxiliary")
         det = canon(H.det(method="bareiss"))
         if is_zero(det):
             raise ConstraintError(
-                f"ModifiedVakonomic: the Jacobian H = {H.tolist()} of (V, F) is singular (36); choose other auxiliaries"
+                f"{what}: auxiliary: the Jacobian H = {H.tolist()} of (V, F) is singular (36); choose other auxiliaries"
             )
         Q = None
         if forces is not None:
-            if len(forces) != ch.dim:
-                raise InvalidExpressionError(f"ModifiedVakonomic: {len(forces)} forces for n = {ch.dim}")
-            Q = tuple(ch.check_on_TQ(f, f"MVM force {k + 1}") for k, f in enumerate(forces))
+            Q = exprs_on_TQ(ch, forces, name=f"{what}: forces", length=ch.dim)
+        extra_symbols = check_symbols(extra_symbols, name=f"{what}: extra_symbols")
         Wm = None
         if W is not None:
-            Wm = sp.ImmutableMatrix(W)
-            if Wm.shape != (ch.dim, ch.dim):
-                raise InvalidExpressionError(f"ModifiedVakonomic: W must be {ch.dim}x{ch.dim}, got {Wm.shape}")
-            for e in Wm:
-                ch.check_on_TQ(e, "MVM W entry", extra=extra_symbols)
+            Wm = as_matrix(W, name=f"{what}: W", shape=(ch.dim, ch.dim))
+            for k, e in enumerate(Wm):
+                ch.check_on_TQ(e, f"{what}: W[{k // ch.dim},{k % ch.dim}]", extra=extra_symbols)
         object.__setattr__(self, "lagrangian", lagrangian)
         object.__setattr__(self, "constraints", cons)
         object.__setattr__(self, "auxiliary", aux)
@@ -404,17 +421,26 @@ class ModifiedVakonomic(Value):
 
     def E(self, f: object, k: int) -> sp.Expr:
         r"""Euler–Lagrange operator (28a): ``E_k f = ∂f/∂q^k − d/dt ∂f/∂u^k`` (0-based k)."""
-        e = sp.sympify(f)
+        e = as_expr(f, name="ModifiedVakonomic.E: f")
+        k = as_int(k, name="ModifiedVakonomic.E: k", min=0, max=self.n - 1)
         return sp.expand(sp.diff(e, self.chart.q[k]) - self.ddt(sp.diff(e, self.chart.u[k])))
 
     def D(self, f: object, k: int, W: Any = None) -> sp.Expr:
         r"""MVM operator (30): ``D_k f = E_k f + Σ_h (∂f/∂u^h) W^h_k``."""
-        Wm = self.W if W is None else W
-        e = sp.sympify(f)
+        Wm = self.W if W is None else self._check_W(W, "ModifiedVakonomic.D: W")
+        e = as_expr(f, name="ModifiedVakonomic.D: f")
+        k = as_int(k, name="ModifiedVakonomic.D: k", min=0, max=self.n - 1)
         return sp.expand(self.E(e, k) + sp.Add(*[sp.diff(e, uh) * Wm[h, k] for h, uh in enumerate(self.chart.u)]))
+
+    def _check_W(self, W: Any, what: str) -> sp.ImmutableMatrix:
+        if isinstance(W, sp.ImmutableMatrix) and W.shape == (self.n, self.n) and not W.has(sp.nan, sp.zoo):
+            return W  # already a matrix of expressions (e.g. checked by solvability_conditions)
+        return as_matrix(W, name=what, shape=(self.n, self.n))
 
     def solvability_conditions(self, W: Any = None) -> sp.ImmutableMatrix:
         """``D_k ω^i`` (34)–(35), rows i (constraints then auxiliaries), columns k: all zero for a valid W."""
+        if W is not None:
+            W = self._check_W(W, "ModifiedVakonomic.solvability_conditions: W")
         return sp.ImmutableMatrix(self.n, self.n, lambda i, k: canon(self.D(self.omega[i], k, W)))
 
     # -------------------------------------------------------------- momenta
@@ -495,7 +521,7 @@ class ModifiedVakonomic(Value):
     def _schur(self) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
         M, A, _, _ = self._blocks
         if is_zero(M.det(method="bareiss")):
-            raise RegularityError(f"MVM: the mass matrix {M.tolist()} is singular")
+            raise RegularityError(f"ModifiedVakonomic: lagrangian: the mass matrix {M.tolist()} is singular")
         Mi = tidy_inverse(M)
         S = (A * Mi * A.T).applyfunc(tidy)
         Si = tidy_inverse(S)
@@ -541,7 +567,7 @@ class ModifiedVakonomic(Value):
 
     def on_constraint(self, expr: object) -> sp.Expr:
         r"""Restrict a function of ``(q, u, t)`` to C: ``u ↦ H^{-1}((0, F) − c)`` (a projection onto C)."""
-        return tidy(sp.sympify(expr).xreplace(self._on_C))
+        return tidy(as_expr(expr, name="ModifiedVakonomic.on_constraint: expr").xreplace(self._on_C))
 
     def d_basis(self) -> list[sp.Matrix]:
         """A basis ``Y_β`` of ``D = ker A`` (the frame fields dual to the auxiliaries)."""
@@ -638,7 +664,8 @@ class ModifiedVakonomic(Value):
     # ------------------------------------------------ Crampin–Mestdag bridge
     def frame_components(self, covector: Any) -> sp.ImmutableMatrix:
         """Frame components ``X_j^k ξ_k`` of a covector ξ (frame dual to (V, F))."""
-        return sp.ImmutableMatrix((self.X * sp.Matrix(covector)).applyfunc(tidy))
+        xi = as_exprs(covector, name="ModifiedVakonomic.frame_components: covector", length=self.n)
+        return sp.ImmutableMatrix((self.X * sp.Matrix(xi)).applyfunc(tidy))
 
     def hamel_transpositional(self) -> sp.ImmutableMatrix:
         r"""Hamel's transpositional term ``P_i R^i_{jk} v^k`` in the frame dual to (V, F), in ``(q, u)``.
@@ -710,7 +737,18 @@ def ansatz2(
     names : str
         Prefix of the free-function symbols (``varrho``, ``varrho2``, …).
     """
-    base = ModifiedVakonomic(lagrangian, constraints, list(auxiliary) + list(completion), forces)
+    what = "ansatz2"
+    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    ch0 = lagrangian.chart
+    cons0 = exprs_on_TQ(ch0, constraints, name=f"{what}: constraints")
+    aux0 = exprs_on_TQ(ch0, auxiliary, name=f"{what}: auxiliary")
+    comp0 = exprs_on_TQ(ch0, completion, name=f"{what}: completion")
+    if forces is not None:
+        forces = exprs_on_TQ(ch0, forces, name=f"{what}: forces", length=ch0.dim)
+    if not isinstance(names, str) or not names.isidentifier():
+        raise InvalidExpressionError(f"{what}: names: {names!r} is not a valid name prefix (an identifier)")
+    free = index_pairs(free, ch0.dim, f"{what}: free")
+    base = ModifiedVakonomic(lagrangian, cons0, aux0 + comp0, forces)
     n, m = base.n, base.k
     fixed = m + len(auxiliary)  # rows of Z = H W fixed by (34)-(35): Z_i = −E ω^i
     ch = base.chart
@@ -733,7 +771,7 @@ def ansatz2(
     if sol is None:
         raise ConstraintError("ansatz2: the conditions (34), (35) and Theorem 1 have no solution for W")
     W = (X.T * Z.xreplace(sol)).applyfunc(canon)
-    params = sorted(set().union(*[sp.sympify(e).free_symbols for e in W]) & set(zs), key=zs.index)
+    params = sorted(set().union(*[e.free_symbols for e in W]) & set(zs), key=zs.index)
     rhos = tuple(sp.Symbol(names if j == 0 else f"{names}{j + 1}") for j in range(len(params)))
     if free:
         if len(free) != len(params):

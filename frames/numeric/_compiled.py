@@ -14,6 +14,7 @@ from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.pycode import PythonCodePrinter
 
 from ..errors import (
+    ArgumentError,
     FramesError,
     InvalidExpressionError,
     ParameterError,
@@ -43,7 +44,7 @@ def _codegen(
     list of Python floats (one state); ``mode="numpy"`` returns an array of shape
     ``(len(exprs),) + batch`` where ``batch`` broadcasts the trailing shapes of the arguments.
     """
-    exprs = [sp.sympify(e) for e in exprs]
+    exprs = [sp.sympify(e, strict=True) for e in exprs]
     for e in exprs:
         undef = e.atoms(AppliedUndef)
         if undef:
@@ -101,6 +102,8 @@ class CompiledSystem:
     """
 
     def __init__(self, system: OdeSystem) -> None:
+        if not all(hasattr(system, a) for a in ("states", "rhs", "params", "chart", "observables")):
+            raise ArgumentError(f"CompiledSystem: system must be an OdeSystem, got {type(system).__name__}")
         self.system = system
         S = system
         ch = S.chart

@@ -11,12 +11,15 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from ..algebra import as_expr
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
+    ArgumentError,
     InconsistentInitialDataError,
     InvalidExpressionError,
     OptionError,
+    ParameterError,
     SingularFrameError,
     StateError,
 )
@@ -45,7 +48,16 @@ def _resolve(obj: Any, system: Any, lagrangian: Any) -> tuple[Any, Any, Any, dic
         raise InvalidExpressionError(
             f"cannot integrate {obj!r}: expected a SecondOrderField, NonholonomicSystem, Model or OdeSystem"
         )
+    _check_sources("field", system, lagrangian)
     return obj, system, lagrangian, defaults
+
+
+def _check_sources(what: str, system: Any, lagrangian: Any) -> None:
+    """``system=`` must be a NonholonomicSystem and ``lagrangian=`` a Lagrangian (or None)."""
+    if system is not None and not isinstance(system, NonholonomicSystem):
+        raise ArgumentError(f"{what}: system must be a NonholonomicSystem, got {type(system).__name__}")
+    if lagrangian is not None and not isinstance(lagrangian, Lagrangian):
+        raise ArgumentError(f"{what}: lagrangian must be a Lagrangian, got {type(lagrangian).__name__}")
 
 
 # ----------------------------------------------------------------------------- input checks
@@ -56,7 +68,7 @@ def _numbers(vals: list[Any], what: str, chart: Chart | None, params: Mapping[An
     sub: dict[sp.Symbol, Any] = {}
     if chart is not None:
         byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in (params or {}).items()}
-        sub = {s: sp.sympify(byname[s.name]) for s in chart.params if s.name in byname}
+        sub = {s: as_expr(byname[s.name], name=f"params[{s.name}]") for s in chart.params if s.name in byname}
     out = []
     for x in vals:
         if isinstance(x, sp.Basic):
@@ -105,11 +117,17 @@ def _batch_array(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
         missing = [s.name for s in syms if s.name not in byname]
         if missing:
             raise StateError(f"{what}: missing values for {missing}")
-        arr = np.array([np.asarray(byname[s.name], dtype=float) for s in syms], dtype=float)
+        try:
+            arr = np.array([np.asarray(byname[s.name], dtype=float) for s in syms], dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise StateError(f"{what}: values must be 1-d arrays of numbers of equal length") from exc
         if arr.ndim != 2:
             raise StateError(f"{what}: every entry must be a 1-d array of equal length")
     else:
-        a = np.asarray(x, dtype=float)
+        try:
+            a = np.asarray(x, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise StateError(f"{what}: not an array of numbers: {x!r:.80}") from exc
         if a.ndim != 2 or a.shape[1] != n:
             raise StateError(f"{what}: expected an array of shape (batch, {n}), got {a.shape}")
         arr = a.T.copy()
@@ -138,9 +156,17 @@ def _singular_frame_message(q0: np.ndarray) -> str:
     )
 
 
+#: Values of the ``project`` option of the integrators.
+PROJECTIONS = (False, True, "kinetic", "euclidean", "frame")
+
+
 def _check_consistent(
     comp: CompiledSystem, t0: float, q0: np.ndarray, u0: np.ndarray, p: Any, project: Any, tol: float
 ) -> tuple[np.ndarray, dict[str, Any] | None]:
+    if project not in PROJECTIONS:
+        raise OptionError(f"project={project!r} must be one of {PROJECTIONS}")
+    if isinstance(tol, bool) or not isinstance(tol, int | float | np.floating) or not (math.isfinite(tol) and tol >= 0):
+        raise OptionError(f"constraint_tol={tol!r} must be a non-negative finite number")
     c = comp.constraint_values(t0, q0, u0, p)
     if c is None:
         return u0, None
@@ -169,6 +195,8 @@ def _check_consistent(
 
 def _extras(comp: CompiledSystem, extra0: Mapping[str, Any] | None, batch: int | None) -> np.ndarray:
     S = comp.system
+    if extra0 is not None and not isinstance(extra0, Mapping):
+        raise StateError(f"extra0: expected a mapping name -> initial values, got {extra0!r:.80}")
     extra0 = dict(extra0 or {})
     unknown = sorted(set(extra0) - set(S.extra_inputs))
     if unknown:
@@ -186,6 +214,8 @@ def _extras(comp: CompiledSystem, extra0: Mapping[str, Any] | None, batch: int |
 
 
 def _merge_params(defaults: Mapping[Any, Any], params: Mapping[Any, Any] | None) -> dict[str, Any]:
+    if params is not None and not isinstance(params, Mapping):
+        raise ParameterError(f"params: expected a mapping name -> value, got {type(params).__name__}")
     out = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in defaults.items()}
     for k, val in (params or {}).items():
         out[k.name if isinstance(k, sp.Symbol) else str(k)] = val
@@ -203,6 +233,8 @@ def compile_system(
     lagrangian: Lagrangian | None = None,
 ) -> CompiledSystem:
     """Compile (and cache) the numeric system of a field, :class:`NonholonomicSystem`, Model or OdeSystem."""
+    if not isinstance(form, str):
+        raise ArgumentError(f"compile_system: form must be 'reduced' or 'multiplier', got {form!r}")
     if isinstance(field, OdeSystem):
         return field.compile()
     field, system, lagrangian, _ = _resolve(field, system, lagrangian)

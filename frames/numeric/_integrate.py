@@ -324,6 +324,8 @@ def integrate_batch(
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     fb = comp.fun_batch(p)
     if meth == "RK45":
+        if n_steps is not None:
+            raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
 
         def gb(t: float, Y: np.ndarray) -> np.ndarray:
             return np.asarray(comp.guard(t, Y, p))

@@ -11,6 +11,7 @@ from typing import Any
 
 import sympy as sp
 
+from ..algebra import as_subs
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import InvalidExpressionError
 from ..natural._mvm import ModifiedVakonomic
@@ -20,9 +21,9 @@ __all__ = ["mvm_ode_system", "vakonomic_ode_system"]
 
 
 def _sub(e: Any, subs: Mapping[Any, Any] | None) -> sp.Expr:
-    e = sp.sympify(e)
+    e = sp.sympify(e, strict=True)
     if subs:
-        e = e.subs(dict(subs)).doit()
+        e = e.subs(as_subs(subs, name="subs")).doit()
     return e  # type: ignore[no-any-return]
 
 
@@ -119,7 +120,7 @@ def mvm_ode_system(mvm: Any, subs: Mapping[Any, Any] | None = None, form: str = 
     known = set(states) | {t}
     everything = list(rhs) + [e for vals in obs.values() for e in vals] + list(metric)
     everything += list(A) if A is not None else []
-    free = set().union(*[sp.sympify(e).free_symbols for e in rhs])
+    free = set().union(*[sp.sympify(e, strict=True).free_symbols for e in rhs])
     bad = sorted(map(str, free & set(mvm.extra_symbols)))
     if bad:
         raise InvalidExpressionError(f"mvm_ode_system: W contains the free functions {bad}; substitute them (subs=)")

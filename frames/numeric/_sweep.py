@@ -12,8 +12,10 @@ from typing import Any
 import numpy as np
 
 # ----------------------------------------------------------------------------- sweeps
+from ..algebra import as_flag, as_int
+from ..errors import ArgumentError, ParameterError
 from ._compiled import CompiledSystem
-from ._inputs import _merge_params
+from ._inputs import _merge_params, _t_span
 from ._integrate import integrate_system
 
 __all__ = ["IntegrateJob", "grid_points", "sweep"]
@@ -21,10 +23,24 @@ __all__ = ["IntegrateJob", "grid_points", "sweep"]
 
 def grid_points(grid: Mapping[str, Sequence[Any]] | Iterable[Any]) -> list[Any]:
     """The points of a grid: a mapping ``name -> values`` gives the Cartesian product as dicts
-    (last name fastest); any other iterable is taken as the list of points."""
+    (last name fastest); any other iterable is taken as the list of points.
+
+    Raises
+    ------
+    ArgumentError
+        If ``grid`` is not a mapping or an iterable of points, or a mapping's values are not sequences.
+    """
     if isinstance(grid, Mapping):
         keys = list(grid)
+        for k in keys:
+            if not isinstance(k, str):
+                raise ArgumentError(f"grid: key {k!r} is not a parameter name (str)")
+            vals = grid[k]
+            if isinstance(vals, str | bytes | Mapping) or not isinstance(vals, Iterable):
+                raise ArgumentError(f"grid[{k!r}]: expected a sequence of values, got {vals!r}")
         return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(list(grid[k]) for k in keys))]
+    if isinstance(grid, str | bytes) or not isinstance(grid, Iterable):
+        raise ArgumentError(f"grid: expected a mapping name -> values or an iterable of points, got {grid!r}")
     return list(grid)
 
 
@@ -52,6 +68,12 @@ def sweep(
     list
         Results in grid order.
     """
+    if not callable(func):
+        raise ArgumentError(f"sweep: func must be callable, got {type(func).__name__}")
+    if max_workers is not None:
+        max_workers = as_int(max_workers, name="sweep: max_workers", min=1)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ArgumentError(f"sweep: executor must have a submit method, got {type(executor).__name__}")
     points = grid_points(grid)
     own = executor is None
     ex: Executor = (
@@ -83,6 +105,17 @@ class IntegrateJob:
     params: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
     final_only: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.compiled, CompiledSystem):
+            raise ArgumentError(f"IntegrateJob: compiled must be a CompiledSystem, got {type(self.compiled).__name__}")
+        t0, t1 = _t_span(self.t_span)
+        object.__setattr__(self, "t_span", (t0, t1))
+        if not isinstance(self.params, Mapping):
+            raise ParameterError(f"IntegrateJob: params must be a mapping name -> value, got {self.params!r}")
+        if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
+            raise ArgumentError(f"IntegrateJob: options must be a mapping of keyword options, got {self.options!r}")
+        as_flag(self.final_only, name="IntegrateJob: final_only")
 
     def __call__(self, point: Mapping[str, Any]) -> Any:
         pt = dict(point)

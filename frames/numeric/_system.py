@@ -11,13 +11,16 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
+from ..algebra import as_expr, as_exprs, as_int, expect
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
+    ArgumentError,
     FramesError,
     InvalidExpressionError,
 )
 from ..geometry._chart import Chart
+from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
 
 # ----------------------------------------------------------------------------- the symbolic system
@@ -115,7 +118,7 @@ class OdeSystem(Value):
 def _free_params(exprs: Iterable[sp.Expr], known: set[sp.Symbol], chart: Chart) -> tuple[sp.Symbol, ...]:
     free: set[sp.Symbol] = set()
     for e in exprs:
-        free |= {s for s in sp.sympify(e).free_symbols if isinstance(s, sp.Symbol)}
+        free |= {s for s in sp.sympify(e, strict=True).free_symbols if isinstance(s, sp.Symbol)}
     free -= known
     undeclared = free - set(chart.params)
     if undeclared:
@@ -167,7 +170,13 @@ def ode_system(
     Without a system the guard is the product of the denominators of the right-hand sides.
     """
     if not isinstance(field, SecondOrderField):
-        raise InvalidExpressionError(f"ode_system: {field!r} is not a SecondOrderField")
+        raise InvalidExpressionError(f"ode_system: field: {field!r} is not a SecondOrderField")
+    if system is not None and not isinstance(system, NonholonomicSystem):
+        raise ArgumentError(f"ode_system: system must be a NonholonomicSystem, got {type(system).__name__}")
+    if lagrangian is not None and not isinstance(lagrangian, Lagrangian):
+        raise ArgumentError(f"ode_system: lagrangian must be a Lagrangian, got {type(lagrangian).__name__}")
+    if not isinstance(form, str):
+        raise ArgumentError(f"ode_system: form must be 'reduced' or 'multiplier', got {form!r}")
     if form not in _FORMS:
         raise FramesError(f"ode_system: unknown form {form!r}; use 'reduced' or 'multiplier'")
     form = _FORMS[form]
@@ -183,7 +192,7 @@ def ode_system(
         lagrangian = system.lagrangian
     on_C = F.on_constraint(m)
     Th = F.coframe_matrix
-    Gam = tuple(sp.sympify(field.Gamma[i]).xreplace(on_C) for i in range(m))
+    Gam = tuple(sp.sympify(field.Gamma[i], strict=True).xreplace(on_C) for i in range(m))
     energy = None if lagrangian is None else lagrangian.energy()
     metric = None if lagrangian is None else sp.ImmutableMatrix(sp.hessian(lagrangian.expr, u))
     A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None
@@ -281,26 +290,44 @@ def reduced_ode_system(
     form : str
         Label stored on the system and its trajectories.
     """
-    F = frame
+    F = expect(frame, Frame, name="reduced_ode_system: frame")
     ch = F.chart
     n = F.dim
-    if not 0 < m <= n:
-        raise InvalidExpressionError(f"reduced_ode_system: m = {m} outside 1..{n}")
+    m = as_int(m, name="reduced_ode_system: m", min=1, max=n)
+    Gamma = as_exprs(Gamma, name="reduced_ode_system: Gamma")
     if len(Gamma) != m:
-        raise InvalidExpressionError(f"reduced_ode_system: {len(Gamma)} components Γ^α for m = {m}")
+        raise InvalidExpressionError(f"reduced_ode_system: Gamma: {len(Gamma)} components Γ^α for m = {m}")
+    if lagrangian is not None and not isinstance(lagrangian, Lagrangian):
+        raise ArgumentError(f"reduced_ode_system: lagrangian must be a Lagrangian, got {type(lagrangian).__name__}")
+    if multipliers is not None:
+        multipliers = as_exprs(multipliers, name="reduced_ode_system: multipliers")
+    if guard is not None:
+        guard = as_expr(guard, name="reduced_ode_system: guard")
+    if not isinstance(form, str):
+        raise ArgumentError(f"reduced_ode_system: form must be a str, got {form!r}")
     q, u, v = ch.q, ch.u, F.v
     t = ch.t if ch.t is not None else sp.Symbol("t")
     on_C = F.on_constraint(m)
     Th = F.coframe_matrix
-    u_of_v = tuple(sp.sympify(e).xreplace(on_C) for e in F.u_in_v)
-    Gam = tuple(sp.sympify(g).xreplace(on_C) for g in Gamma)
+    u_of_v = tuple(sp.sympify(e, strict=True).xreplace(on_C) for e in F.u_in_v)
+    Gam = tuple(g.xreplace(on_C) for g in Gamma)
     extra_states = dict(extra_states or {})
     ex_syms: list[sp.Symbol] = []
     ex_rhs: list[sp.Expr] = []
     extra_inputs: dict[str, tuple[sp.Symbol, ...]] = {}
     obs: dict[str, tuple[sp.Expr, ...]] = {"q": tuple(q), "u": u_of_v, "v": tuple(v[:m]) + (sp.S.Zero,) * (n - m)}
-    for name, (syms, rhs_) in extra_states.items():
-        syms, rhs_ = tuple(syms), tuple(sp.sympify(e).xreplace(on_C) for e in rhs_)
+    for name, pair in extra_states.items():
+        if not isinstance(name, str) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise InvalidExpressionError(
+                f"reduced_ode_system: extra_states[{name!r}] must be name -> (symbols, right-hand sides)"
+            )
+        syms, rhs_ = pair
+        syms = tuple(syms)
+        if not all(isinstance(s, sp.Symbol) for s in syms):
+            raise InvalidExpressionError(
+                f"reduced_ode_system: extra_states[{name!r}]: the state variables must be symbols"
+            )
+        rhs_ = tuple(e.xreplace(on_C) for e in as_exprs(rhs_, name=f"reduced_ode_system: extra_states[{name!r}]"))
         if len(syms) != len(rhs_):
             raise InvalidExpressionError(
                 f"reduced_ode_system: extra state {name!r} has {len(syms)} symbols, {len(rhs_)} RHS"
@@ -318,10 +345,11 @@ def reduced_ode_system(
         metric = sp.ImmutableMatrix(sp.hessian(lagrangian.expr, u))
     names: dict[str, tuple[str, ...]] = {"q": tuple(map(str, q)), "u": tuple(map(str, u)), "v": tuple(map(str, v))}
     if multipliers is not None:
-        obs["multipliers"] = tuple(sp.sympify(e).xreplace(on_C) for e in multipliers)
+        obs["multipliers"] = tuple(e.xreplace(on_C) for e in multipliers)
         names["multipliers"] = tuple(f"lambda{a + 1}" for a in range(m, n))
     for name, exprs in (extra_observables or {}).items():
-        obs[name] = tuple(sp.sympify(e).xreplace(on_C) for e in exprs)
+        vals = as_exprs(exprs, name=f"reduced_ode_system: extra_observables[{name!r}]")
+        obs[name] = tuple(e.xreplace(on_C) for e in vals)
     if guard is None:
         guard = _denominator_guard(Gam + tuple(ex_rhs))
     A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None

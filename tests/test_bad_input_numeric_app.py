@@ -1,0 +1,299 @@
+"""Bad input to every public callable of the numeric and app layers: one table, one row per bad call.
+
+Each row makes one bad call and names the expected :class:`frames.FramesError` subclass and a pattern
+that the message must match; the pattern contains the offending argument's name. Rows with the
+code-injection payload check that no string reaches sympy's parser (the sentinel file must never appear).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import frames as fr
+from frames import models
+
+SENTINEL = os.path.join(tempfile.mkdtemp(prefix="frames-bad-input-"), "pwned")
+INJ = f"__import__('pathlib').Path({SENTINEL!r}).touch()"
+
+KE = models.knife_edge()
+NH = KE.nonholonomic()
+FIELD = NH.field()
+COMP = fr.compile_system(FIELD, system=NH)
+ODE = fr.ode_system(FIELD, system=NH)
+VK = fr.VakonomicSystem(KE.lagrangian, KE.frame, KE.m)
+P = {"m": 1.0, "J": 0.2}
+Q0 = [0.1, 0.0, 0.0]
+U0 = [1.0, math.cos(0.1), math.sin(0.1)]
+F = KE.frame
+m_sym = KE.chart.params[0]
+
+E = fr.InvalidExpressionError
+A = fr.ArgumentError
+St = fr.StateError
+Pa = fr.ParameterError
+O = fr.OptionError
+SF = fr.SystemFileError
+
+ROWS = [
+    # ---------------------------------------------------------------- compile_system / ode_system
+    ("compile_system-injection", lambda: fr.compile_system(INJ), E, r"cannot integrate .*expected a SecondOrderField"),
+    ("compile_system-form-type", lambda: fr.compile_system(FIELD, form=3), A, r"form"),
+    ("compile_system-form-value", lambda: fr.compile_system(FIELD, form="bogus"), fr.FramesError, r"form 'bogus'"),
+    ("compile_system-system", lambda: fr.compile_system(FIELD, system="x"), A, r"system must be a NonholonomicSystem"),
+    ("compile_system-lagrangian", lambda: fr.compile_system(FIELD, lagrangian=5), A, r"lagrangian must be"),
+    ("ode_system-field", lambda: fr.ode_system(None), E, r"ode_system: field"),
+    ("ode_system-system", lambda: fr.ode_system(FIELD, system=3), A, r"ode_system: system"),
+    ("ode_system-lagrangian", lambda: fr.ode_system(FIELD, lagrangian="L"), A, r"ode_system: lagrangian"),
+    ("ode_system-form", lambda: fr.ode_system(FIELD, form=None), A, r"ode_system: form"),
+    # ---------------------------------------------------------------- reduced_ode_system
+    ("reduced_ode_system-frame", lambda: fr.reduced_ode_system("F", 2, [0, 0]), A, r"reduced_ode_system: frame"),
+    (
+        "reduced-m-bool",
+        lambda: fr.reduced_ode_system(F, True, [0, 0]),
+        A,
+        r"reduced_ode_system: m: expected an integer",
+    ),
+    (
+        "reduced_ode_system-m-range",
+        lambda: fr.reduced_ode_system(F, 7, [0, 0]),
+        A,
+        r"reduced_ode_system: m: must be ≤ 3",
+    ),
+    ("reduced_ode_system-m-zero", lambda: fr.reduced_ode_system(F, 0, []), A, r"reduced_ode_system: m: must be ≥ 1"),
+    (
+        "reduced_ode_system-Gamma-injection",
+        lambda: fr.reduced_ode_system(F, 2, [INJ, 0]),
+        E,
+        r"Gamma\[0\]: got the string",
+    ),
+    ("reduced_ode_system-Gamma-nan", lambda: fr.reduced_ode_system(F, 2, [sp.nan, 0]), E, r"Gamma\[0\]: .*not finite"),
+    ("reduced_ode_system-Gamma-length", lambda: fr.reduced_ode_system(F, 2, [0]), E, r"Gamma: 1 components"),
+    ("reduced_ode_system-Gamma-type", lambda: fr.reduced_ode_system(F, 2, 5), E, r"Gamma: expected a sequence"),
+    ("reduced_ode_system-guard", lambda: fr.reduced_ode_system(F, 2, [0, 0], guard=INJ), E, r"guard: got the string"),
+    (
+        "reduced_ode_system-multipliers",
+        lambda: fr.reduced_ode_system(F, 2, [0, 0], multipliers=[INJ]),
+        E,
+        r"multipliers\[0\]",
+    ),
+    (
+        "reduced_ode_system-extra_observables",
+        lambda: fr.reduced_ode_system(F, 2, [0, 0], extra_observables={"a": [INJ]}),
+        E,
+        r"extra_observables\['a'\]\[0\]",
+    ),
+    (
+        "reduced_ode_system-extra_states-shape",
+        lambda: fr.reduced_ode_system(F, 2, [0, 0], extra_states={"mu": 5}),
+        E,
+        r"extra_states\['mu'\]",
+    ),
+    (
+        "reduced_ode_system-extra_states-injection",
+        lambda: fr.reduced_ode_system(F, 2, [0, 0], extra_states={"mu": ([sp.Symbol("mu")], [INJ])}),
+        E,
+        r"extra_states\['mu'\]\[0\]: got the string",
+    ),
+    (
+        "reduced_ode_system-lagrangian",
+        lambda: fr.reduced_ode_system(F, 2, [0, 0], lagrangian=1),
+        A,
+        r"lagrangian must be",
+    ),
+    ("reduced_ode_system-form", lambda: fr.reduced_ode_system(F, 2, [0, 0], form=1), A, r"form must be a str"),
+    # ---------------------------------------------------------------- OdeSystem / CompiledSystem
+    (
+        "OdeSystem-lengths",
+        lambda: fr.OdeSystem(
+            states=(sp.Symbol("x"),), rhs=(), params=(), time=sp.Symbol("t"), chart=KE.chart, initial=()
+        ),
+        E,
+        r"OdeSystem: 1 states but 0 right-hand sides",
+    ),
+    ("CompiledSystem-type", lambda: fr.CompiledSystem("x"), A, r"CompiledSystem: system must be an OdeSystem"),
+    # ---------------------------------------------------------------- integrate
+    ("integrate-field", lambda: fr.integrate("x", (0, 1), Q0, U0, P), E, r"cannot integrate 'x'"),
+    ("integrate-t_span-str", lambda: fr.integrate(COMP, "ab", Q0, U0, P), St, r"t_span must be a pair"),
+    ("integrate-t_span-3", lambda: fr.integrate(COMP, (0, 1, 2), Q0, U0, P), St, r"t_span must be a pair"),
+    ("integrate-t_span-nan", lambda: fr.integrate(COMP, (0, math.nan), Q0, U0, P), St, r"t_span must be two distinct"),
+    ("integrate-q0-injection", lambda: fr.integrate(COMP, (0, 1), [INJ, 0, 0], U0, P), St, r"q0: not numbers"),
+    ("integrate-q0-length", lambda: fr.integrate(COMP, (0, 1), [0, 0], U0, P), St, r"q0: expected 3 values"),
+    ("integrate-q0-nan", lambda: fr.integrate(COMP, (0, 1), [math.nan, 0, 0], U0, P), St, r"q0: not finite"),
+    ("integrate-u0-none", lambda: fr.integrate(COMP, (0, 1), Q0, None, P), St, r"u0: expected 3 values"),
+    (
+        "integrate-u0-off-D",
+        lambda: fr.integrate(COMP, (0, 1), Q0, [1, 0, 1], P),
+        fr.InconsistentInitialDataError,
+        r"u0 = .* violate the constraints",
+    ),
+    ("integrate-params-type", lambda: fr.integrate(COMP, (0, 1), Q0, U0, [1, 2]), Pa, r"params: expected a mapping"),
+    ("integrate-params-injection", lambda: fr.integrate(COMP, (0, 1), Q0, U0, {"m": INJ, "J": 0.2}), Pa, r"'m'"),
+    ("integrate-params-nan", lambda: fr.integrate(COMP, (0, 1), Q0, U0, {"m": math.nan, "J": 0.2}), Pa, r"'m'"),
+    ("integrate-params-unknown", lambda: fr.integrate(COMP, (0, 1), Q0, U0, {**P, "zz": 1}), Pa, r"'zz'"),
+    ("integrate-params-missing", lambda: fr.integrate(COMP, (0, 1), Q0, U0), Pa, r"missing values for parameters"),
+    ("integrate-rtol", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, rtol=-1), O, r"rtol=-1"),
+    ("integrate-atol", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, atol=math.nan), O, r"atol=nan"),
+    ("integrate-method", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, method="bogus"), O, r"method='bogus'"),
+    ("integrate-max_step", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, max_step=0), O, r"max_step=0"),
+    ("integrate-max_steps", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, max_steps=True), O, r"max_steps=True"),
+    ("integrate-timeout", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, timeout=-1), O, r"timeout=-1"),
+    ("integrate-t_eval-nan", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, t_eval=[math.nan]), O, r"t_eval"),
+    ("integrate-t_eval-injection", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, t_eval=INJ), O, r"t_eval"),
+    ("integrate-project", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, project="bogus"), O, r"project='bogus'"),
+    (
+        "integrate-constraint_tol",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, constraint_tol=-1),
+        O,
+        r"constraint_tol",
+    ),
+    ("integrate-extra0-unknown", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, extra0={"zz": [1]}), St, r"'zz'"),
+    ("integrate-mu0", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, mu0=INJ), St, r"\['mu'\]"),
+    ("integrate-system", lambda: fr.integrate(FIELD, (0, 1), Q0, U0, P, system=1), A, r"system must be"),
+    # ---------------------------------------------------------------- integrate_system / integrate_batch
+    (
+        "integrate_system-comp",
+        lambda: fr.integrate_system(FIELD, (0, 1), Q0, U0, P),
+        E,
+        r"integrate_system: .*OdeSystem",
+    ),
+    ("integrate_system-q0", lambda: fr.integrate_system(COMP, (0, 1), "abc", U0, P), St, r"q0: not numbers"),
+    ("integrate_system-extra0", lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, extra0=5), St, r"extra0"),
+    ("integrate_system-method", lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, method=3), O, r"method=3"),
+    ("integrate_batch-q0-shape", lambda: fr.integrate_batch(COMP, (0, 1), [[0, 0]], [U0], P), St, r"q0: expected an"),
+    (
+        "integrate_batch-q0-injection",
+        lambda: fr.integrate_batch(COMP, (0, 1), [[INJ, 0, 0]], [U0], P),
+        St,
+        r"q0: not an array of numbers",
+    ),
+    (
+        "integrate_batch-q0-nan",
+        lambda: fr.integrate_batch(COMP, (0, 1), [[np.nan, 0, 0]], [U0], P),
+        St,
+        r"q0: non-finite",
+    ),
+    ("integrate_batch-params", lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], {"m": INJ, "J": 0.2}), Pa, r"'m'"),
+    ("integrate_batch-n_steps-rk45", lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], P, n_steps=0), O, r"n_steps"),
+    (
+        "integrate_batch-n_steps-rk4",
+        lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], P, method="RK4", n_steps=0),
+        O,
+        r"n_steps=0",
+    ),
+    ("integrate_batch-method", lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], P, method="LSODA"), O, r"method"),
+    # ---------------------------------------------------------------- plugins
+    ("vakonomic_ode_system-vk", lambda: fr.vakonomic_ode_system("vk"), E, r"vakonomic_ode_system: 'vk'"),
+    (
+        "vakonomic_ode_system-subs",
+        lambda: fr.vakonomic_ode_system(VK, subs={m_sym: INJ}),
+        E,
+        r"subs\[m\]: got the string",
+    ),
+    ("vakonomic_ode_system-subs-key", lambda: fr.vakonomic_ode_system(VK, subs={"m": 1}), E, r"subs: key 'm'"),
+    ("mvm_ode_system-mvm", lambda: fr.mvm_ode_system(5), E, r"mvm_ode_system: 5"),
+    # ---------------------------------------------------------------- sweep
+    ("sweep-func", lambda: fr.sweep(3, {"a": [1]}), A, r"sweep: func must be callable"),
+    ("sweep-grid", lambda: fr.sweep(print, 5), A, r"grid: expected a mapping"),
+    ("sweep-grid-str", lambda: fr.sweep(print, "abc"), A, r"grid: expected a mapping"),
+    ("sweep-max_workers", lambda: fr.sweep(print, {"a": [1]}, max_workers=0), A, r"max_workers: must be ≥ 1"),
+    ("sweep-executor", lambda: fr.sweep(print, {"a": [1]}, executor=5), A, r"executor must have a submit"),
+    ("grid_points-int", lambda: fr.grid_points(5), A, r"grid: expected"),
+    ("grid_points-values-str", lambda: fr.grid_points({"a": "xyz"}), A, r"grid\['a'\]: expected a sequence"),
+    ("grid_points-key", lambda: fr.grid_points({1: [1]}), A, r"grid: key 1"),
+    ("IntegrateJob-compiled", lambda: fr.IntegrateJob("c", (0, 1), Q0, U0), A, r"IntegrateJob: compiled"),
+    ("IntegrateJob-t_span", lambda: fr.IntegrateJob(COMP, "ab", Q0, U0), St, r"t_span"),
+    ("IntegrateJob-params", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, params=[1]), Pa, r"IntegrateJob: params"),
+    ("IntegrateJob-options", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, options=5), A, r"IntegrateJob: options"),
+    ("IntegrateJob-final_only", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, final_only=1), A, r"final_only"),
+    # ---------------------------------------------------------------- report, LaTeX, budgets
+    ("build_report-model", lambda: fr.build_report("knife-edge"), A, r"build_report: model must be"),
+    ("build_report-only-str", lambda: fr.build_report(KE, only="chart"), A, r"build_report: only must be"),
+    ("build_report-only-unknown", lambda: fr.build_report(KE, only=["zz"]), fr.FramesError, r"only: unknown .*'zz'"),
+    ("build_report-budget", lambda: fr.build_report(KE, budget=-1), O, r"budget: seconds=-1"),
+    ("build_report-budget-str", lambda: fr.build_report(KE, budget="10"), O, r"budget: seconds='10'"),
+    ("build_report-progress", lambda: fr.build_report(KE, progress=5), A, r"build_report: progress must be callable"),
+    ("Report-types", lambda: fr.Report(5, 6, 7), A, r"Report: model and citation"),
+    ("Report-sections", lambda: fr.Report("a", "b", ("x",)), A, r"Report: sections"),
+    ("Report.format", lambda: fr.build_report(KE, only=["chart"]).format("pdf"), A, r"fmt: unknown report format"),
+    ("display_form-injection", lambda: fr.display_form(INJ), E, r"display_form: expr: got the string"),
+    ("display_form-none", lambda: fr.display_form(None), E, r"display_form: expr"),
+    ("display_form-nan", lambda: fr.display_form(sp.nan), E, r"display_form: expr: .*not finite"),
+    ("latex_equations-obj", lambda: fr.latex_equations(INJ), fr.FramesError, r"latex_equations: .*no equations"),
+    ("latex_equations-environment", lambda: fr.latex_equations(FIELD, environment="al}ign"), A, r"environment"),
+    ("latex_equations-environment-type", lambda: fr.latex_equations(FIELD, environment=5), A, r"environment"),
+    ("budget-seconds", lambda: fr.budget("x").__enter__(), O, r"budget: seconds='x'"),
+    ("budget-progress", lambda: fr.budget(1, progress=3).__enter__(), O, r"budget: progress must be callable"),
+    ("budget-grace", lambda: fr.budget(1, grace=-1).__enter__(), O, r"budget: grace=-1"),
+    ("step-name", lambda: fr.step(5).__enter__(), O, r"step: name must be a str"),
+    # ---------------------------------------------------------------- system files (strings are text, not code)
+    ("parse_expression-injection", lambda: fr.parse_expression(INJ, {}), SF, r"__import__"),
+    ("loads_system-none", lambda: fr.loads_system(None), SF, r"str"),
+    ("loads_system-injection", lambda: fr.loads_system(f'name = "x"\n[lagrangian]\nL = "{INJ}"\n'), SF, r""),
+    ("load_system-type", lambda: fr.load_system(5), SF, r"5"),
+    ("dump_system-type", lambda: fr.dump_system("x"), A, r"dump_system: model"),
+    ("write_system-type", lambda: fr.write_system("x", os.path.join(tempfile.gettempdir(), "x.toml")), A, r"model"),
+]
+
+#: Public callables of the numeric and app layers (and the budget functions) that the table covers.
+COVERED = {
+    "compile_system",
+    "ode_system",
+    "reduced_ode_system",
+    "OdeSystem",
+    "CompiledSystem",
+    "integrate",
+    "integrate_system",
+    "integrate_batch",
+    "vakonomic_ode_system",
+    "mvm_ode_system",
+    "sweep",
+    "grid_points",
+    "IntegrateJob",
+    "build_report",
+    "Report",
+    "display_form",
+    "latex_equations",
+    "budget",
+    "step",
+    "parse_expression",
+    "loads_system",
+    "load_system",
+    "dump_system",
+    "write_system",
+}
+
+#: Results of computations, built by the library (their constructors are not an input surface).
+RESULTS = {"Trajectory", "TrajectoryBatch"}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])
+def test_bad_input_raises_a_frames_error_naming_the_argument(row):
+    _id, call, exc, pattern = row
+    with pytest.raises(exc, match=pattern) as info:
+        call()
+    assert isinstance(info.value, fr.FramesError)
+
+
+def test_every_public_callable_of_these_layers_has_rows():
+    mine = {
+        n
+        for n in fr.__all__
+        if callable(getattr(fr, n))
+        and not (isinstance(getattr(fr, n), type) and issubclass(getattr(fr, n), BaseException))
+        and getattr(getattr(fr, n), "__module__", "").startswith(
+            ("frames.numeric", "frames.app", "frames.algebra._budget")
+        )
+    }
+    assert mine - COVERED - RESULTS == set()
+    named = {r[0].split("-")[0].split(".")[0] for r in ROWS}
+    assert COVERED <= named
+
+
+def test_no_row_executed_code():
+    assert not os.path.exists(SENTINEL)

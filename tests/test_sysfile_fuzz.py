@@ -1,0 +1,82 @@
+"""Acceptance fuzzing of system files: hostile files are refused cleanly and fast, valid ones round-trip.
+
+The generators live in ``benchmarks/fuzz_sysfile.py`` (also a stand-alone benchmark); here hypothesis
+drives them through ``st.randoms()``, so a failure shrinks to a small sequence of random choices. For
+every case:
+
+* nothing is executed — the payloads would create a sentinel file, which must never appear;
+* the only exception is :class:`frames.SystemFileError`, and never the reader's safety net
+  ("internal error");
+* the case (reading, and for a file that loads, writing and reading back) takes less than 2 s;
+* a file that must be refused (code payloads, non-finite values, bounds exceeded, deep nesting) is;
+* a file that loads has no non-finite number, and ``loads_system(dump_system(model)) == model``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_sysfile.py"
+_spec = importlib.util.spec_from_file_location("frames_bench_fuzz_sysfile", _PATH)
+assert _spec is not None and _spec.loader is not None
+fuzz = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = fuzz
+_spec.loader.exec_module(fuzz)
+
+LIMIT = 2.0  # seconds per case
+
+
+def _check(rnd, tmp_dir) -> None:
+    case = fuzz.generate(fuzz.Source(rnd))
+    t0 = time.perf_counter()
+    out = fuzz.run_case(case, tmp_dir)
+    elapsed = time.perf_counter() - t0
+    assert not os.path.exists(fuzz.SENTINEL), f"code was executed by {case.text!r}"
+    assert out.kind in ("ok", "clean"), f"[{case.kind}] {out.kind}: {out.detail}\n{case.text!r}"
+    assert elapsed < LIMIT, f"[{case.kind}] took {elapsed:.2f} s: {case.text!r}"
+
+
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+
+
+@settings(max_examples=1000, **_COMMON)
+@given(st.randoms(use_true_random=False))
+def test_fuzz_system_files(tmp_path_factory, rnd):
+    _check(rnd, tmp_path_factory.getbasetemp())
+
+
+@pytest.mark.slow
+@settings(max_examples=10_000, **_COMMON)
+@given(st.randoms(use_true_random=False))
+def test_fuzz_system_files_slow(tmp_path_factory, rnd):
+    _check(rnd, tmp_path_factory.getbasetemp())
+
+
+def test_the_generators_cover_every_kind_and_both_outcomes(tmp_path):
+    import random
+
+    rnd = random.Random(12345)
+    kinds: dict[str, set[str]] = {}
+    for _ in range(400):
+        case = fuzz.generate(fuzz.Source(rnd))
+        kinds.setdefault(case.kind, set()).add(fuzz.run_case(case, tmp_path).kind)
+    expected = {"valid", "payload", "extreme", "soup", "nonfinite", "names", "splice", "toml", "deep", "bytes"}
+    assert set(kinds) == expected
+    assert "ok" in kinds["valid"] and kinds["extreme"] == {"ok"}
+    assert kinds["payload"] == {"clean"} and kinds["deep"] == {"clean"} and kinds["bytes"] == {"clean"}
+    assert not os.path.exists(fuzz.SENTINEL)
+
+
+def test_the_benchmark_prints_its_table(capsys):
+    assert fuzz.main(["--n", "40", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    for label in ("tried", "clean error", "raw exception", "hang", "silent acceptance", "executed", "corrupted"):
+        assert label in out
