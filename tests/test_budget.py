@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import time
 
 import pytest
+import sympy as sp
 
 import frames as fr
 
@@ -16,12 +18,13 @@ def test_budget_stops_a_long_computation_and_names_the_step():
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
     seen = []
     start = time.monotonic()
-    with pytest.raises(fr.BudgetExceededError, match="during step 'vakonomic field'") as info:
+    with pytest.raises(fr.BudgetExceededError, match=r"during step 'VakonomicSystem\.field'") as info:
         with fr.budget(0.3, progress=seen.append):
             with fr.step("vakonomic field"):
                 vk.field()
     assert time.monotonic() - start < 5
-    assert info.value.step == "vakonomic field" and seen == ["vakonomic field"]
+    # the innermost step reached is named; the user's own step encloses it
+    assert info.value.step == "VakonomicSystem.field" and seen == ["vakonomic field", "VakonomicSystem.field"]
 
 
 def test_budget_is_generous_when_there_is_time():
@@ -31,7 +34,8 @@ def test_budget_is_generous_when_there_is_time():
             G = mdl.nonholonomic().field()
         with fr.step("multipliers"):
             mdl.nonholonomic().multipliers()
-    assert b.steps == ["field", "multipliers"] and b.remaining > 0
+    assert b.steps[0] == "field" and "multipliers" in b.steps and b.remaining > 0
+    assert "NonholonomicSystem.field" in b.steps and "NonholonomicSystem.multipliers" in b.steps
     assert G.equals(mdl.nonholonomic().field())
 
 
@@ -100,3 +104,53 @@ def test_budgeted_step_opens_a_budget_only_when_asked():
     with budgeted_step("outer", 30, progress=seen.append):
         assert current_budget() is not None and current_budget().current == "outer"
     assert seen == ["outer"]
+
+
+def _carriage_vk():
+    md = fr.models.two_wheeled_carriage()
+    return fr.VakonomicSystem(md.lagrangian, md.frame, md.m)
+
+
+LONG_CALLS = {
+    "VakonomicSystem.theorem1": lambda vk, **kw: vk.theorem1(**kw),
+    "VakonomicSystem.tangent_field": lambda vk, **kw: vk.tangent_field(**kw),
+    "VakonomicSystem.field": lambda vk, **kw: vk.field(**kw),
+    "strong_consistency": lambda vk, **kw: fr.strong_consistency(vk, [0] * (vk.n - vk.m), **kw),
+    "find_sections": lambda vk, **kw: fr.find_sections(vk, [sp.Symbol("c0")] * (vk.n - vk.m), [sp.Symbol("c0")], **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_long_symbolic_calls_take_a_budget_and_name_the_step(name):
+    call = LONG_CALLS[name]
+    seen: list[str] = []
+    with pytest.raises(fr.BudgetExceededError, match="time budget of 1e-06 s exceeded during step") as ei:
+        call(_carriage_vk(), budget=1e-6, progress=seen.append)
+    assert ei.value.step == name and seen[0] == name
+    assert (
+        "budget"
+        in inspect.signature(getattr(fr.VakonomicSystem, name.split(".")[-1], None) or getattr(fr, name)).parameters
+    )
+    ke = fr.models.knife_edge()
+    vk = fr.VakonomicSystem(ke.lagrangian, ke.frame, ke.m)
+    seen.clear()
+    with_budget = call(vk, budget=120, progress=seen.append)
+    assert seen[0] == name
+    assert with_budget == call(fr.VakonomicSystem(ke.lagrangian, ke.frame, ke.m))
+    for bad in (-1, 0, float("nan"), "10", True):
+        with pytest.raises(fr.OptionError, match="budget"):
+            call(vk, budget=bad)
+    with pytest.raises(fr.OptionError, match="progress must be callable"):
+        call(vk, budget=5, progress="print")
+
+
+def test_nonholonomic_field_budget_and_steps():
+    md = fr.models.two_wheeled_carriage()
+    with pytest.raises(fr.BudgetExceededError) as ei:
+        fr.NonholonomicSystem(md.lagrangian, md.frame, md.m).accelerations(budget=1e-6)
+    assert ei.value.step == "NonholonomicSystem.accelerations"
+    nh = fr.NonholonomicSystem(md.lagrangian, md.frame, md.m)
+    seen: list[str] = []
+    acc = nh.accelerations(budget=300, progress=seen.append)
+    assert seen[:2] == ["NonholonomicSystem.accelerations", "NonholonomicSystem.field"]
+    assert acc == md.nonholonomic().accelerations()

@@ -11,7 +11,7 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 * time budgets and progress for every long computation — :func:`budget`, :func:`step` (``_budget.py``).
 """
 
-from ._budget import Budget, budget, budgeted_step, checkpoint, current_budget, step
+from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._field import RationalFunctions, UnsupportedExpression
 from ._normal import canon, canon_matrix, entries, is_zero, tidy, tidy_matrix, trig_normal
@@ -36,6 +36,7 @@ __all__ = [
     "expect",
     "Budget",
     "budget",
+    "budgeted",
     "budgeted_step",
     "checkpoint",
     "current_budget",

@@ -25,6 +25,8 @@ one context-variable look-up.
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import math
 import signal
 import threading
@@ -32,11 +34,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import BudgetExceededError, OptionError
 
-__all__ = ["Budget", "budget", "budgeted_step", "checkpoint", "current_budget", "step"]
+__all__ = ["Budget", "budget", "budgeted", "budgeted_step", "checkpoint", "current_budget", "step"]
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
@@ -85,13 +87,13 @@ def step(name: str) -> Iterator[None]:
     if b is None:
         yield
         return
-    checkpoint()
     previous = b.current
     b.current = name
     b.steps.append(name)
     if b.progress is not None:
         b.progress(name)
     try:
+        checkpoint()  # a spent budget names the step it stopped at
         yield
     finally:
         b.current = previous
@@ -159,6 +161,71 @@ def budgeted_step(
         return
     with budget(math.inf if seconds is None else seconds, progress=progress), step(name):
         yield
+
+
+_BUDGET_DOC = """
+        budget : float, optional (keyword only)
+            Wall-clock seconds for this call; exceeding them raises
+            :class:`~frames.BudgetExceededError` naming the step reached. Default: the budget already
+            open (:func:`frames.budget`), if any.
+        progress : callable, optional (keyword only)
+            Called with the name of each step as it starts (this call is the step ``{name}``).
+"""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def budgeted(name: str) -> Callable[[_F], _F]:
+    """Give a long computation the keyword-only arguments ``budget=`` and ``progress=``.
+
+    The decorated call runs as :func:`budgeted_step` ``(name, budget, progress)``: it is the step
+    ``name`` of the open budget, under a new budget when ``budget`` is given, reporting its steps to
+    ``progress`` when that is given. The two arguments are added to the signature and documented.
+    """
+    if not isinstance(name, str) or not name:
+        raise OptionError(f"budgeted: name must be a non-empty str, got {name!r}")
+
+    def deco(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def wrapper(
+            *args: Any, budget: float | None = None, progress: Callable[[str], Any] | None = None, **kw: Any
+        ) -> Any:
+            with budgeted_step(name, budget, progress):
+                return fn(*args, **kw)
+
+        sig = inspect.signature(fn)
+        extra = [
+            inspect.Parameter("budget", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="float | None"),
+            inspect.Parameter(
+                "progress", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Callable[[str], Any] | None"
+            ),
+        ]
+        params = list(sig.parameters.values())
+        cut = next((i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_KEYWORD), len(params))
+        wrapper.__signature__ = sig.replace(parameters=params[:cut] + extra + params[cut:])  # type: ignore[attr-defined]
+        if fn.__doc__:
+            wrapper.__doc__ = _with_budget_doc(inspect.cleandoc(fn.__doc__), name)
+        return wrapper  # type: ignore[return-value]
+
+    return deco
+
+
+def _with_budget_doc(doc: str, name: str) -> str:
+    """Insert the ``budget``/``progress`` entries at the end of the Parameters section (or add one)."""
+    entry = inspect.cleandoc(_BUDGET_DOC.format(name=name)).splitlines()
+    lines = doc.splitlines()
+    if "Parameters" in [ln.strip() for ln in lines]:
+        start = [ln.strip() for ln in lines].index("Parameters") + 2
+        end = next(
+            (i for i in range(start, len(lines) - 1) if lines[i].strip() and set(lines[i + 1].strip()) == {"-"}),
+            len(lines),
+        )
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        lines[end:end] = entry
+    else:
+        lines += ["", "Parameters", "----------", *entry]
+    return "\n".join(lines)
 
 
 def _arm_alarm(b: Budget, grace: float) -> Callable[[], None] | None:

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_flag, as_int, canon, is_zero, tidy
+from ..algebra import as_expr, as_flag, as_int, budgeted, canon, is_zero, tidy
 from ..errors import ArgumentError, ConstraintError
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._fields import VectorField
@@ -341,6 +341,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         return test(vk, self.momenta())
 
     # ----------------------------------------------------- invariant measure
+    @budgeted("ChaplyginSystem.invariant_measure_density")
     def invariant_measure_density(self, volume: str = "momenta") -> sp.Expr:
         r"""A density ``N(q)`` of an invariant measure of the nonholonomic field on C.
 

@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_subs, canon, is_zero, tidy, trig_normal
+from ..algebra import as_expr, as_exprs, as_subs, budgeted, canon, is_zero, tidy, trig_normal
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, ConstraintError
 from ._checks import check_flag_choice, check_symbols, expect_obj, optional_time, sequence, symbol_values
@@ -93,6 +93,7 @@ def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tupl
     return tuple(tidy(sp.sympify(c, strict=True).subs(subs)) for c in conds)
 
 
+@budgeted("weak_consistency")
 def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
     r"""Weak consistency on ``μ_a = φ_a`` (Theorem 2 (ii)): ``φ_a R^a_αβ v^β = 0``.
 
@@ -117,6 +118,7 @@ def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] 
     return ConsistencyResult("weak", phi, conds, _decide(conds))
 
 
+@budgeted("strong_consistency")
 def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
     r"""Strong consistency on ``μ_a = φ_a`` (Corollary 1).
 
@@ -274,6 +276,7 @@ def _linear_families(
     return out, []
 
 
+@budgeted("find_sections")
 def find_sections(
     vk: VakonomicSystem,
     ansatz: Sequence[Any],

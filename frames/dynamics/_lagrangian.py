@@ -20,7 +20,7 @@ from typing import Any
 import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
-from ..algebra import as_expr, as_flag, canon, canon_matrix, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, is_zero, solve_linear, tidy
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry._chart import Chart
@@ -237,6 +237,7 @@ class Lagrangian:
         Lv = self.in_frame(F)
         return canon(Gamma(Zv(Lv)) - Zc(Lv).xreplace(Gamma.on_constraint))
 
+    @budgeted("Lagrangian.hamel_equations")
     def hamel_equations(self, frame: Frame | None = None, kinematic: bool = False) -> Equations:
         r"""Hamel's equations (Crampin–Mestdag, end of section 2.2).
 

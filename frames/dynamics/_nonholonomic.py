@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.polys.fields import sfield
 
 from .._value import Value
-from ..algebra import as_exprs, canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
+from ..algebra import as_exprs, budgeted, canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
 from ..errors import ConstraintError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
@@ -324,6 +324,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return sp.ImmutableMatrix([tidy(x) for x in self._on_C[1]])
 
     # --------------------------------------------------------- Proposition 2
+    @budgeted("NonholonomicSystem.field")
     def field(self) -> SecondOrderField:
         r"""The nonholonomic field ``Γ = v^α X_α^C + Γ^α X_α^V`` (Proposition 2).
 
@@ -357,6 +358,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         G = self.field().Gamma
         return sp.Add(*[self._hessian_rows[i, be] * G[be] for be in self.alpha]) + self._drift(i)
 
+    @budgeted("NonholonomicSystem.multipliers")
     def multipliers(self) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
         if "mult" not in self._cache:
@@ -460,6 +462,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             transform_multipliers(self.multipliers(), self.frame, frame, self.m),
         )
 
+    @budgeted("NonholonomicSystem.accelerations")
     def accelerations(self) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
 

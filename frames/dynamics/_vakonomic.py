@@ -35,11 +35,13 @@ from ..algebra import (
     as_exprs,
     as_flag,
     as_subs,
+    budgeted,
     canon,
     exact_inverse,
     exact_solve,
     is_zero,
     solve_linear,
+    step,
     tidy,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
@@ -386,6 +388,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         return rows_al, rows_a
 
     # --------------------------------------------------------- Proposition 3
+    @budgeted("VakonomicSystem.field")
     def field(self, section: Any = None, A: Any = None) -> VakonomicField:
         r"""The vakonomic field of Proposition 3, ``A_a`` arbitrary.
 
@@ -459,6 +462,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         self._cache["schur"] = (gDinv, S)
         return gDinv, S
 
+    @budgeted("VakonomicSystem.tangent_field")
     def tangent_field(self, section: Any = None) -> VakonomicTangentField:
         r"""Proposition 4: the unique ``Γ̂`` on ``im φ`` whose projection ``Γ_C`` is tangent to C.
 
@@ -535,6 +539,7 @@ class VakonomicSystem(AdaptedIndices, Value):
             ch = ch.with_params(extra)
         return Lagrangian(ch, sp.expand(expr))
 
+    @budgeted("VakonomicSystem.theorem1")
     def theorem1(
         self,
         section: Any = None,
@@ -563,9 +568,11 @@ class VakonomicSystem(AdaptedIndices, Value):
             Ltv = self.lagrangian.in_frame(F2) - sum((p * F2.v[a] for p, a in zip(phi, self.a, strict=True)), sp.S.Zero)
         else:
             Ltv = Lt.in_frame(F2)
-        g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
-        res = tuple(tidy(x.subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
-        tang = tuple(tidy(sp.sympify(x, strict=True).subs(sub)) for x in tf.tangency_conditions())
+        with step("Euler-Lagrange terms of L~ on C"):
+            g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
+        with step("Theorem 1 residuals"):
+            res = tuple(tidy(x.subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
+            tang = tuple(tidy(sp.sympify(x, strict=True).subs(sub)) for x in tf.tangency_conditions())
         holds = _decide(res)
         elf = None
         same = None
@@ -574,9 +581,10 @@ class VakonomicSystem(AdaptedIndices, Value):
             # is therefore obtained by solving the same system with v^a = 0 (Proposition 1 on C).
             # Parameters are specialized before the solve: the field of the specialized L̃.
             try:
-                Gt = solve_linear(
-                    sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), f"Euler-Lagrange field of L̃ = {Lt.expr}"
-                )
+                with step("Euler-Lagrange field of L~"):
+                    Gt = solve_linear(
+                        sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), f"Euler-Lagrange field of L̃ = {Lt.expr}"
+                    )
             except RegularityError:
                 Gt = None
             if Gt is not None:
