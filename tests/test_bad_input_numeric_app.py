@@ -124,6 +124,19 @@ ROWS = [
     ("integrate-t_span-nan", lambda: fr.integrate(COMP, (0, math.nan), Q0, U0, P), St, r"t_span must be two distinct"),
     ("integrate-q0-injection", lambda: fr.integrate(COMP, (0, 1), [INJ, 0, 0], U0, P), St, r"q0: not numbers"),
     ("integrate-q0-length", lambda: fr.integrate(COMP, (0, 1), [0, 0], U0, P), St, r"q0: expected 3 values"),
+    (
+        "integrate-rtol-huge",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, rtol=1e6),
+        O,
+        r"rtol=1000000.0 must be below 1",
+    ),
+    (
+        "integrate-q0-complex",
+        lambda: fr.integrate(COMP, (0, 1), [sp.I, 0, 0], U0, P),
+        St,
+        r"q0: I is not a real number",
+    ),
+    ("integrate-u0-zoo", lambda: fr.integrate(COMP, (0, 1), Q0, [sp.zoo, 0, 0], P), St, r"u0: .*zoo"),
     ("integrate-q0-nan", lambda: fr.integrate(COMP, (0, 1), [math.nan, 0, 0], U0, P), St, r"q0: not finite"),
     ("integrate-u0-none", lambda: fr.integrate(COMP, (0, 1), Q0, None, P), St, r"u0: expected 3 values"),
     (

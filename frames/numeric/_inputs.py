@@ -75,7 +75,10 @@ def _numbers(vals: list[Any], what: str, chart: Chart | None, params: Mapping[An
             e = x.xreplace(sub)
             if e.free_symbols:
                 raise StateError(f"{what}: {x} depends on {sorted(map(str, e.free_symbols))}, which have no values")
-            x = float(e)
+            try:
+                x = float(e)
+            except (TypeError, ValueError):
+                raise StateError(f"{what}: {x} is not a real number") from None
         out.append(x)
     return out
 
@@ -276,6 +279,10 @@ def _check_options(
             or not (math.isfinite(val) and val > 0)
         ):
             raise OptionError(f"{what}: {name}={val!r} must be a positive finite number")
+    if rtol >= 1:
+        raise OptionError(
+            f"{what}: rtol={rtol!r} must be below 1 (a relative tolerance of 100 % or more checks nothing)"
+        )
     if isinstance(max_step, bool) or not isinstance(max_step, int | float | np.floating) or not max_step > 0:
         raise OptionError(f"{what}: max_step={max_step!r} must be positive (np.inf for no limit)")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int | np.integer) or max_steps < 1:
