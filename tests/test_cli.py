@@ -246,3 +246,14 @@ def test_repr_latex_on_main_objects():
         assert f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" in tex
     with pytest.raises(fr.FramesError):
         fr.latex_equations(42)
+
+
+def test_version_and_did_you_mean(capsys):
+    with pytest.raises(SystemExit) as ei:
+        cli.main(["--version"])
+    assert ei.value.code == 0 and capsys.readouterr().out.strip() == f"frames {fr.__version__}"
+    assert cli.main(["analyze", "knife-edg"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'knife-edge'?" in err and "Traceback" not in err
+    assert cli.main(["analyze", "zzz"]) == 2
+    assert "did you mean" not in capsys.readouterr().err

@@ -27,6 +27,7 @@ Failure behaviour (one error path, no traceback ever):
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import os
 import sys
@@ -37,6 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._version import __version__
 from ..errors import BudgetExceededError, FramesError
 from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
@@ -103,6 +105,13 @@ def load_model(spec: str) -> models.Model:
     """A catalogue model by name, or a system file (``*.toml`` or an existing path)."""
     if spec.endswith(".toml") or Path(spec).is_file():
         return load_system(spec)  # type: ignore[no-any-return]
+    known = sorted(models.catalogue())
+    if spec.replace("_", "-") not in known:
+        close = difflib.get_close_matches(spec.replace("_", "-"), known, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise FramesError(
+            f"unknown model {spec!r}{hint} (`frames models` lists the catalogue; a system file must end in .toml)"
+        )
     return models.get(spec)
 
 
@@ -263,6 +272,7 @@ class _StepPrinter:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="frames", description="Constrained mechanics in anholonomic frames.")
+    parser.add_argument("--version", action="version", version=f"frames {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("models", help="list the catalogue of models")
     pa = sub.add_parser("analyze", help="print a full analysis of a model or system file")
