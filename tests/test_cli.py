@@ -227,7 +227,7 @@ def test_simulate(tmp_path, capsys):
     code, _, err = _run(capsys, ["simulate", "knife-edge", "--t-end", "1", "--param", "zz=1"])
     assert code == 2 and "zz" in err
     code, _, err = _run(capsys, ["simulate", "class71", "--t-end", "1"])
-    assert code == 2 and ("no value" in err or "undefined function" in err)
+    assert code == 2 and ("no value" in err or "--subs Delta3=EXPR" in err)
 
 
 def test_repr_latex_on_main_objects():
@@ -257,3 +257,22 @@ def test_version_and_did_you_mean(capsys):
     assert "did you mean 'knife-edge'?" in err and "Traceback" not in err
     assert cli.main(["analyze", "zzz"]) == 2
     assert "did you mean" not in capsys.readouterr().err
+
+
+def test_simulate_hints_are_options_that_exist(capsys, tmp_path):
+    """Every hint names an option of `frames simulate`: --subs for free functions, --project for u0 off D."""
+    assert cli.main(["simulate", "class71", "--t-end", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "give --subs Delta3=EXPR" in err
+    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", "Delta3=q1**2"]) == 2
+    err = capsys.readouterr().err
+    assert "give --project kinetic, euclidean or frame" in err and "project='kinetic'" not in err
+    args = ["simulate", "class71", "--t-end", "0.5", "--subs", "Delta3=q1**2", "--project", "kinetic", "--points", "20"]
+    assert cli.main(args) == 0
+    assert "integrated to t = 0.5" in capsys.readouterr().out
+    sentinel = tmp_path / "pwned"
+    bad = f"Delta3=__import__('os').system('touch {sentinel}')"
+    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", bad]) == 2
+    assert "dunder" in capsys.readouterr().err and not sentinel.exists()
+    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", "Nope=1"]) == 2
+    assert "not a free function of class71" in capsys.readouterr().err

@@ -38,13 +38,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
 from .._version import __version__
-from ..errors import BudgetExceededError, FramesError
+from ..dynamics._nonholonomic import NonholonomicSystem
+from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError
+from ..geometry._fields import VectorField
+from ..geometry._frame import Frame
 from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
 from . import _models as models
 from ._report import SECTIONS, build_report
-from ._sysfile import dump_system, load_system
+from ._sysfile import dump_system, load_system, parse_expression
 
 __all__ = ["load_model", "main"]
 
@@ -115,6 +121,16 @@ def load_model(spec: str) -> models.Model:
     return models.get(spec)
 
 
+def _texts(items: Sequence[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for it in items or ():
+        name, sep, val = it.partition("=")
+        if not sep or not name.strip() or not val.strip():
+            raise FramesError(f"{what} {it!r}: expected name=expression")
+        out[name.strip()] = val.strip()
+    return out
+
+
 def _assignments(items: Sequence[str] | None, what: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for it in items or ():
@@ -165,6 +181,8 @@ def simulate(
     points: int = 400,
     chunks: int = 20,
     progress: ProgressBar | None = None,
+    subs: dict[str, str] | None = None,
+    project: str | None = None,
 ) -> dict[str, Any]:
     """Integrate the model's nonholonomic field from its (overridden) initial data.
 
@@ -207,7 +225,7 @@ def simulate(
 
     q = [num(q0[s]) for s in ch.q]
     u = [num(u0[s]) for s in ch.u]
-    nh = model.nonholonomic()
+    nh = _specialized_system(model, subs or {})
     G = nh.field()
     if t_end <= 0:
         raise FramesError(f"--t-end {t_end}: must be positive")
@@ -219,7 +237,23 @@ def simulate(
     edges = np.linspace(0.0, t_end, chunks + 1)
     for c in range(chunks):
         t0, t1 = float(edges[c]), float(edges[c + 1])
-        tr = integrate(G, (t0, t1), q, u, params=pv, system=nh, t_eval=np.linspace(t0, t1, per))
+        try:
+            tr = integrate(
+                G,
+                (t0, t1),
+                q,
+                u,
+                params=pv,
+                system=nh,
+                t_eval=np.linspace(t0, t1, per),
+                project=(project or False) if c == 0 else False,
+            )
+        except InconsistentInitialDataError as exc:
+            raise InconsistentInitialDataError(
+                str(exc).replace(
+                    "pass project='kinetic', 'euclidean' or 'frame'", "give --project kinetic, euclidean or frame"
+                )
+            ) from None
         tq, qq, uq = np.asarray(tr.t), np.asarray(tr.q), np.asarray(tr.u)
         skip = 1 if c > 0 else 0
         ts.append(tq[skip:])
@@ -236,6 +270,49 @@ def simulate(
         "u": np.concatenate(us),
         "names": [s.name for s in ch.q] + [s.name for s in ch.u],
     }
+
+
+def _specialized_system(model: models.Model, subs: dict[str, str]) -> NonholonomicSystem:
+    """The model's nonholonomic system with each free function ``F`` replaced by ``--subs F=EXPR``.
+
+    ``EXPR`` is read by the safe parser (:func:`frames.parse_expression`) over the chart's names; it is
+    written in the arguments of ``F`` as they appear in the model (``Delta3(q1)``: ``--subs Delta3=q1**2``).
+    """
+    L, F = model.lagrangian, model.frame
+    exprs = [L.expr, *F.matrix]
+    free = {f.func.__name__: f for e in exprs for f in sp.sympify(e, strict=True).atoms(AppliedUndef)}
+    unknown = sorted(set(subs) - set(free))
+    if unknown:
+        listed = ", ".join(sorted(str(f) for f in free.values())) or "none"
+        raise FramesError(f"--subs {unknown[0]}: not a free function of {model.name}; free functions: {listed}")
+    left = sorted(str(f) for n, f in free.items() if n not in subs)
+    if left:
+        first = next(n for n in sorted(free) if n not in subs)
+        raise FramesError(
+            f"simulate {model.name}: free function(s) {', '.join(left)} need concrete expressions; "
+            f"give --subs {first}=EXPR (e.g. --subs {first}={free[first].args[0] if free[first].args else 1}**2)"
+        )
+    if not subs:
+        return model.nonholonomic()
+    ch = model.chart
+    names = {s.name: s for s in (*ch.q, *ch.u, *ch.params)}
+    rule: dict[Any, Any] = {}
+    for name, text in subs.items():
+        app = free[name]
+        if not all(isinstance(a, sp.Symbol) for a in app.args):
+            raise FramesError(f"--subs {name}: {app} has non-symbol arguments; cannot substitute by name")
+        body = parse_expression(text, names)
+        rule[app.func] = sp.Lambda(app.args, body)
+
+    def put(e: Any) -> Any:
+        return (
+            sp.sympify(e, strict=True)
+            .replace(lambda x: isinstance(x, AppliedUndef) and x.func in rule, lambda x: rule[x.func](*x.args))
+            .doit()
+        )
+
+    frame = Frame([VectorField(X.chart, [put(c) for c in X.components]) for X in F.fields], v=F.v)
+    return NonholonomicSystem(L.with_expr(put(L.expr)), frame, model.m)
 
 
 def _write_csv(res: dict[str, Any], path: str) -> None:
@@ -293,6 +370,17 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--ic", nargs="+", metavar="NAME=VALUE", help="initial coordinates/velocities (natural u)")
     ps.add_argument("--param", nargs="+", metavar="NAME=VALUE", help="parameter values")
     ps.add_argument("--points", type=int, default=400, help="number of output samples")
+    ps.add_argument(
+        "--subs",
+        nargs="+",
+        metavar="F=EXPR",
+        help="replace a free function of the model (class71's Delta3(q1): Delta3=q1**2); EXPR read by the safe parser",
+    )
+    ps.add_argument(
+        "--project",
+        choices=["kinetic", "euclidean", "frame"],
+        help="project the initial velocity onto D (kinetic metric, Euclidean, or drop the v^a in the frame)",
+    )
     ps.add_argument("--plot", metavar="OUT.png")
     ps.add_argument("--csv", metavar="OUT.csv")
     ps.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="show a progress bar")
@@ -349,6 +437,8 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         params=_assignments(args.param, "--param"),
         points=args.points,
         progress=ProgressBar(args.t_end, enabled=bool(show)),
+        subs=_texts(args.subs, "--subs"),
+        project=args.project,
     )
     if csv is not None:
         _write_csv(res, str(outputs.temp(csv)))
