@@ -86,6 +86,7 @@ from .geometry import (
     complete_frame,
 )
 from .geometry._growth import BracketFlag
+from .geometry._nilpotent import NilpotentApproximation
 from .natural import (
     Ansatz2Result,
     Candidate,
@@ -151,6 +152,7 @@ __all__ = [
     "CortesComparison",
     "Distribution",
     "BracketFlag",
+    "NilpotentApproximation",
     "MartinetAbnormals",
     "martinet_abnormals",
     "subriemannian",

@@ -9,6 +9,7 @@ public callable of the layer without rows fails :func:`test_every_public_geometr
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 
@@ -56,6 +57,9 @@ TVO = XO.complete_lift()
 LC = LinearConstraints(CH3, [[0, q1, 1]])
 D3 = LC.distribution()
 SOF = SecondOrderField(F, [-k * x, 0])
+H3 = Chart("hx hy hz")
+HEIS = Distribution([VectorField(H3, [1, 0, -H3.q[1] / 2]), VectorField(H3, [0, 1, H3.q[0] / 2])])
+NIL = HEIS.nilpotent_approximation({s: 0 for s in H3.q})
 C4 = (x, y, ux, uy)
 W = Form.differential(C4, x)
 W2 = W ^ Form.differential(C4, y)
@@ -488,6 +492,41 @@ ROWS = [
     ("is_zero-object", lambda: fr.is_zero(object()), E, r"^is_zero: expr: expected a sympy expression"),
     ("is_zero-matrix", lambda: fr.is_zero(sp.zeros(2, 2)), E, r"^is_zero: expr"),
     ("is_zero-relation", lambda: fr.is_zero(sp.Eq(x, 0)), E, r"^is_zero: expr: .*not a scalar"),
+    # ---------------------------------------------------------------- NilpotentApproximation
+    (
+        "NilpotentApproximation-point-injection",
+        lambda: dataclasses.replace(NIL, point=((H3.q[0], INJ),)),
+        E,
+        r"NilpotentApproximation: point\[hx\]: got the string",
+    ),
+    ("NilpotentApproximation-point-none", lambda: dataclasses.replace(NIL, point=None), A, r"point: expected"),
+    ("NilpotentApproximation-weights-string", lambda: dataclasses.replace(NIL, weights="112"), A, r"weights: expected"),
+    (
+        "NilpotentApproximation-weights-order",
+        lambda: dataclasses.replace(NIL, weights=(2, 1, 1)),
+        A,
+        r"must start at 1",
+    ),
+    ("NilpotentApproximation-chart", lambda: dataclasses.replace(NIL, chart="z1 z2 z3"), A, r"chart"),
+    ("NilpotentApproximation-fields-none", lambda: dataclasses.replace(NIL, fields=()), A, r"fields: expected"),
+    (
+        "NilpotentApproximation-fields-inhomogeneous",
+        lambda: dataclasses.replace(NIL, fields=(VectorField(NIL.chart, [1, 0, NIL.chart.q[0] ** 2]), NIL.fields[1])),
+        fr.FramesError,
+        r"fields\[0\]",
+    ),
+    (
+        "Distribution.nilpotent_approximation-string",
+        lambda: HEIS.nilpotent_approximation({"hx": "0", "hy": 0, "hz": 0}),
+        E,
+        r"point\[hx\]: got the string",
+    ),
+    (
+        "Distribution.nilpotent_approximation-missing",
+        lambda: HEIS.nilpotent_approximation({H3.q[0]: 0}),
+        fr.FramesError,
+        r"point",
+    ),
     # ------------------------------------------------------------------------- BracketFlag
     ("BracketFlag-growth-string", lambda: BracketFlag("23", 3, None, (2, 3)), A, r"BracketFlag: growth: expected"),
     ("BracketFlag-growth-none", lambda: BracketFlag(None, 3, None, (2, 3)), A, r"BracketFlag: growth: expected"),
@@ -507,6 +546,7 @@ ROWS = [
 #: Public names of the layer with rows in the table (a row id starts with the name).
 COVERED = [
     "BracketFlag",
+    "NilpotentApproximation",
     "Chart",
     "Distribution",
     "Form",

@@ -15,6 +15,7 @@ from ._distribution import AdaptedIndices, Distribution, FrobeniusResult, Linear
 from ._fields import OneForm, VectorField, bracket
 from ._forms import Form, vector_components
 from ._frame import Frame, anholonomy_after_change, complete_frame
+from ._nilpotent import NilpotentApproximation
 from ._tangent import SecondOrderField, TangentVectorField
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Frame",
     "FrobeniusResult",
     "LinearConstraints",
+    "NilpotentApproximation",
     "OneForm",
     "SecondOrderField",
     "TangentVectorField",

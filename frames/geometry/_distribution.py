@@ -20,6 +20,7 @@ from ._chart import Chart
 from ._fields import VectorField
 from ._frame import Frame, _field_list, _rank, complete_frame
 from ._growth import BracketFlag, bracket_flag
+from ._nilpotent import NilpotentApproximation, nilpotent_approximation
 
 __all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
@@ -136,6 +137,36 @@ class Distribution:
     def growth_vector(self, point: Any = None) -> tuple[int, ...]:
         """``(dim D^1, dim D^2, …)`` generically, or at ``point`` (a mapping ``{q: value}``)."""
         return self.bracket_flag(point).growth
+
+    def nilpotent_approximation(
+        self, point: Any, *, names: Any = "z", max_step: int | None = None
+    ) -> NilpotentApproximation:
+        """Privileged coordinates, weights and the nilpotent approximation at ``point`` (Bellaïche).
+
+        Parameters
+        ----------
+        point : mapping
+            ``{q: value}`` for every coordinate, exact values.
+        names : str or sequence
+            Prefix (default ``"z"``) or names of the privileged coordinates.
+        max_step : int, optional
+            Longest bracket tried at the point (default ``2 dim Q``).
+
+        Returns
+        -------
+        NilpotentApproximation
+            See :mod:`frames.geometry._nilpotent` (the algorithm); works at singular points too.
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.Chart("x y z")
+        >>> x, y, z = ch.q
+        >>> D = Distribution([fr.VectorField(ch, [1, 0, -y / 2]), fr.VectorField(ch, [0, 1, x / 2])])
+        >>> D.nilpotent_approximation({x: 0, y: 0, z: 0}).weights
+        (1, 1, 2)
+        """
+        return nilpotent_approximation(self.fields, point, names=names, max_step=max_step)
 
     def is_bracket_generating(self) -> bool:
         """True if the iterated brackets of D span TQ at generic points (Chow–Rashevskii)."""

@@ -141,19 +141,20 @@ class BracketFlag(Value):
         return rows
 
 
-def _check_point(chart: Chart, point: Any) -> dict[sp.Symbol, sp.Expr]:
+def _check_point(chart: Chart, point: Any, what: str = "growth_vector") -> dict[sp.Symbol, sp.Expr]:
+    """``point`` as ``{symbol: exact value}``; ``what`` (the caller's name) starts every message."""
     if not isinstance(point, Mapping):
-        raise ArgumentError(f"growth_vector: point must be a mapping coordinate -> value, got {point!r}")
+        raise ArgumentError(f"{what}: point must be a mapping coordinate -> value, got {point!r}")
     for k, v in point.items():
-        as_expr(v, name=f"growth_vector: point[{k}]")  # strings and non-finite values are refused here
+        as_expr(v, name=f"{what}: point[{k}]")  # strings and non-finite values are refused here
     sub = chart.coordinate_substitution(point)
     missing = [str(q) for q in chart.q if q not in sub]
     extra = [str(s) for s in sub if s not in chart.q and s not in chart.params]
     if missing or extra:
         raise InvalidExpressionError(
-            f"growth_vector: point must give every coordinate {chart.q} (missing {missing}, not coordinates {extra})"
+            f"{what}: point must give every coordinate {chart.q} (missing {missing}, not coordinates {extra})"
         )
-    return {s: as_expr(v, name=f"growth_vector: point[{s}]") for s, v in sub.items()}
+    return {s: as_expr(v, name=f"{what}: point[{s}]") for s, v in sub.items()}
 
 
 def _matrix(fields: Sequence[VectorField]) -> sp.Matrix:
@@ -187,13 +188,22 @@ def _generic(gens: Sequence[VectorField], n: int, max_step: int) -> tuple[tuple[
     return tuple(growth), tuple(basis)
 
 
-def _at_point(gens: Sequence[VectorField], n: int, sub: Mapping[sp.Symbol, Any], max_step: int) -> tuple[int, ...]:
+def _at_point(
+    gens: Sequence[VectorField], n: int, sub: Mapping[sp.Symbol, Any], max_step: int
+) -> tuple[tuple[int, ...], tuple[tuple[VectorField, ...], ...]]:
+    """The growth vector at the point, and the brackets of each length (``layers[k-1]``: length ``k``).
+
+    Length ``k + 1`` brackets are ``[X_α, Y]`` with ``Y`` of length ``k`` (they span all brackets of
+    that length by the Jacobi identity); duplicates up to sign and vanishing brackets are dropped.
+    """
+
     def at(fields: Sequence[VectorField]) -> sp.Matrix:
         return _matrix(fields).xreplace(dict(sub))
 
     layer = list(gens)
     seen = {X.components for X in layer}
     everything = list(layer)
+    layers = [tuple(layer)]
     growth = [_rank(at(everything))]
     while growth[-1] < n and len(growth) < max_step:
         with step(f"bracket flag D^{len(growth) + 1}(p)"):
@@ -217,11 +227,12 @@ def _at_point(gens: Sequence[VectorField], n: int, sub: Mapping[sp.Symbol, Any],
         if not nxt:
             break
         everything += nxt
+        layers.append(tuple(nxt))
         growth.append(_rank(at(everything)))
         layer = nxt
     while len(growth) > 1 and growth[-1] == growth[-2]:  # trailing steps that added nothing
         growth.pop()
-    return tuple(growth)
+    return tuple(growth), tuple(layers[: len(growth)])
 
 
 def bracket_flag(fields: Sequence[VectorField], point: Any = None, *, max_step: int | None = None) -> BracketFlag:
@@ -252,5 +263,5 @@ def bracket_flag(fields: Sequence[VectorField], point: Any = None, *, max_step: 
     if point is None:
         return BracketFlag(generic, n, None, generic, basis)
     sub = _check_point(gens[0].chart, point)
-    growth = _at_point(gens, n, sub, max_step or 2 * n)
+    growth, _layers = _at_point(gens, n, sub, max_step or 2 * n)
     return BracketFlag(growth, n, tuple(sub.items()), generic)
