@@ -184,6 +184,16 @@ class _TomlScanner:
                 return tuple(parts)
             self.i += 1
 
+    def key_value(self, prefix: tuple[Any, ...], at: int) -> None:
+        """``key = value`` at the cursor (``at``: where the key starts), recorded under ``prefix``."""
+        k = self.key()
+        self.blanks(False)
+        if self.peek() != "=":
+            raise _Stop
+        self.i += 1
+        self.blanks(False)
+        self.value((*prefix, *k), at)
+
     def value(self, path: tuple[Any, ...], key_at: int) -> None:
         start = self.i
         c = self.peek()
@@ -215,14 +225,7 @@ class _TomlScanner:
                 if self.peek() == "}":
                     self.i += 1
                     return
-                at = self.i
-                k = self.key()
-                self.blanks(False)
-                if self.peek() != "=":
-                    raise _Stop
-                self.i += 1
-                self.blanks(False)
-                self.value((*path, *k), at)
+                self.key_value(path, self.i)
                 self.blanks(False)
                 if self.peek() == ",":
                     self.i += 1
@@ -262,13 +265,7 @@ class _TomlScanner:
                 self.i += 1
                 self.out[table] = _Span(at, at)
             else:
-                k = self.key()
-                self.blanks(False)
-                if self.peek() != "=":
-                    raise _Stop
-                self.i += 1
-                self.blanks(False)
-                self.value((*table, *k), at)
+                self.key_value(table, at)
             self.blanks(False)
             if self.peek() == "#":
                 j = self.s.find("\n", self.i)
