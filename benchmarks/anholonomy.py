@@ -6,11 +6,13 @@ non-zero entries per row) and ``P`` a random permutation, so every frame is
 invertible everywhere with a polynomial coframe.
 Dimensions 4, 8, 12, 16, 24. Usage::
 
-    python benchmarks/anholonomy.py [--dims 4 8 12 16 24] [--seed 0] [--density P]
+    python benchmarks/anholonomy.py [--dims 4 8 12 16 24] [--seed 0] [--density P] [--compare]
 
 Prints, per dimension: time to build the frame (determinant check), time for
 the coframe, time for the object of anholonomy, the number of non-zero
-``R^k_ij`` and their total ``count_ops``.
+``R^k_ij`` and their total ``count_ops``. With ``--compare`` also the time of the
+expression-level computation (the general fallback: brackets as expressions,
+``canon`` of ``Θ [X_i, X_j]``) and whether its entries are the same expressions.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def random_frame(n: int, rng: random.Random, density: float) -> fr.Frame:
     return fr.Frame([fr.VectorField(ch, r) for r in rows])
 
 
-def run(dims: list[int], seed: int, density: float) -> list[dict[str, float]]:
+def run(dims: list[int], seed: int, density: float, compare: bool = False) -> list[dict[str, float]]:
     rng = random.Random(seed)
     out = []
     for n in dims:
@@ -63,16 +65,20 @@ def run(dims: list[int], seed: int, density: float) -> list[dict[str, float]]:
         R = F.anholonomy
         t3 = time.perf_counter()
         nz = [r for r in entries(R) if r != 0]
-        out.append(
-            {
-                "n": n,
-                "frame_s": t1 - t0,
-                "coframe_s": t2 - t1,
-                "anholonomy_s": t3 - t2,
-                "nonzero": len(nz) // 2,
-                "ops": sum(sp.count_ops(r) for r in nz) // 2,
-            }
-        )
+        row = {
+            "n": n,
+            "frame_s": t1 - t0,
+            "coframe_s": t2 - t1,
+            "anholonomy_s": t3 - t2,
+            "nonzero": len(nz) // 2,
+            "ops": sum(sp.count_ops(r) for r in nz) // 2,
+        }
+        if compare:
+            t4 = time.perf_counter()
+            R_expr = F._anholonomy_from_brackets()
+            row["expression_s"] = time.perf_counter() - t4
+            row["same"] = entries(R_expr) == entries(R)
+        out.append(row)
     return out
 
 
@@ -86,13 +92,22 @@ def main(argv: list[str] | None = None) -> None:
         default=0.0,
         help="probability of a non-zero off-diagonal entry; 0 (default) means 2/n, about two per row",
     )
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="also time the expression-level computation and check that it gives the same entries",
+    )
     args = ap.parse_args(argv)
-    rows = run(args.dims, args.seed, args.density)
-    print(f"{'n':>4} {'frame [s]':>10} {'coframe [s]':>12} {'R [s]':>10} {'R^k_ij≠0 (i<j)':>16} {'count_ops':>10}")
+    rows = run(args.dims, args.seed, args.density, args.compare)
+    extra = f" {'R expr [s]':>11} {'same':>5}" if args.compare else ""
+    print(
+        f"{'n':>4} {'frame [s]':>10} {'coframe [s]':>12} {'R [s]':>10} {'R^k_ij≠0 (i<j)':>16} {'count_ops':>10}{extra}"
+    )
     for r in rows:
+        more = f" {r['expression_s']:>11.3f} {r['same']!s:>5}" if args.compare else ""
         print(
             f"{r['n']:>4} {r['frame_s']:>10.3f} {r['coframe_s']:>12.3f} {r['anholonomy_s']:>10.3f} "
-            f"{r['nonzero']:>16} {r['ops']:>10}"
+            f"{r['nonzero']:>16} {r['ops']:>10}{more}"
         )
 
 

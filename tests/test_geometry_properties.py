@@ -4,13 +4,15 @@ Every identity is checked exactly with the library's zero test on
 hypothesis-generated charts, fields, functions and frames.
 """
 
+import pytest
 import sympy as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import entries, is_zero
+from frames.algebra import canon, entries, is_zero
+from frames.algebra._sparse import structure_functions
 
 
 @given(fst.chart_and_fields(count=2))
@@ -166,3 +168,100 @@ def test_quasi_velocity_substitutions_are_inverse(data):
     F = data.draw(fst.frames_on(ch))
     f = data.draw(fst.functions_on_TQ(ch))
     assert is_zero(F.to_natural(F.to_quasi(f)) - f)
+
+
+# ---------------------------------------------------------------- anholonomy: sparse polynomial path (issue 16)
+
+
+def _reference_anholonomy(F):
+    """``R^k_ij`` with plain sympy: brackets by ``diff``, coframe by ``Matrix.inv``."""
+    q, n = F.chart.q, F.dim
+    X = F.matrix
+    Th = X.T.inv()
+    R = sp.MutableDenseNDimArray.zeros(n, n, n)
+    for i in range(n):
+        for j in range(n):
+            B = sp.Matrix(
+                [
+                    sum(X[i, m] * sp.diff(X[j, c], q[m]) - X[j, m] * sp.diff(X[i, c], q[m]) for m in range(n))
+                    for c in range(n)
+                ]
+            )
+            for k, r in enumerate(Th * B):
+                R[k, i, j] = r
+    return R
+
+
+def _expression_level_anholonomy(F):
+    """The expression-level computation (library brackets, ``canon`` of ``Θ [X_i, X_j]``): the fallback."""
+    n = F.dim
+    R = sp.MutableDenseNDimArray.zeros(n, n, n)
+    for (i, j), B in F.brackets.items():
+        for k, r in enumerate(F.coframe_matrix * B.components):
+            R[k, i, j] = canon(r)
+            R[k, j, i] = -canon(r)
+    return R
+
+
+def _assert_equal_to_reference(F):
+    R, ref = F.anholonomy, _reference_anholonomy(F)
+    for a, b in zip(entries(R), entries(ref), strict=True):
+        d = sp.cancel(a - b)
+        assert d == 0 or sp.simplify(d) == 0, (a, b)
+
+
+@st.composite
+def _rational_frames(draw, min_dim=2, max_dim=4, trig=False):
+    """``P·U`` frames with each field divided by ``1 + q_j²`` or a parameter (rational coframe)."""
+    ch = fr.Chart(" ".join(f"q{i + 1}" for i in range(draw(st.integers(min_dim, max_dim)))), params="a")
+    F = draw(fst.frames_on(ch, trig=trig))
+    scale = [draw(st.sampled_from([sp.Integer(1), 1 + x**2, ch.params[0], x + 2 * ch.params[0]])) for x in ch.q]
+    return fr.Frame([X / s for X, s in zip(F.fields, scale, strict=True)])
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_anholonomy_of_polynomial_frames_matches_sympy(data):
+    ch = data.draw(fst.charts(min_dim=3, max_dim=6))
+    F = data.draw(fst.frames_on(ch))
+    assert structure_functions(F.matrix, ch.q, F.coframe_matrix) is not None  # the sparse path is taken
+    _assert_equal_to_reference(F)
+
+
+@settings(max_examples=6)
+@given(st.data())
+def test_anholonomy_of_trigonometric_frames_matches_sympy(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=4))
+    F = data.draw(fst.frames_on(ch, trig=True))
+    _assert_equal_to_reference(F)
+
+
+@settings(max_examples=15)
+@given(st.one_of(_rational_frames(), _rational_frames(max_dim=3, trig=True), st.data()))
+def test_anholonomy_sparse_path_gives_the_expression_level_canonical_form(frame_or_data):
+    """Same canonical entries (structurally) as the expression-level code, and the same determinant."""
+    if isinstance(frame_or_data, fr.Frame):
+        F = frame_or_data
+    else:
+        ch = frame_or_data.draw(fst.charts(min_dim=3, max_dim=6))
+        F = frame_or_data.draw(fst.frames_on(ch, trig=frame_or_data.draw(st.booleans())))
+    assert list(entries(F.anholonomy)) == list(entries(_expression_level_anholonomy(F)))
+    assert F.determinant == canon(F.matrix.det(method="bareiss"))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        sp.exp(sp.Symbol("q1")),
+        sp.Float(0.5) * sp.Symbol("q1"),
+        sp.sqrt(1 + sp.Symbol("q1") ** 2),
+        sp.Function("g")(sp.Symbol("q1")),
+    ],
+)
+def test_anholonomy_outside_rational_functions_uses_the_expression_level_code(entry):
+    ch = fr.Chart("q1 q2 q3")
+    F = fr.Frame([fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, 1, entry]), fr.VectorField(ch, [0, 0, 1])])
+    assert structure_functions(F.matrix, ch.q, F.coframe_matrix) is None
+    R = F.anholonomy
+    assert R[2, 0, 1] == canon(sp.diff(entry, ch.q[0])) and R[2, 1, 0] == -R[2, 0, 1]
+    assert sum(1 for r in entries(R) if r != 0) == 2

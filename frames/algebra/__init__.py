@@ -25,6 +25,7 @@ from ._solve import (
     solve_rational,
     tidy_inverse,
 )
+from ._sparse import domain_determinant, structure_functions
 
 __all__ = [
     "as_expr",
@@ -41,11 +42,13 @@ __all__ = [
     "checkpoint",
     "current_budget",
     "step",
+    "structure_functions",
     "RationalFunctions",
     "UnsupportedExpression",
     "canon",
     "canon_matrix",
     "entries",
+    "domain_determinant",
     "exact_inverse",
     "exact_solve",
     "is_zero",

@@ -21,7 +21,19 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import as_expr, as_int, as_matrix, canon, canon_matrix, entries, exact_inverse, expect, is_zero
+from ..algebra import (
+    as_expr,
+    as_int,
+    as_matrix,
+    canon,
+    canon_matrix,
+    domain_determinant,
+    entries,
+    exact_inverse,
+    expect,
+    is_zero,
+    structure_functions,
+)
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField
@@ -143,7 +155,9 @@ class Frame:
                 f"Frame: v: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
             )
         M = sp.ImmutableMatrix([list(X.components) for X in fields])
-        det = canon(M.det(method="bareiss"))
+        det = domain_determinant(M)
+        if det is None:  # entries outside the rational functions of symbols, sin/cos, f(t)
+            det = canon(M.det(method="bareiss"))
         if is_zero(det):
             raise SingularFrameError(
                 f"Frame: fields: the fields {list(fields)} are linearly dependent; "
@@ -216,7 +230,28 @@ class Frame:
 
     @cached_property
     def anholonomy(self) -> sp.ImmutableDenseNDimArray:
-        r"""Object of anholonomy ``R[k, i, j] = R^k_ij`` with ``[X_i, X_j] = R^k_ij X_k``."""
+        r"""Object of anholonomy ``R[k, i, j] = R^k_ij`` with ``[X_i, X_j] = R^k_ij X_k``.
+
+        ``R^k_ij = θ^k([X_i, X_j])``. When every component of the frame and coframe is a
+        rational function of symbols, ``sin``/``cos`` and undefined functions of
+        non-coordinates (the usual case), only the non-zero brackets and products are
+        computed, in sympy's sparse polynomial ring
+        (:func:`frames.algebra.structure_functions`); otherwise from
+        :attr:`brackets` with expressions. Both give the same canonical entries
+        (:func:`~frames.algebra.canon`).
+        """
+        n = self.dim
+        fast = structure_functions(self.matrix, self.chart.q, self.coframe_matrix)
+        if fast is None:
+            return self._anholonomy_from_brackets()
+        flat: list[sp.Expr] = [sp.S.Zero] * n**3  # R[k, i, j] at (k n + i) n + j
+        for (k, i, j), r in fast.items():
+            flat[(k * n + i) * n + j] = r
+            flat[(k * n + j) * n + i] = -r
+        return sp.ImmutableDenseNDimArray(flat, (n, n, n))
+
+    def _anholonomy_from_brackets(self) -> sp.ImmutableDenseNDimArray:
+        """The object of anholonomy from the brackets as expressions (the general path)."""
         n = self.dim
         Th = self.coframe_matrix
         R = sp.MutableDenseNDimArray.zeros(n, n, n)
