@@ -22,6 +22,10 @@ from .app import (
     parse_expression,
     write_system,
 )
+from .app._interop import MechanicsImport as MechanicsImport
+from .app._interop import from_mechanics as from_mechanics
+from .app._interop import mechanics_import as mechanics_import
+from .app._interop import mechanics_rates as mechanics_rates
 from .dynamics import (
     CartanSolution,
     CartanSystem,
@@ -50,6 +54,8 @@ from .dynamics import (
     vakonomic_lift,
     weak_consistency,
 )
+from .dynamics._measure import InvariantMeasure as InvariantMeasure
+from .dynamics._measure import invariant_measure as invariant_measure
 from .dynamics._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from .errors import (
     ArgumentError,
@@ -126,6 +132,12 @@ from .numeric import (
 )
 
 __all__ = [
+    "InvariantMeasure",
+    "MechanicsImport",
+    "from_mechanics",
+    "invariant_measure",
+    "mechanics_import",
+    "mechanics_rates",
     "budget",
     "step",
     "BudgetExceededError",

@@ -1196,6 +1196,25 @@ ROWS = [
         A,
         r"^lagranges_method_accelerations: full_rhs: expected True or False",
     ),
+    (
+        "invariant_measure-string",
+        lambda: fr.invariant_measure("x"),
+        A,
+        r"^invariant_measure: system: expected",
+    ),
+    (
+        "invariant_measure-injection",
+        lambda: fr.invariant_measure(INJ),
+        A,
+        r"^invariant_measure: system: expected",
+    ),
+    ("invariant_measure-ansatz", lambda: fr.invariant_measure(NH, ansatz="y"), A, r"^invariant_measure: ansatz"),
+    (
+        "invariant_measure-ansatz-injection",
+        lambda: fr.invariant_measure(NH, ansatz=INJ),
+        A,
+        r"^invariant_measure: ansatz",
+    ),
 ]
 
 COVERED = [
@@ -1230,6 +1249,7 @@ COVERED = [
     "CortesComparison",
     "Candidate",
     "lagranges_method_accelerations",
+    "invariant_measure",
 ]
 
 # Results built by the library (frozen dataclasses returned by the callables above), not entry points.
@@ -1240,6 +1260,7 @@ RESULT_TYPES = [
     "ComparisonStep",
     "ConsistencyResult",
     "KozlovCheck",
+    "InvariantMeasure",
     "MartinetAbnormals",
     "MotionComparison",
     "MotionConsistency",

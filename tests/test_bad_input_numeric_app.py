@@ -251,6 +251,14 @@ ROWS = [
     ("load_system-type", lambda: fr.load_system(5), SF, r"5"),
     ("dump_system-type", lambda: fr.dump_system("x"), A, r"dump_system: model"),
     ("write_system-type", lambda: fr.write_system("x", os.path.join(tempfile.gettempdir(), "x.toml")), A, r"model"),
+    # ---------------------------------------------------------------- sympy.physics.mechanics interop
+    ("from_mechanics-string", lambda: fr.from_mechanics("x"), A, r"^from_mechanics: method: expected"),
+    ("from_mechanics-injection", lambda: fr.from_mechanics(INJ), A, r"^from_mechanics: method: expected"),
+    ("from_mechanics-none", lambda: fr.from_mechanics(None), A, r"^from_mechanics: method: .*NoneType"),
+    ("mechanics_import-injection", lambda: fr.mechanics_import(INJ), A, r"^from_mechanics: method: expected"),
+    ("mechanics_import-int", lambda: fr.mechanics_import(5), A, r"^from_mechanics: method: .*int"),
+    ("mechanics_rates-injection", lambda: fr.mechanics_rates(INJ, KE), A, r"^mechanics_rates: method: expected"),
+    ("mechanics_rates-model", lambda: fr.mechanics_rates(None, 5), A, r"^mechanics_rates: (method|model): expected"),
 ]
 
 #: Public callables of the numeric and app layers (and the budget functions) that the table covers.
@@ -279,10 +287,13 @@ COVERED = {
     "load_system",
     "dump_system",
     "write_system",
+    "from_mechanics",
+    "mechanics_import",
+    "mechanics_rates",
 }
 
 #: Results of computations, built by the library (their constructors are not an input surface).
-RESULTS = {"Trajectory", "TrajectoryBatch"}
+RESULTS = {"Trajectory", "TrajectoryBatch", "MechanicsImport"}
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])

@@ -6,7 +6,8 @@
   (never ``eval``/``sympify``); ``_toml_pos`` — line and column of a key; ``_sysfile_write`` — the exact writer;
 * ``_report`` — ``frames analyze``: the report sections;
 * ``_latex`` — LaTeX of equations;
-* ``_cli`` — the ``frames`` console script (:func:`main`).
+* ``_cli`` — the ``frames`` console script (:func:`main`);
+* ``_interop`` — :mod:`sympy.physics.mechanics` interop (``from_mechanics``, ``Model.to_mechanics``).
 """
 
 from ._cli import load_model, main

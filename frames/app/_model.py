@@ -442,6 +442,16 @@ class Model:
         """The nonholonomic system in the model's adapted frame."""
         return NonholonomicSystem(self.lagrangian, self.frame, self.m)
 
+    #: installed by ``frames.app._interop`` (which imports this module, so no import cycle)
+    _to_mechanics: ClassVar[Any] = None
+
+    def to_mechanics(self, kind: str = "lagrange") -> Any:
+        """The model as a sympy ``LagrangesMethod`` (``kind="lagrange"``) or ``KanesMethod`` (``"kane"``).
+
+        Delegates to :func:`frames.app._interop.to_mechanics`, which documents both constructions.
+        """
+        return Model._to_mechanics(self, kind)
+
     @property
     def is_chaplygin(self) -> bool:
         """True if the model declares group generators (a Chaplygin system)."""

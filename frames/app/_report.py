@@ -31,6 +31,7 @@ from ..algebra import as_expr, step, tidy, trig_normal
 from ..algebra import budget as _budget
 from ..dynamics._chaplygin import ChaplyginSystem
 from ..dynamics._consistency import strong_consistency, weak_consistency
+from ..dynamics._measure import invariant_measure
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import ArgumentError, FramesError
 from ..geometry._growth import bracket_flag
@@ -281,6 +282,18 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
         yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
     for e in G.equations():
         yield eq(sp.sstr(e.lhs), e.rhs, sp.latex(e.lhs))
+
+
+@section("invariant_measure", "Invariant measure N(q) dq∧dv of the nonholonomic field (basic density)")
+def _invariant_measure(a: Analysis) -> Iterable[Item]:
+    res = invariant_measure(a.nh)
+    for kind, label, value in res.report_items():
+        if kind == "verdict":
+            yield verdict(label, bool(value))
+        elif kind == "equation":
+            yield eq(label, value)
+        else:
+            yield note(str(value), label)
 
 
 @section("vakonomic", "Vakonomic field (Propositions 3-4)")

@@ -25,6 +25,8 @@ from ._consistency import (
     weak_consistency,
 )
 from ._lagrangian import Equations, Lagrangian
+from ._measure import InvariantMeasure as InvariantMeasure
+from ._measure import invariant_measure as invariant_measure
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
 from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
 

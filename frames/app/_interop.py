@@ -1,0 +1,763 @@
+r"""Interop with :mod:`sympy.physics.mechanics`: :func:`from_mechanics` and ``Model.to_mechanics``.
+
+**From SymPy** (:func:`from_mechanics`, :func:`mechanics_import`). A
+:class:`~sympy.physics.mechanics.LagrangesMethod` brings its Lagrangian and its ``nonhol_coneqs``
+(and the derivatives of its ``hol_coneqs``); the frame is ``LinearConstraints(...).adapted_frame()``.
+A :class:`~sympy.physics.mechanics.KanesMethod` brings its generalized speeds: with the kinematic
+differential equations ``u = W(q) q̇`` they are quasi-velocities, and the frame is built from them.
+The independent speeds are the first ``m`` quasi-velocities ``v^α``, and the velocity constraints
+``B(q) u = 0`` are the others ``v^a``. The frame is dual to the coframe ``(W_ind, B W)``: its first
+``m`` fields span D, and on ``C = {v^a = 0}`` the rates of Kane's independent speeds are the
+``Γ^α`` of the nonholonomic field.
+
+Kane's method takes no Lagrangian, so one is built from the configuration. The velocity of each mass
+centre is the time derivative of its position from a point at rest in the inertial frame. The angular
+velocity of each body comes from its direction cosine matrix. The potential is ``−F·r`` for each force
+that is constant in the inertial frame, such as gravity. Any other load raises an error naming that
+load. The velocities set on the method must equal these true velocities on C. A
+``v2pt_theory`` about a rolling contact point breaks this: it hides a constraint that the method does
+not list, and such a method is refused with a message saying so (SymPy's ``test_kane.py`` rolling
+disc is one).
+
+**To SymPy** (:func:`to_mechanics`, ``Model.to_mechanics``). ``kind="lagrange"`` gives
+``LagrangesMethod(L, q, nonhol_coneqs=constraints)``. ``kind="kane"`` gives a ``KanesMethod`` whose
+generalized speeds are the frame's quasi-velocities (``u = Θ q̇``), with the transverse ones
+``v^a`` dependent (``velocity_constraints = v^a``). A general Lagrangian has no bodies, so the
+inertia is carried by ``n`` particles moving along ``N.x`` with velocities ``w = K q̇`` and masses
+``D``, where ``∂²L/∂q̇² = Kᵀ D K`` is the LDLᵀ factorisation. Every other term of the
+Euler–Lagrange expressions acts as a generalized force on ``n`` points moving along ``N.y`` with
+velocities ``q̇``: the potential, the gyroscopic terms, and the terms that come from a
+configuration-dependent ``K`` or ``D``. For a constant mass matrix these are plain particles and
+forces. SymPy's Kane pipeline then does what it does for any system: partial velocities, elimination
+of the dependent speeds and acceleration constraints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.physics import mechanics as me
+
+from ..algebra import canon, exact_inverse, is_zero, solve_exact, tidy, trig_normal
+from ..dynamics._lagrangian import Lagrangian
+from ..dynamics._nonholonomic import NonholonomicSystem
+from ..errors import ArgumentError, ConstraintError, FramesError, InvalidExpressionError, RegularityError
+from ..geometry._chart import Chart
+from ..geometry._distribution import LinearConstraints
+from ..geometry._fields import VectorField
+from ..geometry._frame import Frame
+from ..geometry._tangent import SecondOrderField
+from ..natural._mechanics import to_dynamic
+from ._model import Model
+
+__all__ = ["MechanicsImport", "from_mechanics", "mechanics_import", "mechanics_rates", "to_mechanics"]
+
+_T = me.dynamicsymbols._t
+_KINDS = ("lagrange", "kane")
+
+
+# ----------------------------------------------------------------------------- names
+def _is_dynamic(x: Any) -> bool:
+    return isinstance(x, AppliedUndef) and x.args == (_T,)
+
+
+def _dynamic_list(seq: Any, what: str) -> list[Any]:
+    out = list(seq)
+    for k, x in enumerate(out):
+        if not _is_dynamic(x):
+            raise InvalidExpressionError(f"{what}[{k}]: {x!r} is not a dynamicsymbol (an undefined function of t)")
+    names = [x.func.__name__ for x in out]
+    if len(set(names)) != len(names):
+        raise InvalidExpressionError(f"{what}: repeated names in {names}")
+    return out
+
+
+def _dot_name(name: str) -> str:
+    """``q1 -> qdot1``, ``theta -> thetadot`` (printed as ``\\dot q_1``, ``\\dot θ``)."""
+    m = re.fullmatch(r"([A-Za-z]+)_?(\d+)", name)
+    return f"{m.group(1)}dot{m.group(2)}" if m else f"{name}dot"
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+@dataclass
+class _Names:
+    """Translation of mechanics expressions (dynamicsymbols) into frames symbols."""
+
+    coords: dict[Any, sp.Symbol]  # q(t) -> q
+    rates: dict[Any, sp.Symbol]  # q'(t) -> chart velocity u
+    speeds: dict[Any, sp.Expr] = field(default_factory=dict)  # Kane's u(t) -> expression in the frame's v
+    zero: dict[Any, sp.Expr] = field(default_factory=dict)  # auxiliary speeds -> 0
+
+    def __call__(self, expr: Any, what: str) -> sp.Expr:
+        try:
+            e = sp.sympify(expr, strict=True).xreplace(self.zero)  # sympy objects and numbers only, never text
+        except (sp.SympifyError, TypeError):
+            raise InvalidExpressionError(f"{what}: {expr!r} is not a sympy expression") from None
+        own = set(self.coords) | set(self.speeds)
+        bad = [d for d in e.atoms(sp.Derivative) if d not in self.rates and d.expr in own]
+        if bad:
+            raise InvalidExpressionError(
+                f"{what}: {e} contains {bad}: accelerations (second derivatives, rates of the speeds) cannot be "
+                "written on TQ; only q(t), q'(t) and the generalized speeds are translated"
+            )
+        return e.xreplace(self.rates).xreplace(self.speeds).xreplace(self.coords)  # derivatives first
+
+    def reverse(self) -> dict[Any, Any]:
+        """The documented map: dynamicsymbol (or derivative) -> frames symbol or expression."""
+        return {**self.coords, **self.rates, **self.speeds}
+
+
+def _chart_for(
+    qsyms: list[sp.Symbol], exprs: Sequence[sp.Expr], dummies: Sequence[sp.Symbol], taken: set[str], what: str
+) -> tuple[Chart, dict[str, Any]]:
+    """The chart of an import: coordinates, free parameters, time and velocity names that clash with nothing.
+
+    Undefined functions of t left in the expressions are specified inputs (parameters on a chart with time).
+    """
+    syms: set[sp.Symbol] = set()
+    funcs: set[Any] = set()
+    for e in exprs:
+        syms |= e.free_symbols
+        funcs |= {f.func for f in e.atoms(AppliedUndef) if f.args == (_T,)}
+    syms -= set(qsyms) | set(dummies) | {_T}
+    params = sorted(syms, key=lambda s: s.name)
+    reserved = {q.name for q in qsyms} | taken | {_T.name}
+    pnames = [s.name for s in params] + [f.__name__ for f in funcs]
+    clash = sorted((set(pnames) & reserved) | {x for x in pnames if pnames.count(x) > 1})
+    if clash:
+        raise InvalidExpressionError(f"{what}: the names {clash} are used by several parameters, coordinates or speeds")
+    names = reserved | set(pnames)
+    unames = [u.name for u in Chart(qsyms).u]
+    if any(x in names for x in unames):
+        unames = [_fresh(_dot_name(q.name), names) for q in qsyms]
+    time = _T if (funcs or any(_T in e.free_symbols for e in exprs)) else None
+    try:
+        chart = Chart(qsyms, unames, time=time, params=params)
+    except FramesError as exc:
+        raise InvalidExpressionError(f"{what}: cannot build the chart: {exc}") from None
+    return chart, {f.__name__: f for f in funcs}
+
+
+def _linear_rows(chart: Chart, exprs: Sequence[sp.Expr], labels: Sequence[str]) -> list[sp.Expr]:
+    """Check that each constraint is linear and homogeneous in the velocities and free of explicit time."""
+    us = set(chart.u)
+    for e, lab in zip(exprs, labels, strict=True):
+        if chart.t is not None and e.has(chart.t):
+            raise InvalidExpressionError(
+                f"{lab}: {e} depends explicitly on time; time-dependent (rheonomic) constraints are not supported"
+            )
+        coeffs = [sp.diff(e, u) for u in chart.u]
+        rest = e - sum((c * u for c, u in zip(coeffs, chart.u, strict=True)), sp.S.Zero)
+        if any(c.free_symbols & us for c in coeffs) or not is_zero(rest):
+            raise ConstraintError(
+                f"{lab}: the constraint {e} = 0 is not linear and homogeneous in the velocities {chart.u}; "
+                "frames needs constraints a(q)·q̇ = 0"
+            )
+    return list(exprs)
+
+
+# ------------------------------------------------------------------ kinematics from the configuration
+def _rest_point(P: me.Point, N: me.ReferenceFrame, what: str) -> me.Point:
+    """A point at rest in N connected to ``P`` by positions (breadth first).
+
+    A point whose velocity in N is set to 0; failing that, a point with no velocity set at all (the
+    "inertial origin" of SymPy's examples, ``NO = Point('NO')``). The velocities set on the method
+    are checked against the derivatives of these positions afterwards.
+    """
+    seen = [P]
+    queue = deque([P])
+    while queue:
+        X = queue.popleft()
+        for Y in X._pos_dict:
+            if Y not in seen:
+                seen.append(Y)
+                queue.append(Y)
+    for X in seen:
+        vel = X._vel_dict.get(N)
+        if vel is not None and vel == 0:
+            return X
+    for X in seen:
+        if not X._vel_dict:
+            return X
+    raise InvalidExpressionError(
+        f"{what}: point {P.name} has no position relative to a point at rest in {N.name}; locate it from a fixed "
+        f"point (O.set_vel({N.name}, 0); P = O.locatenew(...)) so that its velocity is the derivative of a position"
+    )
+
+
+def _true_velocity(P: me.Point, N: me.ReferenceFrame, what: str) -> tuple[sp.Matrix, sp.Matrix]:
+    """``(r, ṙ)``: position of ``P`` from a point at rest in N and its time derivative, in N components."""
+    O = _rest_point(P, N, what)
+    r = me.express(P.pos_from(O), N).to_matrix(N)
+    return r, r.diff(_T)
+
+
+def _true_omega(F: me.ReferenceFrame, N: me.ReferenceFrame, what: str) -> sp.Matrix:
+    """Angular velocity of F in N from the direction cosine matrix, in F components (``[ω]× = Rᵀ Ṙ``)."""
+    try:
+        R = N.dcm(F)
+    except ValueError as exc:
+        raise InvalidExpressionError(f"{what}: frame {F.name} is not oriented relative to {N.name}: {exc}") from None
+    W = R.T * R.diff(_T)
+    return sp.Matrix([W[2, 1], W[0, 2], W[1, 0]])
+
+
+def _constant(x: Any, what: str) -> Any:
+    e = tidy(sp.sympify(x, strict=True))  # an inertia given in another frame is constant only modulo sin² + cos² = 1
+    if any(_is_dynamic(f) for f in e.atoms(AppliedUndef)) or e.has(_T):
+        raise InvalidExpressionError(
+            f"{what}: {e} varies in time; only constant masses and central inertias are supported"
+        )
+    return e
+
+
+def _kinetic_energy(bodies: Sequence[Any], N: me.ReferenceFrame, what: str) -> tuple[sp.Expr, list[Any]]:
+    """Kinetic energy from positions and orientations, and the (set, true) velocity pairs to check."""
+    T = sp.S.Zero
+    checks: list[Any] = []
+    for k, b in enumerate(bodies):
+        where = f"{what}.bodies[{k}] ({getattr(b, 'name', b)})"
+        if isinstance(b, me.RigidBody):
+            P, mass = b.masscenter, _constant(b.mass, f"{where}: mass")
+            F = b.frame
+            I = b.central_inertia.to_matrix(F).applyfunc(lambda x, w=where: _constant(x, f"{w}: central inertia"))
+            w = _true_omega(F, N, where)
+            T += (w.T * I * w)[0] / 2
+            checks.append((f"{where}: angular velocity of {F.name}", F.ang_vel_in(N).to_matrix(F), w))
+        elif isinstance(b, me.Particle):
+            P, mass = b.point, _constant(b.mass, f"{where}: mass")
+        else:
+            raise ArgumentError(f"{where}: expected a RigidBody or a Particle, got {type(b).__name__}")
+        _r, v = _true_velocity(P, N, where)
+        T += mass * (v.T * v)[0] / 2
+        checks.append((f"{where}: velocity of {P.name}", me.express(P.vel(N), N).to_matrix(N), v))
+    return T, checks
+
+
+def _potential(
+    loads: Sequence[Any], N: me.ReferenceFrame | None, what: str, aux: Mapping[Any, Any] | None = None
+) -> tuple[sp.Expr, list[Any]]:
+    """``V = −Σ F·r`` for forces constant in N; any other load is refused, naming it.
+
+    A force on a point that moves with Kane's auxiliary speeds ``aux`` only (a contact force brought
+    into evidence) does no work in the motion and is skipped.
+    """
+    V = sp.S.Zero
+    checks: list[Any] = []
+    for k, load in enumerate(loads or ()):
+        where = f"{what}.loads[{k}]"
+        try:
+            loc, vec = load
+        except (TypeError, ValueError):
+            raise ArgumentError(
+                f"{where}: {load!r} is not a (Point, Vector) or (ReferenceFrame, Vector) load"
+            ) from None
+        if N is None:
+            raise ArgumentError(f"{where}: the method has loads but no inertial frame")
+        if isinstance(loc, me.ReferenceFrame):
+            if vec == 0:
+                continue
+            raise InvalidExpressionError(
+                f"{where}: the torque {vec} on frame {loc.name} has no potential in frames' sense; only forces "
+                "constant in the inertial frame (gravity) can be written into a Lagrangian"
+            )
+        if not isinstance(loc, me.Point):
+            raise ArgumentError(f"{where}: {loc!r} is neither a Point nor a ReferenceFrame")
+        if aux and me.express(loc.vel(N), N).to_matrix(N).xreplace(aux) == sp.zeros(3, 1):
+            continue
+        Fv = me.express(vec, N).to_matrix(N)
+        moving = sorted(map(str, Fv.atoms(AppliedUndef, sp.Derivative)))
+        if moving:
+            raise InvalidExpressionError(
+                f"{where}: the force {vec} on point {loc.name} depends on {moving}; it is not conservative in the "
+                "sense frames can import (only forces constant in the inertial frame, such as gravity, have the "
+                "potential −F·r); nonconservative forces cannot enter a Lagrangian"
+            )
+        r, v = _true_velocity(loc, N, where)
+        V -= (Fv.T * r)[0]
+        checks.append((f"{where}: velocity of {loc.name}", me.express(loc.vel(N), N).to_matrix(N), v))
+    return V, checks
+
+
+def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int) -> None:
+    """The velocities set on the method equal the true ones on C (else a constraint is hidden)."""
+    on_c = frame.on_constraint(m)
+    for where, vset, vtrue in checks:
+        for i in range(3):
+            d = names(vset[i] - vtrue[i], where)
+            d = frame.to_quasi(d).xreplace(on_c)
+            if not is_zero(d):
+                raise ConstraintError(
+                    f"{where}: the value set on the method differs from the time derivative of the "
+                    f"configuration by {tidy(d)} (component {i}) on the constraint submanifold: the kinematics encode "
+                    "a constraint that is not among the velocity constraints (for example v2pt_theory about a rolling "
+                    "contact point). Give the contact point coordinates and state the rolling constraints as "
+                    "u_dependent/velocity_constraints"
+                )
+
+
+# ----------------------------------------------------------------------------- the import
+@dataclass(frozen=True, eq=False)
+class MechanicsImport:
+    r"""What :func:`mechanics_import` reads from a sympy method: frames objects and the name map.
+
+    Attributes
+    ----------
+    kind : str
+        ``"lagrange"`` or ``"kane"``.
+    method : LagrangesMethod or KanesMethod
+        The method read (not copied).
+    chart : Chart
+        Coordinates named after the dynamicsymbols (``q1(t) -> q1``); velocities ``u1, …`` (or
+        ``qdot1, …`` when Kane's speeds already use the names ``u1, …``).
+    lagrangian : Lagrangian
+    frame : Frame
+        Adapted frame (Kane: the first ``m`` quasi-velocities are the independent speeds).
+    m : int
+        Rank of D; ``m = n`` when the method has no constraints (then there is no Model, see
+        :meth:`model`, but :meth:`field` gives the Euler–Lagrange field in the frame).
+    constraints : LinearConstraints or None
+    names : mapping
+        ``q(t) -> q``, ``q'(t) -> u`` and (Kane) ``u_k(t) ->`` its expression in the frame's ``v``.
+    params : mapping
+        Parameter name -> Symbol (or undefined function of t for a specified input).
+    configuration_constraints : tuple
+        Kane's configuration constraints ``f(q) = 0`` (implied by the velocity constraints; the
+        motion keeps them when it starts on them).
+    """
+
+    kind: str
+    method: Any
+    chart: Chart
+    lagrangian: Lagrangian
+    frame: Frame
+    m: int
+    constraints: LinearConstraints | None
+    names: Mapping[Any, sp.Expr]
+    params: Mapping[str, Any]
+    configuration_constraints: tuple[sp.Expr, ...] = ()
+    _names: _Names | None = field(default=None, repr=False)
+
+    def to_frames(self, expr: Any) -> sp.Expr:
+        """A mechanics expression in frames symbols (q, the chart's u and, for Kane, the frame's v)."""
+        assert self._names is not None
+        return self._names(expr, "MechanicsImport.to_frames: expr")
+
+    def field(self) -> SecondOrderField:
+        """The nonholonomic field in :attr:`frame` (Euler–Lagrange field when ``m = n``)."""
+        if self.m < self.chart.dim:
+            return NonholonomicSystem(self.lagrangian, self.frame, self.m).field()
+        return self.lagrangian.euler_lagrange_field(self.frame)
+
+    def model(self, name: str | None = None) -> Model:
+        """The validated :class:`~frames.app._model.Model` (needs at least one constraint)."""
+        what = f"from_mechanics: method ({type(self.method).__name__})"
+        if self.constraints is None:
+            raise ConstraintError(
+                f"{what}: the method has no nonholonomic constraints (m = n = {self.chart.dim}); a frames Model "
+                "needs at least one. Use frames.mechanics_import(method).field() for the unconstrained system"
+            )
+        notes = f"Imported from sympy.physics.mechanics.{type(self.method).__name__} by frames.from_mechanics."
+        if self.configuration_constraints:
+            notes += f" Configuration constraints (kept by the motion): {list(self.configuration_constraints)}."
+        return Model(
+            name=name if name is not None else f"mechanics-{self.kind}",
+            chart=self.chart,
+            lagrangian=self.lagrangian,
+            frame=self.frame,
+            m=self.m,
+            constraints=self.constraints,
+            params=dict(self.params),
+            notes=notes,
+        )
+
+    def method_rates(self) -> sp.ImmutableMatrix:
+        r"""The method's own equations of motion solved exactly, in frames symbols (see :func:`mechanics_rates`)."""
+        assert self._names is not None
+        return _rates(self.method, self._names, self.frame, self.m, "MechanicsImport.method_rates")
+
+
+def _rates(method: Any, names: _Names, frame: Frame, m: int, what: str) -> sp.ImmutableMatrix:
+    """Kane: u̇ of the independent speeds on C; Lagrange: q̈ with the multipliers eliminated (module docs)."""
+    n = frame.dim
+    if isinstance(method, me.KanesMethod):
+        if method._fr is None:
+            method.kanes_equations()
+        on_c = frame.on_constraint(m)
+        A = method.mass_matrix.applyfunc(lambda e: trig_normal(names(e, what).xreplace(on_c)))
+        b = method.forcing.applyfunc(lambda e: trig_normal(names(e, what).xreplace(on_c)))
+        return sp.ImmutableMatrix([tidy(x) for x in solve_exact(A, b)[:m]])
+    if method.eom is None:
+        method.form_lagranges_equations()
+    MF = method.mass_matrix_full.applyfunc(lambda e: canon(names(e, what)))
+    FF = method.forcing_full.applyfunc(lambda e: canon(names(e, what)))
+    # rows n..2n: M q̈ + (multiplier columns) = f; rows 2n..: the differentiated constraints. The D fields
+    # annihilate the multiplier columns (the constraint covectors), so contracting with them is exact.
+    XD = sp.Matrix(frame.matrix[:m, :])
+    for a in range(2 * n, MF.rows):
+        if not all(is_zero((MF[a, n : 2 * n] * XD.row(al).T)[0]) for al in range(m)):
+            raise ArgumentError(f"{what}: method: its constraint {a - 2 * n} does not vanish on the frame's D fields")
+    A = (XD * MF[n : 2 * n, n : 2 * n]).col_join(MF[2 * n :, n : 2 * n]).applyfunc(canon)
+    b = (XD * FF[n : 2 * n, 0]).col_join(FF[2 * n :, 0]).applyfunc(canon)
+    return sp.ImmutableMatrix([tidy(x) for x in solve_exact(A, b)])
+
+
+def mechanics_rates(method: Any, model: Model) -> sp.ImmutableMatrix:
+    r"""A sympy method's own equations of motion, solved exactly in the symbols of ``model``.
+
+    Coordinates are matched by name (``q1(t) -> q1``, ``q1'(t) ->`` the chart's velocity) and, for
+    Kane, the generalized speeds by name with the frame's quasi-velocities, as
+    :meth:`Model.to_mechanics` names them.
+
+    Returns
+    -------
+    Matrix
+        ``KanesMethod``: the rates ``u̇`` of the independent speeds on C, from ``mass_matrix`` and
+        ``forcing`` (``kanes_equations()`` is called if it was not); they are the ``Γ^α`` of the
+        nonholonomic field. ``LagrangesMethod``: ``q̈`` on TQ, from ``mass_matrix_full`` and
+        ``forcing_full`` (``form_lagranges_equations()`` is called if it was not), the multipliers
+        eliminated by contracting the dynamic equations with the fields ``X_α`` that span D, which
+        annihilate the multiplier columns, so the result is exact on all of TQ. This is much cheaper
+        than solving for ``(q̈, λ)``.
+
+    Raises
+    ------
+    ArgumentError
+        If ``method`` or ``model`` has the wrong type, or their names do not match.
+    """
+    what = "mechanics_rates"
+    if not isinstance(model, Model):
+        raise ArgumentError(f"{what}: model: expected a frames Model, got {type(model).__name__}")
+    if not isinstance(method, me.KanesMethod | me.LagrangesMethod):
+        raise ArgumentError(f"{what}: method: expected a KanesMethod or LagrangesMethod, got {type(method).__name__}")
+    ch, F = model.chart, model.frame
+    qs = _dynamic_list(method.q, f"{what}: method.q")
+    by_name = {q.name: q for q in ch.q}
+    if sorted(q.func.__name__ for q in qs) != sorted(by_name):
+        raise ArgumentError(f"{what}: method: coordinates {list(qs)} are not the model's {list(ch.q)}")
+    coords = {q: by_name[q.func.__name__] for q in qs}
+    rates = {q.diff(_T): ch.u[ch.q.index(coords[q])] for q in qs}
+    speeds: dict[Any, sp.Expr] = {}
+    if isinstance(method, me.KanesMethod):
+        us = _dynamic_list(method.u, f"{what}: method.u")
+        vnames = [v.name for v in F.v]
+        if [u.func.__name__ for u in us] != vnames or len(method._udep) != model.n - model.m:
+            raise ArgumentError(
+                f"{what}: method: the speeds {list(us)} are not the model's quasi-velocities {list(F.v)} "
+                f"(independent first, {model.n - model.m} dependent); use mechanics_import(method).method_rates()"
+            )
+        speeds = dict(zip(us, F.v, strict=True))
+    names = _Names(coords, rates, speeds, {ua: sp.S.Zero for ua in getattr(method, "_uaux", [])})
+    return _rates(method, names, F, model.m, what)
+
+
+def _import_lagrange(method: me.LagrangesMethod, what: str) -> MechanicsImport:
+    qs = _dynamic_list(method.q, f"{what}.q")
+    qsyms = [sp.Symbol(q.func.__name__) for q in qs]
+    dummies = [sp.Dummy(f"u_{s.name}") for s in qsyms]
+    names = _Names(dict(zip(qs, qsyms, strict=True)), dict(zip([q.diff(_T) for q in qs], dummies, strict=True)))
+    L = names(method._L[0], f"{what}: Lagrangian")
+    V, checks = _potential(method.forcelist, method.inertial, what)
+    if V != 0:
+        L -= names(V, f"{what}: loads")
+    nhol = len(method._hol_coneqs)
+    labels = [f"{what}: hol_coneqs[{k}] (differentiated)" for k in range(nhol)]
+    labels += [f"{what}: nonhol_coneqs[{k}]" for k in range(len(method.coneqs) - nhol)]
+    cons = [names(c, lab) for c, lab in zip(method.coneqs, labels, strict=True)]
+    chart, funcs = _chart_for(qsyms, [L, *cons], dummies, set(), what)
+    back = dict(zip(dummies, chart.u, strict=True))
+    L, cons = L.xreplace(back), [c.xreplace(back) for c in cons]
+    names.rates = {d: back[s] for d, s in names.rates.items()}
+    _linear_rows(chart, cons, labels)
+    taken = {s.name for s in (*chart.q, *chart.u, *chart.params)}
+    prefix = next(p for p in ("v", "w", "nu", "vq") if not {f"{p}{i + 1}" for i in range(chart.dim)} & taken)
+    if cons:
+        try:
+            constraints: LinearConstraints | None = LinearConstraints(chart, cons)
+        except FramesError as exc:
+            raise type(exc)(f"{what}: coneqs: {exc}") from None
+        assert constraints is not None
+        frame = constraints.adapted_frame(v=prefix)
+        m = chart.dim - constraints.k
+    else:
+        constraints, frame, m = None, Frame.coordinate(chart, v=prefix), chart.dim
+    _check_kinematics(checks, names, frame, chart.dim)
+    lag = Lagrangian(chart, L)  # as given (a round trip Model -> LagrangesMethod -> Model keeps it)
+    params = {s.name: s for s in chart.params} | funcs
+    return MechanicsImport("lagrange", method, chart, lag, frame, m, constraints, names.reverse(), params, (), names)
+
+
+def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
+    N = method._inertial
+    qs = _dynamic_list(method.q, f"{what}.q")
+    us = _dynamic_list(method.u, f"{what}.u")
+    n, o, k = len(qs), len(us), len(method._udep)
+    p = o - k
+    if o != n:
+        raise InvalidExpressionError(
+            f"{what}: {o} generalized speeds for {n} coordinates; frames needs one speed per coordinate "
+            "(u = W(q) q̇ with W invertible) so that the speeds are quasi-velocities"
+        )
+    if not method._k_kqdot:
+        raise ArgumentError(f"{what}: the KanesMethod has no kinematic differential equations (kd_eqs)")
+    if method.bodies is None:
+        raise ArgumentError(
+            f"{what}: the KanesMethod has no bodies; pass bodies=... to KanesMethod or call kanes_equations(bodies, loads)"
+        )
+    qsyms = [sp.Symbol(q.func.__name__) for q in qs]
+    dummies = [sp.Dummy(f"u_{s.name}") for s in qsyms]
+    names = _Names(
+        dict(zip(qs, qsyms, strict=True)),
+        dict(zip([q.diff(_T) for q in qs], dummies, strict=True)),
+        zero={ua: sp.S.Zero for ua in method._uaux},
+    )
+    # u = W q̇ from the implicit kinematic equations k_ku u + k_kq̇ q̇ + f_k = 0
+    fk = [names(x, f"{what}: kd_eqs") for x in method._f_k_implicit]
+    kku = method._k_ku_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
+    kkq = method._k_kqdot_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
+    if not all(is_zero(x) for x in fk) or any(e.has(_T) for e in (*kku, *kkq)):
+        raise InvalidExpressionError(
+            f"{what}: kd_eqs: the kinematic differential equations are affine or depend explicitly on time; "
+            "frames needs u = W(q) q̇"
+        )
+    try:
+        W = (-solve_exact(kku, kkq)).applyfunc(tidy)
+    except (ZeroDivisionError, FramesError, ValueError) as exc:
+        raise InvalidExpressionError(f"{what}: kd_eqs cannot be solved for the speeds: {exc}") from None
+    if k:
+        B = method._k_nh.applyfunc(lambda e: tidy(names(e, f"{what}: velocity_constraints")))
+        if not all(is_zero(names(x, f"{what}: velocity_constraints")) for x in method._f_nh) or B.has(_T):
+            raise ConstraintError(
+                f"{what}: velocity_constraints are affine or depend explicitly on time; frames needs B(q) u = 0"
+            )
+    else:
+        B = sp.zeros(0, n)
+    P = sp.eye(n)
+    P[p:, :] = B
+    bodies_T, checks = _kinetic_energy(method.bodies, N, what)
+    V, checks2 = _potential(method.loads, N, what, names.zero)
+    L = names(bodies_T - V, f"{what}: kinetic and potential energy")
+    chart, funcs = _chart_for(qsyms, [L, *W, *B], dummies, {u.func.__name__ for u in us}, what)
+    back = dict(zip(dummies, chart.u, strict=True))
+    L = L.xreplace(back)
+    names.rates = {d: back[s] for d, s in names.rates.items()}
+    # quasi-velocities: the independent speeds, then the velocity constraints (named after the dependent
+    # speed when the constraint is that speed itself)
+    taken = {s.name for s in (*chart.q, *chart.u, *chart.params)} | {u.func.__name__ for u in us}
+    vnames = [u.func.__name__ for u in us[:p]]
+    for a in range(k):
+        exact = all(B[a, j] == (1 if j == p + a else 0) for j in range(n))
+        vnames.append(us[p + a].func.__name__ if exact else _fresh(f"c{a + 1}", taken))
+    v = sp.symbols(vnames)
+    Theta = (P * W).applyfunc(tidy)
+    try:
+        frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
+        Pinv = exact_inverse(P)
+    except (ZeroDivisionError, FramesError) as exc:
+        raise InvalidExpressionError(
+            f"{what}: the speeds and velocity constraints do not form a coframe: {exc}"
+        ) from None
+    names.speeds = {u: canon(x) for u, x in zip(us, Pinv * sp.Matrix(v), strict=True)}
+    m = p
+    try:
+        constraints = LinearConstraints(chart, (B * W).applyfunc(tidy)) if k else None
+    except FramesError as exc:
+        raise type(exc)(f"{what}: velocity_constraints: {exc}") from None
+    cfg = tuple(names(c, f"{what}: configuration_constraints") for c in method._f_h)
+    for c in cfg:
+        for al in range(m):
+            if not is_zero(frame.fields[al](c)):
+                raise ConstraintError(
+                    f"{what}: configuration_constraints: the derivative of {c} = 0 is not implied by the "
+                    "velocity constraints; frames needs them among the velocity constraints"
+                )
+    _check_kinematics([*checks, *checks2], names, frame, m)
+    lag = Lagrangian(chart, tidy(L))
+    params = {s.name: s for s in chart.params} | funcs
+    return MechanicsImport("kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names)
+
+
+def mechanics_import(method: Any) -> MechanicsImport:
+    r"""Read a :class:`~sympy.physics.mechanics.LagrangesMethod` or ``KanesMethod`` into frames objects.
+
+    See :func:`from_mechanics`; this also works without constraints (``m = n``) and keeps the name map.
+
+    Raises
+    ------
+    ArgumentError
+        If ``method`` is not one of the two methods, or lacks what the import needs (Kane: kd_eqs, bodies).
+    ConstraintError
+        If a constraint is not linear and homogeneous in the velocities, or the method's kinematics
+        hide a constraint it does not list.
+    InvalidExpressionError
+        For what frames cannot represent: time-dependent constraints or kinematics, more speeds than
+        coordinates, loads without a potential, accelerations or variable masses.
+    """
+    what = "from_mechanics: method"
+    if isinstance(method, me.KanesMethod):
+        return _import_kane(method, what)
+    if isinstance(method, me.LagrangesMethod):
+        return _import_lagrange(method, what)
+    raise ArgumentError(
+        f"{what}: expected a sympy.physics.mechanics LagrangesMethod or KanesMethod, got {type(method).__name__} "
+        f"{str(method)[:60]!r}"
+    )
+
+
+def from_mechanics(method: Any, *, name: str | None = None) -> Model:
+    r"""A validated :class:`Model` from a sympy ``LagrangesMethod`` or ``KanesMethod``.
+
+    The dynamicsymbols ``q(t)`` become the chart's coordinates (same names), ``q'(t)`` its velocities,
+    and Kane's generalized speeds the frame's quasi-velocities (independent speeds first). Use
+    :func:`mechanics_import` for the name map and :meth:`MechanicsImport.method_rates`.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from sympy.physics.mechanics import LagrangesMethod, dynamicsymbols
+    >>> import frames as fr
+    >>> x, y, th = dynamicsymbols("x y theta")
+    >>> xd, yd, thd = (s.diff() for s in (x, y, th))
+    >>> LM = LagrangesMethod((xd**2 + yd**2 + thd**2) / 2, [x, y, th],
+    ...                      nonhol_coneqs=[-sp.sin(th) * xd + sp.cos(th) * yd])
+    >>> mdl = fr.from_mechanics(LM, name="knife")
+    >>> mdl.chart.q, mdl.m
+    ((x, y, theta), 2)
+    >>> mdl.constraints
+    LinearConstraints(-u_x*sin(theta) + u_y*cos(theta) = 0)
+    """
+    if name is not None and (not isinstance(name, str) or not name):
+        raise ArgumentError(f"from_mechanics: name: expected a non-empty string, got {name!r}")
+    return mechanics_import(method).model(name)
+
+
+# ----------------------------------------------------------------------------- the other way
+def _ldl(M: sp.Matrix, variables: set[sp.Symbol], what: str) -> tuple[sp.Matrix, list[sp.Expr]]:
+    """``M = Gᵀ diag(D) G``: symmetric elimination, simplest pivot first (no square roots).
+
+    ``variables`` (coordinates, time) make a pivot less simple than a constant one.
+
+    Pivoting on the constant diagonal entries first keeps the masses and velocities short (the
+    Chaplygin sleigh gives ``m, m, I`` instead of a pivot ``I + m a² cos² θ``).
+    """
+    n = M.rows
+    A = sp.Matrix(M)
+    G = sp.zeros(n, n)
+    D: list[sp.Expr] = []
+    left = list(range(n))
+    for step in range(n):
+        cands = [i for i in left if not is_zero(A[i, i])]
+        if not cands:
+            raise RegularityError(
+                f"{what}: the Hessian ∂²L/∂q̇² = {M.tolist()} has no nonzero pivot left; kind='kane' needs an "
+                "LDLᵀ factorisation (kind='lagrange' does not)"
+            )
+        i = min(cands, key=lambda j: (bool(A[j, j].free_symbols & variables), sp.count_ops(A[j, j]), j))
+        d = tidy(A[i, i])
+        D.append(d)
+        left.remove(i)
+        G[step, i] = 1
+        for j in left:
+            G[step, j] = tidy(A[i, j] / d)
+        for r in left:
+            for c in left:
+                A[r, c] = tidy(A[r, c] - A[r, i] * A[i, c] / d)
+    return G, D
+
+
+def _kane_from_model(model: Model, what: str) -> me.KanesMethod:
+    ch, F, m = model.chart, model.frame, model.m
+    n = ch.dim
+    sub, qf, qd, _t = to_dynamic(ch)
+    L = model.lagrangian.expr
+    H = model.lagrangian.hessian()
+    if H.free_symbols & set(ch.u):
+        raise RegularityError(f"{what}: L = {L} is not quadratic in the velocities; kind='kane' needs it")
+    variables = set(ch.q) | ({ch.t} if ch.t is not None else set())
+    K, D = _ldl(sp.Matrix(H), variables, what)
+    # e = Euler–Lagrange expressions without the q̈ terms; the particles carry M q̈ + Kᵀ(Ḋ K + D K̇) q̇
+    u = ch.u
+    e = [
+        sp.Add(*[sp.diff(L, ui, qj) * uj for qj, uj in zip(ch.q, u, strict=True)])
+        + (sp.diff(L, ui, ch.t) if ch.t is not None else 0)
+        - sp.diff(L, qi)
+        for ui, qi in zip(u, ch.q, strict=True)
+    ]
+    Dd = [ch.total_derivative(d) for d in D]
+    Kd = K.applyfunc(ch.total_derivative)
+    Mq = (sp.diag(*Dd) * K + sp.diag(*D) * Kd) * sp.Matrix(u)
+    gen = [tidy(x) for x in (K.T * Mq - sp.Matrix(e))]
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    constant = not any(x.free_symbols & variables for x in (*K, *D))
+    bodies, loads = [], []
+    w = K.xreplace(sub) * sp.Matrix(qd)
+    for i in range(n):
+        # inertia particle i: velocity w_i N.x (a true position when K is constant), mass D_i
+        P = O.locatenew(f"P{i + 1}", (K.row(i) * sp.Matrix(qf))[0] * N.x) if constant else me.Point(f"P{i + 1}")
+        P.set_vel(N, w[i] * N.x)
+        bodies.append(me.Particle(f"m{i + 1}", P, D[i].xreplace(sub)))
+        if gen[i] != 0:
+            Q = O.locatenew(f"Q{i + 1}", qf[i] * N.y)
+            Q.set_vel(N, qd[i] * N.y)
+            loads.append((Q, gen[i].xreplace(sub) * N.y))
+    speeds = [me.dynamicsymbols(s.name) for s in F.v]
+    # q̇ = Xᵀ v (u = Θ q̇ solved for q̇: sympy's linear solve of the kinematics is then trivial)
+    X = F.matrix.xreplace(sub)
+    kd = [qd[j] - sum((X[i, j] * speeds[i] for i in range(n)), sp.S.Zero) for j in range(n)]
+    return me.KanesMethod(
+        N,
+        q_ind=qf,
+        u_ind=speeds[:m],
+        kd_eqs=kd,
+        u_dependent=speeds[m:],
+        velocity_constraints=speeds[m:],
+        bodies=bodies,
+        forcelist=loads or None,
+    )
+
+
+def to_mechanics(model: Model, kind: str = "lagrange") -> Any:
+    r"""The model as a :mod:`sympy.physics.mechanics` method (not yet formed).
+
+    ``kind="lagrange"``: ``LagrangesMethod(L, q, nonhol_coneqs=constraints)``; call
+    ``form_lagranges_equations()`` and ``rhs()``. ``kind="kane"``: a ``KanesMethod`` in the
+    model's frame (speeds ``v1, …`` = the quasi-velocities, the transverse ones dependent with
+    ``v^a = 0``); the inertia is carried by particles built from the LDLᵀ factorisation of
+    ``∂²L/∂q̇²`` and the rest of the Euler–Lagrange expressions by generalized forces (module
+    docstring); call ``kanes_equations()`` and ``rhs()``. Coordinates keep the chart's names.
+
+    Raises
+    ------
+    ArgumentError
+        If ``model`` is not a Model or ``kind`` is neither ``"lagrange"`` nor ``"kane"``.
+    RegularityError
+        ``kind="kane"`` with a Lagrangian that is not quadratic in the velocities, or whose Hessian has
+        no LDLᵀ factorisation in the chart's order.
+    """
+    what = "to_mechanics"
+    if not isinstance(model, Model):
+        raise ArgumentError(f"{what}: model: expected a frames Model, got {type(model).__name__}")
+    if not isinstance(kind, str) or kind not in _KINDS:
+        raise ArgumentError(f"{what}: kind: expected 'lagrange' or 'kane', got {kind!r}")
+    if kind == "kane":
+        return _kane_from_model(model, f"{what}: model {model.name!r}")
+    sub, qf, _qd, _t = to_dynamic(model.chart)
+    cons = [c.xreplace(sub) for c in model.constraints.functions]
+    return me.LagrangesMethod(model.lagrangian.expr.xreplace(sub), qf, nonhol_coneqs=cons)
+
+
+Model._to_mechanics = to_mechanics

@@ -1,0 +1,797 @@
+r"""Invariant measures of nonholonomic systems with a basic density ``N(q)``.
+
+The nonholonomic field lives on ``C = {v^a = 0}`` with coordinates ``(q^1..q^n, v^1..v^m)``
+(the chart and the first ``m`` quasi-velocities of the adapted frame):
+
+.. math::
+
+    \dot q^j = v^α X_α^j(q), \qquad \dot v^α = Γ^α(q, v).
+
+**Volume convention.** Densities are relative to ``μ = dq^1 ∧ … ∧ dq^n ∧ dv^1 ∧ … ∧ dv^m`` on C.
+``N μ`` is invariant iff ``div(N Γ) = Γ(N) + N div Γ = 0`` with the coordinate divergence
+
+.. math::
+
+    \operatorname{div} Γ = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α
+                      = v^α \operatorname{div}_0 X_α + Σ_α ∂Γ^α/∂v^α,
+
+``div_0 X = Σ_j ∂_j X^j``. Relative to ``dq ∧ dp_α`` (``p_α = ∂L_c/∂v^α = X_α^V L`` on C, the
+convention of Crampin–Mestdag §7.1 and of Bloch–Fernandez–Mestdag) the density is
+``N / det(g_αβ)``, ``g_αβ = X_α^V X_β^V L`` (:attr:`InvariantMeasure.density_momenta`). In another
+adapted frame ``Y_α = A_α^β X_β`` it is multiplied by ``det(A_α^β)``.
+
+**The basic ansatz.** For ``N = e^f`` with ``f(q)``, ``Γ(f) = v^α X_α(f)`` is linear and homogeneous
+in ``v``, so ``div Γ`` must be ``c_α(q) v^α`` (true for natural Lagrangians ``½ g(u, u) + ⟨Z, u⟩ −
+V``: gyroscopic terms have zero trace) and
+
+.. math::
+
+    X_α(f) = −c_α, \qquad α = 1..m.
+
+Writing ``w_i = X_i(f)`` (``w_α = −c_α`` known, ``w_a`` unknown), ``df = w_i θ^i`` is closed iff
+
+.. math::
+
+    X_i(w_j) − X_j(w_i) − R^k_{ij} w_k = 0 .
+
+For ``i, j = α, β`` these equations are *algebraic* in the unknown ``w_a``
+(``R^a_{αβ} w_a = X_α(w_β) − X_β(w_α) − R^γ_{αβ} w_γ``): their solvability conditions are
+obstructions, and where they fix every ``w_a`` (the first step of the bracket flag fills TQ) the
+remaining equations decide existence. This is the coordinate form of the criterion of
+Fedorov–García-Naranjo–Marrero (2015): a basic invariant volume exists iff the 1-form defined on
+D by the divergence extends to an exact 1-form on Q. ``f`` itself is found exactly, never with an
+unbounded ``integrate``: an ansatz ``f = Σ e_k log P_k + Σ d_m M_m`` over the irreducible factors
+``P_k`` of the data (``c_α``, the frame, ``det g_αβ``) and low-degree monomials ``M_m`` gives a
+linear system for ``e_k, d_m`` (coefficients collected modulo ``sin² + cos² = 1``); a closed
+rational 1-form is also integrated by ``sympy.integrals.rationaltools.ratint``.
+
+>>> import frames as fr
+>>> res = invariant_measure(fr.models.nonholonomic_particle().nonholonomic())
+>>> res.exists, res.density, res.density_momenta
+(True, sqrt(q1**2 + 1), 1/sqrt(q1**2 + 1))
+>>> res.check()
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.integrals.rationaltools import ratint
+from sympy.polys.matrices import DomainMatrix
+from sympy.polys.polyerrors import BasePolynomialError
+
+from .._value import Value, latex_of
+from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
+    budgeted,
+    canon,
+    checkpoint,
+    entries,
+    is_zero,
+    step,
+    tidy,
+    trig_normal,
+)
+from ..errors import ArgumentError, BudgetExceededError, FramesError
+from ..geometry._fields import VectorField
+from ._checks import check_flag_choice, expect_obj
+from ._nonholonomic import NonholonomicSystem
+
+__all__ = ["ANSATZE", "InvariantMeasure", "invariant_measure"]
+
+#: The ansätze :func:`invariant_measure` knows: ``"basic"`` is a density ``N(q)`` on Q.
+ANSATZE = ("basic",)
+
+#: Most unknown coefficients in the exact ansatz for ``log N`` (factors and monomials).
+MAX_UNKNOWNS = 60
+
+
+def _norm(e: Any) -> sp.Expr:
+    """Canonical form: ``cancel``, plus ``sin² + cos² = 1`` when trig is present."""
+    e = sp.sympify(e, strict=True)
+    return trig_normal(e) if e.has(sp.sin, sp.cos) else canon(e)
+
+
+def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
+    """``X(f) = X^j ∂_j f`` (internal: no argument check, Dummy symbols allowed)."""
+    return sp.Add(*[c * sp.diff(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class InvariantMeasure(Value):
+    r"""Outcome of :func:`invariant_measure`: a density ``N(q)``, or why there is none.
+
+    Attributes
+    ----------
+    exists : bool or None
+        True: an invariant measure ``N μ`` with ``N(q)`` exists (at least locally); False: proved
+        that none exists, for generic values of the parameters (``obstruction`` lists the functions
+        that would have to vanish); None: undecided (``reason`` says why).
+    density : Expr or None
+        ``N(q)`` relative to ``volume``, up to a constant factor; None when none exists or when
+        existence is proved but no closed form was found (``log_form`` then gives ``d log N``).
+    volume : str
+        The reference volume ``dq^1∧…∧dq^n∧dv^1∧…∧dv^m`` on C.
+    obstruction : tuple of Expr
+        Functions on Q (or on C) that vanish when a basic density exists; nonzero here.
+    obstruction_labels : tuple of str
+        What each obstruction is, e.g. ``"dω(X1, X3)"``.
+    reason : str
+        What was proved and how, in words.
+    ansatz : str
+        The ansatz (``"basic"``: ``N`` depends on q only).
+    divergence : Expr or None
+        ``div Γ`` with respect to ``volume``.
+    coefficients : tuple of Expr
+        ``c_α`` with ``div Γ = c_α v^α`` (empty when div Γ is not of that form).
+    log_form : tuple of Expr or None
+        Components ``ω_j`` of ``d log N = ω_j dq^j`` when they are determined.
+    hessian_determinant : Expr or None
+        ``det(g_αβ)``, ``g_αβ = X_α^V X_β^V L`` on C (``dq∧dp = det(g) dq∧dv``, ``p_α = X_α^V L``).
+    system : NonholonomicSystem or None
+        The system (not compared; used by :meth:`check`).
+    """
+
+    exists: bool | None
+    density: sp.Expr | None = None
+    volume: str = ""
+    obstruction: tuple[sp.Expr, ...] = ()
+    obstruction_labels: tuple[str, ...] = ()
+    reason: str = ""
+    ansatz: str = "basic"
+    divergence: sp.Expr | None = None
+    coefficients: tuple[sp.Expr, ...] = ()
+    log_form: tuple[sp.Expr, ...] | None = None
+    hessian_determinant: sp.Expr | None = None
+    system: NonholonomicSystem | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        what = "InvariantMeasure"
+        if not (self.exists is None or isinstance(self.exists, bool)):
+            raise ArgumentError(f"{what}: exists: expected True, False or None, got {self.exists!r}")
+        for name in ("density", "divergence", "hessian_determinant"):
+            x = getattr(self, name)
+            if x is not None and not isinstance(x, sp.Expr):
+                raise ArgumentError(f"{what}: {name}: expected a sympy expression or None, got {x!r}")
+        if self.exists is not True and self.density is not None:
+            raise ArgumentError(f"{what}: density: given although exists = {self.exists}")
+        for name in ("volume", "reason", "ansatz"):
+            if not isinstance(getattr(self, name), str):
+                raise ArgumentError(f"{what}: {name}: expected a str, got {getattr(self, name)!r}")
+        for name in ("obstruction", "coefficients", "log_form"):
+            xs = getattr(self, name)
+            if xs is None and name == "log_form":
+                continue
+            if not isinstance(xs, tuple | list) or not all(isinstance(x, sp.Expr) for x in xs):
+                raise ArgumentError(f"{what}: {name}: expected a tuple of sympy expressions, got {xs!r}")
+            object.__setattr__(self, name, tuple(xs))
+        if self.exists is False and not self.obstruction:
+            raise ArgumentError(f"{what}: obstruction: exists = False needs the obstruction")
+        labels = self.obstruction_labels
+        if not isinstance(labels, tuple | list) or not all(isinstance(x, str) for x in labels):
+            raise ArgumentError(f"{what}: obstruction_labels: expected a tuple of str, got {labels!r}")
+        if labels and len(labels) != len(self.obstruction):
+            raise ArgumentError(
+                f"{what}: obstruction_labels: {len(labels)} labels for {len(self.obstruction)} obstructions"
+            )
+        object.__setattr__(self, "obstruction_labels", tuple(labels))
+        if self.system is not None:
+            expect_obj(self.system, NonholonomicSystem, name=f"{what}: system")
+
+    # ------------------------------------------------------------ display
+    def __repr__(self) -> str:
+        if self.exists:
+            body = f"N = {self.density}" if self.density is not None else "N = exp(∫ω), no closed form"
+        elif self.exists is False:
+            body = f"obstruction = {self.obstruction}"
+        else:
+            body = "undecided"
+        return f"InvariantMeasure(exists={self.exists}, {body}, w.r.t. {self.volume})"
+
+    def _latex_rows(self) -> list[tuple[str, str]]:
+        rows = [(r"\text{exists}", latex_of(self.exists))]
+        if self.density is not None:
+            rows.append(("N", sp.latex(self.density)))
+        rows.append((r"\text{volume}", self._volume_latex()))
+        if self.divergence is not None:
+            rows.append((r"\operatorname{div}\Gamma", sp.latex(self.divergence)))
+        rows += [(rf"\text{{obstruction {k + 1}}}", sp.latex(e)) for k, e in enumerate(self.obstruction)]
+        return rows
+
+    def _volume_latex(self) -> str:
+        if self.system is None:
+            txt = self.volume.replace("\\", "").replace("_", r"\_").replace("{", r"\{").replace("}", r"\}")
+            return rf"\text{{{txt}}}"
+        nh = self.system
+        F = nh.frame
+        coords = [*F.chart.q, *F.v[: nh.m]]
+        cons = ", ".join(f"{sp.latex(F.v[a])} = 0" for a in nh.a)
+        return r" \wedge ".join(f"d{sp.latex(x)}" for x in coords) + rf" \text{{ on }} C = \{{{cons}\}}"
+
+    def _labels(self) -> tuple[str, ...]:
+        return self.obstruction_labels or tuple(f"obstruction {k + 1}" for k in range(len(self.obstruction)))
+
+    # ------------------------------------------------------------ derived
+    @property
+    def density_momenta(self) -> sp.Expr | None:
+        r"""The density relative to ``dq ∧ dp_α``: ``N / det(g_αβ)`` (Crampin–Mestdag §7.1)."""
+        if self.density is None or self.hessian_determinant is None:
+            return None
+        return self.density / _factored(self.hessian_determinant)  # type: ignore[no-any-return]
+
+    def report_items(self) -> tuple[tuple[str, str, Any], ...]:
+        """Plain rows for a report: ``(kind, label, value)`` with kind ``verdict``, ``equation`` or ``text``."""
+        rows: list[tuple[str, str, Any]] = [("verdict", "invariant measure N(q) exists", self.exists)]
+        if self.divergence is not None:
+            rows.append(("equation", "div Γ", self.divergence))
+        if self.density is not None:
+            rows.append(("equation", "N (w.r.t. dq∧dv)", self.density))
+            if self.density_momenta is not None:
+                rows.append(("equation", "N (w.r.t. dq∧dp)", self.density_momenta))
+        rows += [("equation", lab, e) for lab, e in zip(self._labels(), self.obstruction, strict=True)]
+        rows.append(("text", "volume", self.volume))
+        rows.append(("text", "reason", self.reason))
+        return tuple(rows)
+
+    def check(self) -> bool:
+        r"""Verify ``div(N Γ) = N (Γ(log N) + div Γ) = 0`` on C symbolically.
+
+        ``div Γ`` is recomputed from the field; ``Γ(log N) + div Γ`` (a rational function after
+        ``log`` of the product ``N`` is expanded) gets an exact zero test.
+
+        Raises
+        ------
+        FramesError
+            If there is no density (or no system) to check.
+        """
+        if self.density is None or self.system is None:
+            raise FramesError(f"InvariantMeasure.check: no density to verify (exists = {self.exists}): {self.reason}")
+        nh = self.system
+        G = nh.field()
+        log_N = sp.expand_log(sp.log(self.density), force=True)  # N = Π P_k^{e_k} e^h: Σ e_k log P_k + h
+        return is_zero(_norm(G(log_N) + _divergence(nh)))
+
+
+# -------------------------------------------------------------------- pieces
+def _factored(e: sp.Expr) -> sp.Expr:
+    """``e`` as a product of its irreducible factors (so powers of a factor combine with N's)."""
+    try:
+        coeff, fl = sp.factor_list(sp.together(e))
+    except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic input
+        return e
+    return sp.Mul(coeff, *[f**k for f, k in fl])
+
+
+def _divergence(nh: NonholonomicSystem) -> sp.Expr:
+    r"""``div Γ = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α`` in the coordinates ``(q, v^α)`` of C."""
+    F = nh.frame
+    q = F.chart.q
+    G = nh.field()
+    v = F.v[: nh.m]
+    e = sp.Add(*[v[al] * sp.diff(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)])
+    e += sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])
+    return _norm(e)
+
+
+def _volume(nh: NonholonomicSystem) -> str:
+    F = nh.frame
+    coords = list(F.chart.q) + list(F.v[: nh.m])
+    cons = ", ".join(f"{F.v[a]} = 0" for a in nh.a)
+    return "∧".join(f"d{x}" for x in coords) + f" on C = {{{cons}}}"
+
+
+def _brief(e: sp.Expr, limit: int = 120) -> str:
+    """``str(e)``, or a placeholder when ``e`` has more than ``limit`` nodes (printing those is slow)."""
+    for k, _ in enumerate(sp.preorder_traversal(e)):
+        if k > limit:
+            return "<large expression: see .obstruction / .log_form>"
+    return str(e)
+
+
+def _depends(e: sp.Expr, q: tuple[sp.Symbol, ...]) -> bool:
+    return bool(e.free_symbols & set(q))
+
+
+def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
+    """Irreducible q-dependent factors of the numerators and denominators of ``exprs`` (up to sign)."""
+    out: list[sp.Expr] = []
+    for e in exprs:
+        checkpoint()
+        if not _depends(e, q):
+            continue
+        for part in sp.fraction(sp.together(e)):
+            if not _depends(part, q):
+                continue
+            try:
+                _, fl = sp.factor_list(part)
+            except (sp.PolynomialError, NotImplementedError):
+                continue
+            for f, _k in fl:
+                if _depends(f, q) and not any(f == g or sp.expand(f + g) == 0 for g in out):
+                    out.append(f)
+    for a in sorted({x.args[0] for e in exprs for x in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key):
+        if _depends(a, q):
+            for f in (sp.sin(a), sp.cos(a)):
+                if f not in out:
+                    out.append(f)
+    return out
+
+
+def _monomials(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
+    """``q_j``, ``q_i q_j`` for the non-angular ``q``, ``sin a``, ``cos a`` for the trig arguments."""
+    args = sorted(
+        {x.args[0] for e in exprs for x in e.atoms(sp.sin, sp.cos) if _depends(x, q)}, key=sp.default_sort_key
+    )
+    angles = {s for a in args for s in a.free_symbols}
+    plain = [x for x in q if x not in angles]
+    out: list[sp.Expr] = list(q)
+    out += [a * b for a, b in itertools.combinations_with_replacement(plain, 2)]
+    out += [f(a) for a in args for f in (sp.sin, sp.cos)]
+    return out
+
+
+def _linear_rows_field(
+    terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]
+) -> list[dict[tuple[int, ...], list[sp.Expr]]] | None:
+    """Coefficient rows of ``Σ_k x_k terms[α][k] = 0`` (``terms[α][0]`` is the constant term).
+
+    Every term is put in the field ``QQ(q, sin, cos, params)``; the equation is multiplied by the lcm
+    of the denominators and reduced modulo ``sin² + cos² − 1``; the coefficient of each monomial in the
+    q-dependent generators (a polynomial in the parameters) gives one linear equation. None if a term
+    is not a rational function of symbols, sin/cos and undefined functions.
+    """
+    try:
+        ctx = RationalFunctions([t for row in terms for t in row])
+    except UnsupportedExpression:
+        return None
+    gens = [ctx.to_expr(g) for g in ctx.field.gens]
+    var = [i for i, g in enumerate(gens) if _depends(g, q)]
+    par = [i for i in range(len(gens)) if i not in var]
+    out = []
+    for row in terms:
+        checkpoint()
+        els = [ctx.normal(ctx.from_expr(t)) for t in row]
+        den = ctx.ring.one
+        for x in els:
+            den = den.lcm(x.denom)
+        eqs: dict[tuple[int, ...], list[sp.Expr]] = {}
+        for k, x in enumerate(els):
+            if not x:
+                continue
+            num = ctx.reduce(x.numer * den.exquo(x.denom))
+            for monom, coeff in num.terms():
+                key = tuple(monom[i] for i in var)
+                val = sp.Rational(coeff.numerator, coeff.denominator) * sp.Mul(
+                    *[gens[i] ** monom[i] for i in par if monom[i]]
+                )
+                eqs.setdefault(key, [sp.S.Zero] * len(row))[k] += val
+        out.append(eqs)
+    return out
+
+
+def _rref_solve(rows: list[list[sp.Expr]], n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
+    """Solve ``Σ_k x_k r[k+1] = −r[0]`` exactly: ``(particular x with free = 0, null-space basis)`` or None."""
+    if not rows:
+        return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
+    M = sp.Matrix([[*r[1:], -r[0]] for r in rows])
+    dm = DomainMatrix.from_Matrix(M).to_field()
+    R, pivots = dm.rref()
+    R = R.to_Matrix()
+    if n in pivots:
+        return None
+    x = [sp.S.Zero] * n
+    for i, p in enumerate(pivots):
+        x[p] = R[i, n]
+    basis = []
+    for f in (j for j in range(n) if j not in pivots):
+        z = [sp.S.Zero] * n
+        z[f] = sp.S.One
+        for i, p in enumerate(pivots):
+            z[p] = -R[i, f]
+        basis.append(z)
+    return x, basis
+
+
+def _ansatz(
+    nh: NonholonomicSystem, c: list[sp.Expr], data: list[sp.Expr]
+) -> tuple[sp.Expr, sp.Expr, list[sp.Expr]] | str:
+    r"""Solve ``X_α(f) = −c_α`` with ``f = Σ e_k log P_k + Σ d_m M_m``; ``(N, f, homogeneous f's)`` or why not."""
+    F = nh.frame
+    q = F.chart.q
+    X = F.fields[: nh.m]
+    factors = _candidate_factors(data, q)
+    monos = _monomials(data, q)
+    if len(factors) + len(monos) > MAX_UNKNOWNS:
+        monos = monos[: max(0, MAX_UNKNOWNS - len(factors))]
+        factors = factors[:MAX_UNKNOWNS]
+    basis = [sp.log(P) for P in factors] + monos
+    terms = [
+        [c[al]] + [_apply(X[al], P) / P for P in factors] + [_apply(X[al], M) for M in monos] for al in range(nh.m)
+    ]
+    tables = _linear_rows_field(terms, q)
+    if tables is None:
+        return "the data are not rational functions of q, sin/cos of q and undefined functions"
+    rows = [r for t in tables for r in t.values()]
+    solved = _rref_solve(rows, len(basis))
+    if solved is None:
+        return (
+            f"no log N = Σ e_k log P_k + Σ d_m M_m solves X_α(log N) = −c_α, with P_k in {factors} and M_m in {monos}"
+        )
+    x, null = solved
+    x = [canon(v) for v in x]
+    f = sp.Add(*[v * b for v, b in zip(x[: len(factors)], basis, strict=False)])
+    h = sp.factor_terms(canon(sp.Add(*[v * M for v, M in zip(x[len(factors) :], monos, strict=True)])))
+    N = sp.Mul(*[P**v for v, P in zip(x, factors, strict=False)]) * sp.exp(h)
+    homog = []
+    for z in null:
+        fz = sp.Add(*[canon(v) * b for v, b in zip(z, basis, strict=True)])
+        if not all(is_zero(sp.diff(fz, y)) for y in q):
+            homog.append(fz)
+    return N, f + h, homog
+
+
+def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr | None:
+    """A primitive of the closed rational 1-form ``ω_j dq^j`` by ``ratint``, or None.
+
+    ``ratint`` is the exact (terminating) algorithm for rational functions; results with
+    ``RootSum``, ``I`` or ``Piecewise`` are refused.
+    """
+    omega = [sp.sympify(w, strict=True) for w in omega]
+    if any(w.has(sp.sin, sp.cos, AppliedUndef, sp.Derivative) for w in omega):
+        return None
+    f = sp.S.Zero
+    for j, x in enumerate(q):
+        checkpoint()
+        rest = canon(omega[j] - sp.diff(f, x))
+        if rest == 0:
+            continue
+        if _depends(rest, q[:j]):  # ω was not closed after all
+            return None
+        try:
+            f += ratint(rest, x)
+        except BudgetExceededError:
+            raise
+        except (sp.PolynomialError, NotImplementedError, ValueError):
+            return None
+        if f.has(sp.RootSum, sp.I, sp.Piecewise):
+            return None
+    return f
+
+
+# ------------------------------------------------------------------ analysis
+class _ExprAlgebra:
+    """Expression-level arithmetic for the flag steps (the fallback): ``_norm`` after every operation."""
+
+    def __init__(self, q: tuple[sp.Symbol, ...]) -> None:
+        self.q = q
+
+    def el(self, e: Any) -> Any:
+        return _norm(e)
+
+    norm = el
+
+    def apply(self, comps: list[Any], f: Any) -> Any:
+        return _norm(sp.Add(*[c * sp.diff(f, x) for c, x in zip(comps, self.q, strict=True) if c != 0]))
+
+    def zero(self, f: Any) -> bool:
+        return f == 0 or is_zero(f)
+
+    def expr(self, f: Any) -> sp.Expr:
+        return tidy(f)
+
+
+class _FieldAlgebra(_ExprAlgebra):
+    """The same in the field ``QQ(q, sin, cos, f(q), f'(q), …, params)`` (sparse polynomials, fast).
+
+    ``∂/∂q^j`` acts through a table of the derivatives of the generators; undefined functions of q
+    come with their derivatives up to :data:`ORDERS` more orders. Raises ``UnsupportedExpression``
+    or ``ValueError`` outside that class (the caller then uses :class:`_ExprAlgebra`).
+    """
+
+    ORDERS = 4
+
+    def __init__(self, exprs: list[Any], q: tuple[sp.Symbol, ...]) -> None:
+        super().__init__(q)
+        es = [sp.sympify(e, strict=True) for e in exprs]
+        extra = []
+        for f in {a for e in es for a in e.atoms(AppliedUndef, sp.Derivative) if _depends(a, q)}:
+            base = f.expr if isinstance(f, sp.Derivative) else f
+            extra += [sp.Derivative(base, *[(x, k)]) for x in q if base.has(x) for k in range(1, 2 * self.ORDERS)]
+        self.ctx = ctx = RationalFunctions(es + extra)
+        gens = ctx.field.gens
+        self.table = []
+        for x in q:
+            row = []
+            for g in gens:
+                ge = ctx.to_expr(g)
+                if not ge.has(x):
+                    continue
+                try:
+                    row.append((g, ctx.from_expr(sp.diff(ge, x))))
+                except ValueError:
+                    row.append((g, None))  # beyond the derivatives kept: refused if it is needed
+            self.table.append(row)
+
+    def el(self, e: Any) -> Any:
+        return self.ctx.normal(self.ctx.from_expr(e))
+
+    def norm(self, f: Any) -> Any:
+        return self.ctx.normal(f)
+
+    def apply(self, comps: list[Any], f: Any) -> Any:
+        out = self.ctx.field.zero
+        for c, row in zip(comps, self.table, strict=True):
+            if not c:
+                continue
+            for g, dg in row:
+                fg = f.diff(g)
+                if fg:
+                    if dg is None:
+                        raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
+                    out += c * fg * dg
+        return self.ctx.normal(out)
+
+    def zero(self, f: Any) -> bool:
+        return not self.ctx.normal(f)
+
+    def expr(self, f: Any) -> sp.Expr:
+        return self.ctx.to_expr(self.ctx.normal(f))  # already the canonical form: no second cancel
+
+
+@dataclass
+class _Flag:
+    """Outcome of the compatibility and closedness steps (expressions)."""
+
+    conds: tuple[sp.Expr, ...] = ()
+    free: int = 0
+    integrable: bool = False
+    w: tuple[sp.Expr, ...] = ()
+    obs: list[tuple[str, sp.Expr]] = field(default_factory=list)
+    omega: tuple[sp.Expr, ...] | None = None
+
+
+def _gauss(rows: list[list[Any]], k: int, alg: _ExprAlgebra) -> tuple[dict[int, Any], list[Any], int]:
+    """Gauss–Jordan on ``[A | b]`` (``k`` unknowns): ``(pivot column → value if no free, conditions, #free)``."""
+    rows = [list(r) for r in rows]
+    pivots: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for col in range(k):
+        r = next((i for i in range(len(rows)) if i not in used and not alg.zero(rows[i][col])), None)
+        if r is None:
+            continue
+        checkpoint()
+        used.add(r)
+        inv = 1 / rows[r][col]
+        rows[r] = [alg.norm(x * inv) for x in rows[r]]
+        for i in range(len(rows)):
+            if i != r and not alg.zero(rows[i][col]):
+                fct = rows[i][col]
+                rows[i] = [alg.norm(x - fct * y) for x, y in zip(rows[i], rows[r], strict=True)]
+        pivots.append((r, col))
+    conds = [rows[i][k] for i in range(len(rows)) if i not in used and not alg.zero(rows[i][k])]
+    return {col: rows[r][k] for r, col in pivots}, conds, k - len(pivots)
+
+
+def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlgebra) -> _Flag:
+    r"""Steps 1 and 2: solve ``R^a_αβ w_a = X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ``; if fixed, test ``dω = 0``."""
+    F = nh.frame
+    m, n = nh.m, nh.n
+    Xc = [[alg.el(x) for x in F.matrix.row(i)] for i in range(n)]
+    Rel: dict[tuple[int, int, int], Any] = {}
+
+    def r(k: int, i: int, j: int) -> Any:
+        if (k, i, j) not in Rel:
+            Rel[(k, i, j)] = alg.el(R[k, i, j])
+        return Rel[(k, i, j)]
+
+    w: list[Any] = [alg.el(-x) for x in c] + [None] * (n - m)
+    with step("invariant_measure: compatibility on D"):
+        pairs = list(itertools.combinations(range(m), 2))
+        rows = []
+        for al, be in pairs:
+            rhs = alg.apply(Xc[al], w[be]) - alg.apply(Xc[be], w[al])
+            for g in range(m):
+                if not alg.zero(r(g, al, be)):
+                    rhs -= r(g, al, be) * w[g]
+            rows.append([r(m + a, al, be) for a in range(n - m)] + [alg.norm(rhs)])
+        sol, conds, free = _gauss(rows, n - m, alg)
+        integrable = all(alg.zero(x) for row in rows for x in row[:-1])
+        out = _Flag(tuple(alg.expr(x) for x in conds), free, integrable)
+    if conds or free:
+        return out
+    for a in range(m, n):
+        w[a] = sol[a - m]
+    out.w = tuple(alg.expr(x) for x in w)
+    with step("invariant_measure: closedness"):
+        for i, j in itertools.combinations(range(n), 2):
+            if j < m:
+                continue
+            checkpoint()
+            e = alg.apply(Xc[i], w[j]) - alg.apply(Xc[j], w[i])
+            for k in range(n):
+                if R[k, i, j] != 0:
+                    e -= r(k, i, j) * w[k]
+            if not alg.zero(e):
+                out.obs.append((f"dω(X{i + 1}, X{j + 1})", alg.expr(e)))
+        Th = [[alg.el(x) for x in F.coframe_matrix.row(k)] for k in range(n)]
+        out.omega = tuple(alg.expr(sum((w[k] * Th[k][j] for k in range(1, n)), w[0] * Th[0][j])) for j in range(n))
+    return out
+
+
+def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
+    """Fill ``out`` (the fields of the result) step by step; what is known survives a spent budget."""
+    F = nh.frame
+    ch = F.chart
+    q = ch.q
+    m, n = nh.m, nh.n
+    v = F.v[:m]
+    with step("invariant_measure: divergence"):
+        div = _divergence(nh)
+        out["divergence"] = tidy(div)
+        gD = sp.Matrix(nh.hessian_D())
+        out["hessian_determinant"] = tidy(gD.det(method="bareiss"))
+        at0 = _norm(div.xreplace(dict.fromkeys(v, 0)))
+        c = [_norm(sp.diff(div, x)) for x in v]
+        bad = [("div Γ at v = 0", at0)]
+        bad += [(f"∂²(div Γ)/∂{x}∂{y}", _norm(sp.diff(ca, y))) for x, ca in zip(v, c, strict=True) for y in v]
+        if ch.t is not None:
+            bad += [(f"∂²(div Γ)/∂{x}∂{ch.t}", _norm(sp.diff(ca, ch.t))) for x, ca in zip(v, c, strict=True)]
+        bad = [(lab, e) for lab, e in bad if e != 0 and not is_zero(e)]
+        if bad:
+            out.update(
+                exists=False,
+                obstruction=tuple(tidy(e) for _, e in bad),
+                obstruction_labels=tuple(lab for lab, _ in bad),
+                reason=(
+                    f"div Γ = {out['divergence']} is not of the form c_α(q) v^α (its value at v = 0, its second "
+                    "v-derivatives and its t-derivatives are listed), while Γ(log N) = v^α X_α(log N) is for every "
+                    "N(q): no basic density exists"
+                ),
+            )
+            return
+        out["coefficients"] = tuple(tidy(x) for x in c)
+    data = list(c) + [x for x in F.matrix if x != 0] + [F.determinant]
+    if not out["hessian_determinant"].has(*F.v, *([ch.t] if ch.t is not None else [])):
+        data.append(out["hessian_determinant"])
+    R = F.anholonomy
+    try:
+        flag = _flag_steps(nh, c, R, _FieldAlgebra([*c, *F.matrix, *entries(R)], q))
+    except BudgetExceededError:
+        raise
+    except (UnsupportedExpression, ValueError, BasePolynomialError):  # outside the field: expression level
+        flag = _flag_steps(nh, c, R, _ExprAlgebra(q))
+    if flag.conds:
+        out.update(
+            exists=False,
+            obstruction=flag.conds,
+            obstruction_labels=tuple(f"compatibility on D∧D, {k + 1}" for k in range(len(flag.conds))),
+            reason=(
+                "the equations X_α(w_β) − X_β(w_α) − R^k_αβ w_k = 0 (d(d log N)(X_α, X_β) = 0, w_α = −c_α) have "
+                "no solution w_a: the listed combinations of them must vanish"
+            ),
+        )
+        return
+    free = flag.free
+    if flag.obs:
+        obs = tuple(e for _, e in flag.obs)
+        out.update(
+            exists=False,
+            obstruction=obs,
+            obstruction_labels=tuple(lab for lab, _ in flag.obs),
+            reason=(
+                "the first step of the bracket flag fixes d log N: ω = w_i θ^i with w_α = −c_α and "
+                f"w_a = ({', '.join(_brief(x) for x in flag.w[m:])}) (a > {m}); ω is not closed: "
+                + ", ".join(f"{lab} = {_brief(e)}" for lab, e in flag.obs)
+                + " (not all zero for generic parameter values), so no density N(q) exists, even locally"
+                " (Fedorov–García-Naranjo–Marrero 2015)"
+            ),
+        )
+        return
+    if flag.omega is not None:
+        out["log_form"] = flag.omega
+        data += [x for x in flag.omega if x != 0]
+    integrable = flag.integrable
+    with step("invariant_measure: exact ansatz for log N"):
+        try:
+            found = _ansatz(nh, c, data)
+        except (BasePolynomialError, NotImplementedError, ArithmeticError) as exc:
+            found = f"the exact ansatz failed ({type(exc).__name__}: {exc})"
+    if not isinstance(found, str):
+        N, f, homog = found
+        out["density"] = N
+        out["log_form"] = tuple(tidy(sp.diff(f, x)) for x in q)
+        note = ""
+        if homog:
+            note = (
+                f"; the density is not unique: exp of {tuple(homog)} (functions of q annihilated by every X_α, "
+                "first integrals of the motion) may multiply it"
+            )
+        out.update(exists=True, reason=f"solved X_α(log N) = −c_α exactly (log N = {f}){note}")
+        return
+    if not free:
+        with step("invariant_measure: rational primitive"):
+            prim = _ratint_primitive(list(out["log_form"]), q)
+        if prim is not None:
+            out["density"] = sp.exp(prim)
+            out.update(exists=True, reason=f"ω = d log N is closed and rational; log N = {prim} (ratint)")
+            return
+        out.update(
+            exists=True,
+            reason=(
+                f"ω = d log N (log_form) is closed, so N = exp(∫ω) exists locally; no closed form was found: {found}"
+            ),
+        )
+        return
+    if integrable:
+        out.update(
+            exists=True,
+            reason=(
+                "D is integrable and the compatibility conditions hold, so X_α(log N) = −c_α has local solutions "
+                f"(Frobenius; m = {m}); no closed form was found: {found}"
+            ),
+        )
+        return
+    out.update(
+        exists=None,
+        reason=(
+            f"undecided: the compatibility equations on D fix only {n - m - free} of the {n - m} transverse "
+            f"components w_a of d log N, and {found}"
+        ),
+    )
+
+
+@budgeted("invariant_measure")
+def invariant_measure(system: Any, ansatz: str = "basic") -> InvariantMeasure:
+    r"""An invariant measure ``N(q) dq∧dv^α`` of the nonholonomic field on C, or its obstruction.
+
+    Solves ``div(N Γ) = 0`` for a density depending on the configuration only (``ansatz="basic"``),
+    see the module docstring for the method and the volume convention. Densities are determined up
+    to a constant factor; relative to ``dq∧dp_α`` use :attr:`InvariantMeasure.density_momenta`.
+
+    Parameters
+    ----------
+    system : NonholonomicSystem
+        The system (its adapted frame fixes the coordinates ``v^α`` of C).
+    ansatz : str
+        ``"basic"``: ``N = N(q)``.
+
+    Returns
+    -------
+    InvariantMeasure
+        ``exists`` True (with ``density``), False (with ``obstruction``) or None (undecided, also
+        when the budget runs out during one of the steps: ``reason`` names the step).
+
+    Raises
+    ------
+    ArgumentError
+        If ``system`` is not a :class:`~frames.NonholonomicSystem` or ``ansatz`` is unknown.
+    RegularityError
+        If the nonholonomic field does not exist (L not regular with respect to D).
+    BudgetExceededError
+        Only if the budget is already spent when the call starts.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> res = invariant_measure(fr.models.chaplygin_sleigh().nonholonomic())
+    >>> res.exists, res.obstruction
+    (False, (a*m/(I + a**2*m),))
+    """
+    nh = expect_obj(system, NonholonomicSystem, name="invariant_measure: system")
+    ansatz = check_flag_choice(ansatz, ANSATZE, name="invariant_measure: ansatz")
+    out: dict[str, Any] = {"volume": _volume(nh), "ansatz": ansatz, "system": nh}
+    try:
+        with step("invariant_measure: nonholonomic field"):
+            nh.field()
+        _analyse(nh, out)
+    except BudgetExceededError as exc:
+        out.pop("density", None)
+        out.update(exists=None, obstruction=(), reason=f"undecided: {exc}")
+    out.setdefault("exists", None)
+    return InvariantMeasure(**out)

@@ -1,0 +1,274 @@
+r"""Invariant measures ``N(q) dq∧dv^α`` of nonholonomic systems (``frames.invariant_measure``).
+
+Volume convention: densities are relative to ``dq^1∧…∧dq^n∧dv^1∧…∧dv^m`` on C (the coordinates
+``(q, v^α)`` of the adapted frame); relative to ``dq∧dp_α`` (Crampin–Mestdag §7.1) they are divided
+by ``det(g_αβ)``, ``g_αβ = X_α^V X_β^V L`` (``InvariantMeasure.density_momenta``). Each test
+compares with a density or an obstruction derived by hand (in its docstring) or printed in the
+literature.
+"""
+
+import doctest
+import time
+from pathlib import Path
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import frames as fr
+from frames import strategies as fst
+from frames.dynamics._measure import _ratint_primitive
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _constant(e):
+    """``e`` does not depend on any coordinate or quasi-velocity (a constant factor)."""
+    e = sp.cancel(sp.powsimp(e, force=True))
+    return not any(s.name.startswith(("q", "v")) for s in e.free_symbols)
+
+
+# --------------------------------------------------------------------------------- helpers
+def suslov(inertia, a, basis):
+    r"""The Suslov problem on SO(3) in Euler angles (φ, θ, ψ), z-x-z.
+
+    Left-invariant fields ``X_i`` (body angular velocity ``ω = v^i e_i``):
+    ``ω1 = sinθ sinψ φ̇ + cosψ θ̇``, ``ω2 = sinθ cosψ φ̇ − sinψ θ̇``, ``ω3 = cosθ φ̇ + ψ̇``, so
+    ``X1 = (sinψ/sinθ, cosψ, −cotθ sinψ)``, ``X2 = (cosψ/sinθ, −sinψ, −cotθ cosψ)``, ``X3 = ∂_ψ``;
+    ``L = ½ ωᵀ 𝕀 ω``; the constraint ``⟨a, ω⟩ = 0`` is ``D = span(b_1·X, b_2·X)`` with ``b_k ⊥ a``,
+    completed by ``a·X``.
+    """
+    params = sorted(sp.Matrix(inertia).free_symbols, key=str)
+    ch = fr.Chart("phi theta psi", params=params)
+    _ph, th, ps = ch.q
+    s, c = sp.sin, sp.cos
+    X = [
+        fr.VectorField(ch, [s(ps) / s(th), c(ps), -c(th) * s(ps) / s(th)]),
+        fr.VectorField(ch, [c(ps) / s(th), -s(ps), -c(th) * c(ps) / s(th)]),
+        fr.VectorField(ch, [0, 0, 1]),
+    ]
+    u = ch.u
+    w = sp.Matrix([s(th) * s(ps) * u[0] + c(ps) * u[1], s(th) * c(ps) * u[0] - s(ps) * u[1], c(th) * u[0] + u[2]])
+    L = fr.Lagrangian(ch, sp.expand((w.T * sp.Matrix(inertia) * w)[0] / 2))
+    fields = [e[0] * X[0] + e[1] * X[1] + e[2] * X[2] for e in [*basis, a]]
+    return fr.NonholonomicSystem(L, fr.Frame(fields), 2)
+
+
+# --------------------------------------------------------------------------------- results
+def test_nonholonomic_particle_density_sqrt_one_plus_q1_squared():
+    r"""Nonholonomic particle (CM §7.1): ``N = sqrt(1 + q1²)`` w.r.t. ``dq∧dv``, ``1/sqrt(1 + q1²)`` w.r.t. ``dq∧dp``.
+
+    By hand: ``Γ^2 = −q1 v1 v2/(1 + q1²)``, ``Γ^1 = 0``, ``div_0 X_α = 0``, so
+    ``div Γ = ∂Γ^2/∂v2 = −q1 v1/(1 + q1²)``: ``c_1 = −q1/(1 + q1²)``, ``c_2 = 0``, and
+    ``X1(log N) = q1/(1 + q1²)``, ``X2(log N) = 0`` give ``N = (1 + q1²)^{1/2}``. With
+    ``g_αβ = diag(1, 1 + q1²)`` the momentum density is ``(1 + q1²)^{−1/2}`` — not constant,
+    as CM §7.1 says ("the invariant measure density is not a constant").
+    """
+    mdl = fr.models.nonholonomic_particle()
+    q1 = mdl.chart.q[0]
+    v1 = mdl.frame.v[0]
+    res = fr.invariant_measure(mdl.nonholonomic())
+    assert res.exists is True
+    assert res.density == sp.sqrt(1 + q1**2)
+    assert res.density_momenta == 1 / sp.sqrt(1 + q1**2)
+    assert res.divergence == -q1 * v1 / (q1**2 + 1)
+    assert res.coefficients == (-q1 / (q1**2 + 1), 0)
+    assert res.hessian_determinant == q1**2 + 1
+    assert res.obstruction == ()
+    assert res.volume == "dq1∧dq2∧dq3∧dv1∧dv2 on C = {v3 = 0}"
+    assert res.check() is True
+
+
+@pytest.mark.parametrize("deltas", [None, "concrete"], ids=["Delta_a(q1)", "q1, q1**2"])
+def test_class71_density_is_crampin_mestdag_N(deltas):
+    r"""CM §7.1 class (k = 2): ``N = 1/sqrt(I2 + Σ_a I_a Δ_a²)`` w.r.t. ``dq∧dp``, up to a constant.
+
+    The library gives ``sqrt(I2 + Σ I_a Δ_a²)`` w.r.t. ``dq∧dv`` and, dividing by
+    ``det g_αβ = I1 (I2 + Σ I_a Δ_a²)``, ``1/(I1 sqrt(I2 + Σ I_a Δ_a²))``: CM's density times
+    the constant ``1/I1``. It also agrees with ``ChaplyginSystem.invariant_measure_density``.
+    """
+    q1 = sp.Symbol("q1")
+    mdl = fr.models.class71(2, None if deltas is None else [q1, q1**2])
+    I2, I3, I4 = (mdl.params[k] for k in ("I2", "I3", "I4"))
+    D3, D4 = mdl.deltas
+    g = I2 + I3 * D3**2 + I4 * D4**2
+    res = fr.invariant_measure(mdl.nonholonomic())
+    assert res.exists is True
+    N_cm = 1 / sp.sqrt(g)
+    assert sp.expand(res.density**2 - g) == 0
+    assert _constant(res.density_momenta / N_cm)
+    assert sp.simplify(res.density_momenta / N_cm) == 1 / mdl.params["I1"]
+    assert res.check() is True
+    cs = fr.ChaplyginSystem.from_model(mdl)
+    assert sp.simplify(cs.invariant_measure_density(volume="velocities") - res.density) == 0
+
+
+@pytest.mark.parametrize(
+    ("inertia", "a", "basis"),
+    [
+        (
+            sp.Matrix([[sp.Symbol("I1"), sp.Symbol("I12"), 0], [sp.Symbol("I12"), sp.Symbol("I2"), 0], [0, 0, 7]]),
+            [0, 0, 1],
+            [[1, 0, 0], [0, 1, 0]],
+        ),
+        (sp.diag(1, 2, 3), [0, 1, 0], [[1, 0, 0], [0, 0, 1]]),
+    ],
+    ids=["a=e3 eigenvector of a non-diagonal I", "a=e2, I diagonal"],
+)
+def test_suslov_a_eigenvector_density_is_haar_sin_theta(inertia, a, basis):
+    r"""Suslov problem, ``a`` an eigenvector of 𝕀: ``N = sin θ`` (the Haar density in Euler angles).
+
+    By hand: with ``a`` an eigenvector, ``𝕀ω × ω ∥ a`` for ``ω ⊥ a``, so ``Γ^α = 0`` and
+    ``div Γ = v^α div_0 X_α = −v^α X_α(log sin θ)`` (left-invariant fields are divergence free
+    for the Haar volume ``sin θ dφ dθ dψ``).
+    """
+    res = fr.invariant_measure(suslov(inertia, a, basis))
+    theta = sp.Symbol("theta")
+    assert res.exists is True
+    assert res.density == sp.sin(theta)
+    assert res.check() is True
+
+
+def test_suslov_generic_a_obstruction_is_off_diagonal_inertia():
+    r"""Suslov problem, ``a = e3``, 𝕀 with ``I13, I23``: no basic density; obstruction ``(I13/I1, I23/I2)``.
+
+    ``e3`` is an eigenvector iff ``I13 = I23 = 0``, exactly where the obstruction vanishes (the
+    Kozlov / Fedorov–García-Naranjo–Marrero criterion). By hand, ``v̇1 = −(I13 v1 + I23 v2) v2/I1``,
+    ``v̇2 = (I13 v1 + I23 v2) v1/I2``, so ``div Γ = v^α div_0 X_α + k_α v^α`` with
+    ``k = (I23/I2, −I13/I1)`` (a sleigh-like part). The Haar part is exact (``log sin θ``); for the
+    rest the flag gives ``w_3 = 0`` and, with ``[X1, X3] = −X2``, ``[X2, X3] = X1``,
+    ``dω(X1, X3) = −R^2_13 w_2 = I13/I1`` and ``dω(X2, X3) = −R^1_23 w_1 = I23/I2``.
+    """
+    I1, I2, I3, I13, I23 = sp.symbols("I1 I2 I3 I13 I23")
+    inertia = sp.Matrix([[I1, 0, I13], [0, I2, I23], [I13, I23, I3]])
+    res = fr.invariant_measure(suslov(inertia, [0, 0, 1], [[1, 0, 0], [0, 1, 0]]))
+    assert res.exists is False
+    assert res.density is None
+    assert res.obstruction == (I13 / I1, I23 / I2)
+    assert res.obstruction_labels == ("dω(X1, X3)", "dω(X2, X3)")
+
+
+def test_suslov_numeric_generic_a_has_obstruction():
+    """Suslov problem with 𝕀 = diag(1, 2, 3) and a = (1, 2, 2) (not an eigenvector): no basic density."""
+    res = fr.invariant_measure(suslov(sp.diag(1, 2, 3), [1, 2, 2], [[2, -1, 0], [2, 2, -3]]))
+    assert res.exists is False
+    assert res.obstruction == (sp.Rational(-27, 13), sp.Rational(-54, 13))
+
+
+def test_chaplygin_sleigh_has_no_basic_density():
+    r"""Chaplygin sleigh: no smooth ``N(q)`` (its reduced motion is asymptotically stable).
+
+    By hand: ``Γ^1 = −m a v1 v2/(I + m a²)``, ``Γ^2 = a v1²``, ``div Γ = −κ v2`` with
+    ``κ = m a/(I + m a²)``, so ``w = (0, κ, w_3)``; ``[X1, X2] = X3`` gives ``w_3 = X1(w_2) − X2(w_1) = 0``
+    and ``[X1, X3] = −X2`` gives ``dω(X1, X3) = −R^2_13 w_2 = κ ≠ 0`` (zero only for a = 0, the knife edge).
+    """
+    mdl = fr.models.chaplygin_sleigh()
+    m, I, a = (mdl.params[k] for k in ("m", "I", "a"))
+    res = fr.invariant_measure(mdl.nonholonomic())
+    assert res.exists is False
+    assert res.obstruction == (a * m / (I + a**2 * m),)
+    assert res.obstruction_labels == ("dω(X1, X3)",)
+    assert res.divergence == -a * m * mdl.frame.v[1] / (I + a**2 * m)
+    with pytest.raises(fr.FramesError, match=r"^InvariantMeasure\.check: no density"):
+        res.check()
+    knife = fr.invariant_measure(fr.models.knife_edge().nonholonomic())
+    assert knife.exists is True and knife.density == 1
+
+
+def test_two_wheeled_carriage_density_is_local_exponential():
+    r"""Two-wheeled carriage (CM §7.2): a local density ``exp(−κ(ψ1 + ψ2))``, not periodic in the wheel angles.
+
+    ``κ = R³ l m0/(2 J R² + 4 J2 c²)``; ``θ + R(ψ1 − ψ2)/(2c)`` is a function of q annihilated by D
+    (the constraints have a holonomic combination), so the density is not unique.
+    """
+    mdl = fr.models.two_wheeled_carriage()
+    p = mdl.params
+    psi1, psi2 = mdl.chart.q[:2]
+    res = fr.invariant_measure(mdl.nonholonomic())
+    kappa = p["R"] ** 3 * p["l"] * p["m0"] / (2 * p["J"] * p["R"] ** 2 + 4 * p["J2"] * p["c"] ** 2)
+    assert res.exists is True
+    assert isinstance(res.density, sp.exp)
+    assert sp.cancel(res.density.args[0] + kappa * (psi1 + psi2)) == 0
+    assert "not unique" in res.reason
+    assert res.check() is True
+
+
+def test_closed_rational_form_integrated_by_ratint():
+    """A closed rational ``d log N`` outside the log ansatz (an arctangent) is integrated exactly."""
+    x, y = sp.symbols("q1 q2")
+    f = _ratint_primitive([1 / (1 + x**2), 2 * y], (x, y))
+    assert f == sp.atan(x) + y**2
+    assert _ratint_primitive([y, 0], (x, y)) is None  # not closed
+
+
+@st.composite
+def natural_systems(draw):
+    ch = draw(fst.charts(min_dim=3, max_dim=3))
+    F = draw(fst.frames_on(ch))
+    L = draw(fst.quadratic_lagrangians(ch, gyroscopic=draw(st.booleans())))
+    return fr.NonholonomicSystem(L, F, 2)
+
+
+@settings(max_examples=5, deadline=None)
+@given(natural_systems())
+def test_random_natural_systems_found_density_is_invariant(nh):
+    """Where a density is found, ``div(NΓ) = 0`` holds; otherwise the result is an obstruction or undecided."""
+    res = fr.invariant_measure(nh, budget=0.5)
+    if res.density is not None:
+        assert res.exists is True
+        assert res.check() is True
+    elif res.exists is False:
+        assert res.obstruction
+    else:
+        assert res.reason
+
+
+def test_undecided_when_budget_runs_out():
+    """A budget spent during a step gives ``exists=None`` and a reason naming the step, not an exception."""
+    steps = []
+
+    def slow(name):
+        steps.append(name)
+        if name == "invariant_measure: divergence":
+            time.sleep(0.3)
+
+    res = fr.invariant_measure(fr.models.nonholonomic_particle().nonholonomic(), budget=0.2, progress=slow)
+    assert res.exists is None and res.density is None
+    assert res.reason.startswith("undecided: time budget of 0.2 s exceeded during step 'invariant_measure: divergence'")
+    assert steps[0] == "invariant_measure"
+
+
+def test_bad_input_names_the_argument():
+    nh = fr.models.nonholonomic_particle().nonholonomic()
+    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: system: expected a NonholonomicSystem"):
+        fr.invariant_measure(fr.models.nonholonomic_particle())
+    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: system"):
+        fr.invariant_measure("nh = __import__('os')")
+    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: ansatz: must be one of 'basic'"):
+        fr.invariant_measure(nh, ansatz="fibre")
+    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: ansatz"):
+        fr.invariant_measure(nh, ansatz=None)
+    with pytest.raises(fr.ArgumentError, match=r"^InvariantMeasure: exists"):
+        fr.InvariantMeasure(exists="yes")
+    with pytest.raises(fr.ArgumentError, match=r"^InvariantMeasure: obstruction"):
+        fr.InvariantMeasure(exists=False)
+
+
+def test_value_semantics_and_display():
+    nh = fr.models.nonholonomic_particle().nonholonomic()
+    r1, r2 = fr.invariant_measure(nh), fr.invariant_measure(nh)
+    assert r1 == r2 and hash(r1) == hash(r2)
+    assert repr(r1).startswith("InvariantMeasure(exists=True, N = sqrt(q1**2 + 1)")
+    assert r"\wedge" in r1._repr_latex_()
+    assert ("verdict", "invariant measure N(q) exists", True) in r1.report_items()
+
+
+def test_docs_page_reproduces():
+    """docs/invariant_measures.md: every code block is a doctest and passes."""
+    t0 = time.perf_counter()
+    res = doctest.testfile(
+        str(DOCS / "invariant_measures.md"), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
+    assert res.attempted > 0 and res.failed == 0
+    assert time.perf_counter() - t0 < 10
