@@ -145,32 +145,38 @@ def _assignments(items: Sequence[str] | None, what: str) -> dict[str, float]:
 
 
 class ProgressBar:
-    """A minimal text progress bar on a stream (default stderr).
+    """Progress of a simulation in model time, drawn by :mod:`tqdm` on a stream (default stderr).
+
+    ``enabled=None`` shows the bar only when the stream is a terminal (tqdm's ``disable=None``);
+    ``False`` shows nothing. ``update(done)`` takes the model time reached, not an increment.
 
     >>> import io
-    >>> s = io.StringIO(); bar = ProgressBar(10.0, stream=s, width=10); bar.update(5.0); bar.close()
-    >>> s.getvalue().strip()
-    '[#####.....]  50%  t = 5 / 10'
+    >>> s = io.StringIO(); bar = ProgressBar(10.0, stream=s, enabled=True); bar.update(5.0); bar.close()
+    >>> "5/10" in s.getvalue() and "50%" in s.getvalue()
+    True
     """
 
-    def __init__(self, total: float, stream: TextIO | None = None, width: int = 40, enabled: bool = True) -> None:
+    def __init__(self, total: float, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+        from tqdm import tqdm
+
         self.total = float(total) if total else 1.0
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.enabled = enabled
+        self._done = 0.0
+        self._bar = tqdm(
+            total=self.total,
+            file=stream if stream is not None else sys.stderr,
+            disable=None if enabled is None else not enabled,
+            unit="t",
+            bar_format="{l_bar}{bar}| t = {n:g}/{total:g} [{elapsed}<{remaining}]",
+            leave=True,
+        )
 
     def update(self, done: float) -> None:
-        if not self.enabled:
-            return
-        frac = min(max(done / self.total, 0.0), 1.0)
-        k = round(frac * self.width)
-        self.stream.write(f"\r[{'#' * k}{'.' * (self.width - k)}] {100 * frac:3.0f}%  t = {done:g} / {self.total:g}")
-        self.stream.flush()
+        done = min(max(float(done), 0.0), self.total)
+        self._bar.update(done - self._done)
+        self._done = done
 
     def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+        self._bar.close()
 
 
 def simulate(
@@ -429,14 +435,13 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     csv = outputs.target(args.csv, "--csv") if args.csv else None
     png = outputs.target(args.plot, "--plot") if args.plot else None
     mdl = load_model(args.model)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
     res = simulate(
         mdl,
         args.t_end,
         ic=_assignments(args.ic, "--ic"),
         params=_assignments(args.param, "--param"),
         points=args.points,
-        progress=ProgressBar(args.t_end, enabled=bool(show)),
+        progress=ProgressBar(args.t_end, enabled=args.progress),
         subs=_texts(args.subs, "--subs"),
         project=args.project,
     )

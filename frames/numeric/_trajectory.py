@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import html
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import (
-    OptionalDependencyError,
-)
+from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
 from ._compiled import CompiledSystem
-from ._plot import Panel, plot_panels, write_csv
+from ._plot import Panel, draw_panels, plot_panels, write_csv
 
 __all__ = ["Trajectory", "TrajectoryBatch"]
 
@@ -131,30 +131,120 @@ class Trajectory:
             ) from exc
         return pd.DataFrame(self.columns())
 
-    def plot(self, path: str | os.PathLike[str], title: str | None = None) -> Path:
-        """Plot q, v, energy, multipliers and the residual against t; write to ``path`` (needs matplotlib)."""
+    #: the panel keys of :meth:`plot`, in drawing order
+    PANELS = ("q", "v", "energy", "multipliers", "residual")
+
+    def _panels(self, keys: Sequence[str] | None) -> list[Panel]:
         n = self.q.shape[1]
-        panels: list[Panel] = []
+        out: dict[str, Panel] = {}
         for key, arr in (("q", self.q), ("v", self.v)):
             labels = self.names.get(key, tuple(f"{key}{i + 1}" for i in range(n)))
             curves = [(labels[i], arr[:, i]) for i in range(n) if key == "q" or np.any(arr[:, i])]
-            panels.append((key, curves, False))
+            out[key] = (key, curves, False)
         if self.energy is not None:
-            panels.append(("E − E(0)", [("E − E(0)", self.energy - self.energy[0])], False))
+            out["energy"] = ("E − E(0)", [("E − E(0)", self.energy - self.energy[0])], False)
         if self.multipliers is not None:
             labels = self.names.get("multipliers", ())
             k = self.multipliers.shape[1]
-            panels.append(
-                (
-                    "λ",
-                    [(labels[i] if i < len(labels) else f"λ{i + 1}", self.multipliers[:, i]) for i in range(k)],
-                    False,
-                )
+            out["multipliers"] = (
+                "λ",
+                [(labels[i] if i < len(labels) else f"λ{i + 1}", self.multipliers[:, i]) for i in range(k)],
+                False,
             )
         if self.constraint_values is not None:
             label = "dist(u, D)\n(1e-20 = exact 0)"
-            panels.append((label, [(label, np.maximum(self.residual, 1e-20))], True))
-        return plot_panels(self.t, panels, path, title or f"{self.form} form, {self.method}")
+            out["residual"] = (label, [(label, np.maximum(self.residual, 1e-20))], True)
+        if keys is None:
+            return list(out.values())
+        if isinstance(keys, str) or not all(isinstance(k, str) for k in keys):
+            raise ArgumentError(
+                f"Trajectory.plot: panels: expected a sequence of panel names {self.PANELS}, got {keys!r}"
+            )
+        unknown = [k for k in keys if k not in self.PANELS]
+        if unknown:
+            raise ArgumentError(f"Trajectory.plot: panels: unknown panel {unknown[0]!r}; choose from {self.PANELS}")
+        absent = [k for k in keys if k not in out]
+        if absent:
+            raise ArgumentError(f"Trajectory.plot: panels: this trajectory has no {absent[0]!r} data")
+        return [out[k] for k in keys]
+
+    def plot(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        title: str | None = None,
+        *,
+        ax: Any = None,
+        panels: Sequence[str] | None = None,
+    ) -> Any:
+        """Plot q, v, energy, multipliers and the residual against t (needs matplotlib).
+
+        Parameters
+        ----------
+        path : path, optional
+            Write the figure to this file (its own Agg canvas; the pyplot backend is not touched)
+            and return the path. Without it the panels are drawn on ``ax`` and the axes returned.
+        title : str, optional
+        ax : matplotlib Axes, or a sequence of them, optional
+            One axes per panel drawn (a single ``Axes`` for one panel). Default: a new pyplot figure.
+        panels : sequence of str, optional
+            Which panels, from :attr:`PANELS` (``"q"``, ``"v"``, ``"energy"``, ``"multipliers"``,
+            ``"residual"``); default all that the trajectory has.
+
+        Returns
+        -------
+        pathlib.Path if ``path`` is given, else the axes drawn on (one ``Axes`` or an array).
+        """
+        chosen = self._panels(panels)
+        title = title or f"{self.form} form, {self.method}"
+        if path is not None:
+            if ax is not None:
+                raise ArgumentError("Trajectory.plot: give either path (write a file) or ax (draw on axes), not both")
+            return plot_panels(self.t, chosen, path, title)
+        return draw_panels(self.t, chosen, ax, title)
+
+    def to_xarray(self) -> Any:
+        """An :class:`xarray.Dataset` with coordinate ``t`` and one variable per column (needs xarray).
+
+        Variables are the columns of :meth:`columns`; ``attrs`` hold the form, the method and the
+        parameters, so the dataset is self-describing (``ds.to_netcdf(...)`` keeps them).
+        """
+        try:
+            import xarray as xr
+        except ImportError as exc:
+            raise OptionalDependencyError(
+                "Trajectory.to_xarray needs xarray: pip install 'frames[data]' (or use Trajectory.columns())"
+            ) from exc
+        cols = self.columns()
+        t = cols.pop("t")
+        attrs: dict[str, Any] = {"form": self.form, "method": self.method}
+        attrs.update({f"param_{k}": float(val) for k, val in self.params.items()})
+        return xr.Dataset({k: ("t", np.asarray(val)) for k, val in cols.items()}, coords={"t": t}, attrs=attrs)
+
+    def _summary_rows(self) -> list[tuple[str, str]]:
+        rows = [
+            ("form", self.form),
+            ("method", self.method),
+            ("samples", str(len(self.t))),
+            ("t", f"[{self.t[0]:g}, {self.t[-1]:g}]"),
+            ("coordinates", ", ".join(self.names.get("q", tuple(f"q{i + 1}" for i in range(self.q.shape[1]))))),
+            ("max dist(u, D)", f"{float(np.max(self.residual)):.3g}"),
+        ]
+        if self.energy is not None:
+            rows.append(("max |E − E(0)|", f"{self.energy_drift:.3g}"))
+        if self.params:
+            rows.append(("parameters", ", ".join(f"{k} = {val:g}" for k, val in self.params.items())))
+        for key in ("nfev", "status", "message"):
+            if key in self.info:
+                rows.append((key, str(self.info[key])))
+        return rows
+
+    def _repr_html_(self) -> str:
+        """A small summary table for Jupyter."""
+        body = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(val)}</td></tr>"
+            for k, val in self._summary_rows()
+        )
+        return f"<table><caption>Trajectory</caption>{body}</table>"
 
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`columns` to ``path`` as CSV."""
@@ -244,6 +334,23 @@ class TrajectoryBatch:
 
     def __repr__(self) -> str:
         return f"TrajectoryBatch(B={len(self)}, N={len(self.t)}, form={self.form!r}, method={self.method!r})"
+
+    def _repr_html_(self) -> str:
+        """A small summary table for Jupyter."""
+        rows = [
+            ("form", self.form),
+            ("method", self.method),
+            ("trajectories", str(len(self))),
+            ("samples", str(len(self.t))),
+            ("t", f"[{self.t[0]:g}, {self.t[-1]:g}]"),
+            ("max dist(u, D)", f"{float(np.max(self.residual)):.3g}"),
+        ]
+        if self.energy is not None:
+            rows.append(("max |E − E(0)|", f"{float(np.max(np.abs(self.energy - self.energy[:, :1]))):.3g}"))
+        body = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows
+        )
+        return f"<table><caption>TrajectoryBatch</caption>{body}</table>"
 
     def __getitem__(self, i: int) -> Trajectory:
         pi = {k: (float(np.asarray(val)[i]) if np.ndim(val) else float(val)) for k, val in self.params.items()}
