@@ -214,6 +214,7 @@ ROWS = [
     ("sweep-func", lambda: fr.sweep(3, {"a": [1]}), A, r"sweep: func must be callable"),
     ("sweep-grid", lambda: fr.sweep(print, 5), A, r"grid: expected a mapping"),
     ("sweep-grid-str", lambda: fr.sweep(print, "abc"), A, r"grid: expected a mapping"),
+    ("sweep-progress", lambda: fr.sweep(print, [1], progress="yes"), A, r"sweep: progress: expected"),
     ("sweep-max_workers", lambda: fr.sweep(print, {"a": [1]}, max_workers=0), A, r"max_workers: must be ≥ 1"),
     ("sweep-executor", lambda: fr.sweep(print, {"a": [1]}, executor=5), A, r"executor must have a submit"),
     ("grid_points-int", lambda: fr.grid_points(5), A, r"grid: expected"),

@@ -94,3 +94,22 @@ def test_batch_html_summary():
     b = fr.integrate_batch(mdl.nonholonomic(), (0, 1), q0, u0, params=mdl.param_values, t_eval=[0, 0.5, 1])
     html = b._repr_html_()
     assert "<caption>TrajectoryBatch</caption>" in html and "<td>3</td>" in html
+
+
+def _square(x):
+    return x * x
+
+
+def test_sweep_progress_bar_counts_points_and_keeps_order(capsys):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as ex:
+        out = fr.sweep(_square, [3, 1, 2], executor=ex, progress=True)
+    assert out == [9, 1, 4]
+    err = capsys.readouterr().err
+    assert "sweep" in err and "3/3" in err
+    with ThreadPoolExecutor(2) as ex:
+        assert fr.sweep(_square, [2], executor=ex) == [4]
+    assert capsys.readouterr().err == ""  # progress=False by default: silent
+    with pytest.raises(fr.ArgumentError, match=r"sweep: progress: expected True, False or None"):
+        fr.sweep(_square, [1], progress="yes")

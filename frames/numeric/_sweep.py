@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,7 @@ def sweep(
     executor: Executor | None = None,
     *,
     max_workers: int | None = None,
+    progress: bool | None = False,
 ) -> list[Any]:
     """Run ``func(point)`` for every grid point through a :class:`concurrent.futures.Executor`.
 
@@ -62,6 +63,11 @@ def sweep(
     executor : Executor, optional
         Default: a :class:`~concurrent.futures.ProcessPoolExecutor` created and shut down here. Any
         executor with ``submit`` works unchanged, e.g. a dask ``Client.get_executor()``.
+    max_workers : int, optional
+        Size of the default process pool.
+    progress : bool or None, default False
+        A :mod:`tqdm` bar on stderr counting finished points: ``True`` always, ``None`` only when
+        stderr is a terminal, ``False`` never.
 
     Returns
     -------
@@ -74,6 +80,8 @@ def sweep(
         max_workers = as_int(max_workers, name="sweep: max_workers", min=1)
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ArgumentError(f"sweep: executor must have a submit method, got {type(executor).__name__}")
+    if progress is not None and not isinstance(progress, bool):
+        raise ArgumentError(f"sweep: progress: expected True, False or None, got {progress!r}")
     points = grid_points(grid)
     own = executor is None
     ex: Executor = (
@@ -83,6 +91,12 @@ def sweep(
     )
     try:
         futures = [ex.submit(func, pt) for pt in points]
+        if progress is not False:
+            from tqdm import tqdm
+
+            with tqdm(total=len(futures), desc="sweep", unit="pt", disable=None if progress is None else False) as bar:
+                for _ in as_completed(futures):
+                    bar.update(1)
         return [fu.result() for fu in futures]
     finally:
         if own:
