@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import sympy as sp
+from sympy.physics.vector.printing import vlatex
 
 import frames as fr
 import frames.app._report as rep_mod
@@ -243,7 +244,9 @@ def test_repr_latex_on_main_objects():
     tex = fr.latex_equations(nh)
     check_latex_structure("\\documentclass{x}\n\\begin{document}\n" + tex + "\n\\end{document}")
     for e in nh.field().equations():
-        assert f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" in tex
+        assert f"{vlatex(e.lhs)} &= {vlatex(e.rhs)}" in tex
+    # dot notation, no explicit time dependence: q̇3 = −q1 v2
+    assert r"\dot{q}_{3} &= - q_{1} v_{2}" in tex and r"\left(t" not in tex
     with pytest.raises(fr.FramesError):
         fr.latex_equations(42)
 
@@ -276,3 +279,15 @@ def test_simulate_hints_are_options_that_exist(capsys, tmp_path):
     assert "dunder" in capsys.readouterr().err and not sentinel.exists()
     assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", "Nope=1"]) == 2
     assert "not a free function of class71" in capsys.readouterr().err
+
+
+def test_report_displays_in_jupyter_as_latex_and_markdown():
+    rep = build_report(models.chaplygin_sleigh(), only=["nonholonomic", "invariant_measure"])
+    tex = rep._repr_latex_()
+    assert tex.startswith("$\\begin{aligned}") and tex.endswith("\\end{aligned}$")
+    body = tex.replace(r"\{", "").replace(r"\}", "")
+    assert body.count("{") == body.count("}")
+    assert r"\dot{v}_{2} &= a v_{1}^{2}" in tex  # dot notation, the sleigh's v̇2 = a v1²
+    assert r"\text{invariant measure N(q) exists: no}" in tex
+    assert r"w\_i" in tex  # TeX specials in text rows are escaped
+    assert rep._repr_markdown_() == rep.to_markdown()

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
+from sympy.physics.vector.printing import vlatex
 
 from ..errors import ArgumentError, FramesError
 
@@ -38,7 +39,8 @@ def equations_of(obj: Any) -> list[sp.Eq]:
 def latex_equations(obj: Any, environment: str = "align*") -> str:
     r"""The equations of motion of ``obj`` as a LaTeX ``align*`` block.
 
-    Each line is ``sympy.latex(lhs) &= sympy.latex(rhs)``, with the
+    Each line is ``lhs &= rhs`` in the dot notation of :mod:`sympy.physics.mechanics`
+    (``\dot{\theta}`` for ``dθ/dt``, ``\theta`` for ``θ(t)``; ``vlatex``), with the
     equations ``q̇ = v^i X_i``, ``v̇^α = Γ^α`` of
     :meth:`frames.SecondOrderField.equations`.
 
@@ -56,5 +58,5 @@ def latex_equations(obj: Any, environment: str = "align*") -> str:
     if not isinstance(environment, str) or not re.fullmatch(r"[A-Za-z]+\*?", environment):
         raise ArgumentError(f"latex_equations: environment must be a LaTeX environment name, got {environment!r}")
     eqs = equations_of(obj)
-    rows = [f"{sp.latex(e.lhs)} &= {sp.latex(e.rhs)}" for e in eqs]
+    rows = [f"{vlatex(e.lhs)} &= {vlatex(e.rhs)}" for e in eqs]
     return "\n".join([rf"\begin{{{environment}}}", " \\\\\n".join(rows), rf"\end{{{environment}}}"])

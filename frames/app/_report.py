@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Any
 
 import sympy as sp
+from sympy.physics.vector.printing import vlatex
 
 from .._version import __version__
 from ..algebra import as_expr, step, tidy, trig_normal
@@ -104,8 +105,9 @@ class Item:
 
     @property
     def latex(self) -> str:
-        """``sympy.latex`` of the displayed expression (empty for text items)."""
-        return sp.latex(self.expr) if self.expr is not None else ""
+        """LaTeX of the displayed expression in dot notation (``\\dot{q}`` for ``dq/dt``, ``q`` for
+        ``q(t)``, as :mod:`sympy.physics.mechanics` prints); empty for text items."""
+        return vlatex(self.expr) if self.expr is not None else ""
 
     def plain(self) -> str:
         if self.kind == "equation":
@@ -386,6 +388,14 @@ def _errata(a: Analysis) -> Iterable[Item]:
 
 
 # ---------------------------------------------------------------- report
+def _mathjax_text(x: str) -> str:
+    """Escape text for ``\\text{…}`` in MathJax/KaTeX (braces, backslash, and TeX specials)."""
+    out = x.replace("\\", "∖").replace("{", r"\{").replace("}", r"\}")  # ∖: no text-mode backslash in MathJax
+    for ch in "$&#%_^~":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
 @dataclass(frozen=True)
 class Report:
     """A built report; format it with :meth:`to_text`, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_json`."""
@@ -441,6 +451,36 @@ class Report:
                     out.append(f"- {it.label + ': ' if it.label else ''}`{it.text}`" if it.label else f"- {it.text}")
         return "\n".join(out) + "\n"
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter: the Markdown form (equations as ``$$ … $$``)."""
+        return self.to_markdown()
+
+    def _repr_latex_(self) -> str:
+        r"""Jupyter/MathJax: one ``aligned`` block, a row per item, section titles in bold.
+
+        >>> import frames as fr
+        >>> rep = fr.build_report(fr.models.knife_edge(), only=["nonholonomic"])
+        >>> print(rep._repr_latex_().splitlines()[1])
+        \textbf{knife-edge} \\
+        """
+
+        def txt(x: str) -> str:
+            return r"\text{" + _mathjax_text(x) + "}"
+
+        rows = [r"\textbf{" + _mathjax_text(self.model) + "}"]
+        for s in self.sections:
+            rows.append(r"\textbf{" + _mathjax_text(s.title) + "}")
+            if s.status != "ok":
+                rows.append(txt(f"skipped: {s.note}"))
+            for it in s.items:
+                if it.kind == "equation":
+                    rows.append(f"{it.label_latex} &= {it.latex}")
+                elif it.kind == "verdict":
+                    rows.append(txt(f"{it.label}: " + {True: "yes", False: "no", None: "undecided"}[it.value]))
+                else:
+                    rows.append(txt(it.plain()))
+        return "$\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}$"
+
     def to_latex(self) -> str:
         out = [
             r"\documentclass{article}",
@@ -493,9 +533,6 @@ class Report:
                 for s in self.sections
             ],
         }
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
 
 _TEX = {
