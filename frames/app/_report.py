@@ -283,7 +283,7 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
     for k, lam in zip(a.nh.a, a.nh.multipliers(), strict=True):
         yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
     for e in G.equations():
-        yield eq(sp.sstr(e.lhs), e.rhs, sp.latex(e.lhs))
+        yield eq(sp.sstr(e.lhs), e.rhs, vlatex(e.lhs))
 
 
 @section("invariant_measure", "Invariant measure N(q) dq∧dv of the nonholonomic field (basic density)")
