@@ -291,3 +291,17 @@ def test_report_displays_in_jupyter_as_latex_and_markdown():
     assert r"\text{invariant measure N(q) exists: no}" in tex
     assert r"w\_i" in tex  # TeX specials in text rows are escaped
     assert rep._repr_markdown_() == rep.to_markdown()
+
+
+def test_text_report_wraps_long_expressions_between_terms():
+    rep = build_report(models.two_wheeled_carriage(), only=["nonholonomic"])
+    text = rep.to_text()
+    long_lines = [ln for ln in text.splitlines() if len(ln) > 100]
+    assert not long_lines, long_lines[:1]
+    lam = text[text.index("λ_3 = ") :].split("\nλ_4")[0]
+    assert lam.count("\n") >= 3  # the multiplier spans several lines ...
+    assert all(ln.startswith("      ") for ln in lam.splitlines()[1:])  # ... indented under its expression
+    # joined back, it is the unwrapped sympy string (wrapping only at the spaces between terms)
+    item = next(it for s in rep.sections for it in s.items if it.label == "λ_3")
+    assert " ".join(x.strip() for x in lam.splitlines()) == item.plain()
+    assert len(rep.to_text(width=60).splitlines()) > len(text.splitlines())

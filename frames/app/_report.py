@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -388,6 +389,20 @@ def _errata(a: Analysis) -> Iterable[Item]:
 
 
 # ---------------------------------------------------------------- report
+def _wrap(line: str, width: int) -> str:
+    """Wrap ``label = long expression`` at spaces, continuation lines indented under the expression."""
+    if len(line) <= width:
+        return line
+    head = line.find(" = ") + 3 if 0 <= line.find(" = ") < width // 2 else 4
+    return textwrap.fill(
+        line,
+        width=width,
+        subsequent_indent=" " * head,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def _mathjax_text(x: str) -> str:
     """Escape text for ``\\text{…}`` in MathJax/KaTeX (braces, backslash, and TeX specials)."""
     out = x.replace("\\", "∖").replace("{", r"\{").replace("}", r"\}")  # ∖: no text-mode backslash in MathJax
@@ -422,7 +437,8 @@ class Report:
             return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
         raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
 
-    def to_text(self) -> str:
+    def to_text(self, width: int = 100) -> str:
+        """Plain text; lines longer than ``width`` wrap at spaces (between terms), continuations indented."""
         out = [f"# {self.model}"]
         if self.citation:
             out.append(f"citation: {self.citation}")
@@ -430,7 +446,7 @@ class Report:
             out += ["", f"## {s.title}"]
             if s.status != "ok":
                 out.append(f"(skipped: {s.note})")
-            out += [it.plain() for it in s.items]
+            out += [_wrap(it.plain(), width) for it in s.items]
         return "\n".join(out)
 
     def to_markdown(self) -> str:
