@@ -393,7 +393,8 @@ def _wrap(line: str, width: int) -> str:
     """Wrap ``label = long expression`` at spaces, continuation lines indented under the expression."""
     if len(line) <= width:
         return line
-    head = line.find(" = ") + 3 if 0 <= line.find(" = ") < width // 2 else 4
+    sep = min((i for i in (line.find(" = "), line.find(": ")) if i >= 0), default=-1)
+    head = sep + (3 if line[sep : sep + 3] == " = " else 2) if 0 <= sep < width // 2 else 4
     return textwrap.fill(
         line,
         width=width,
@@ -441,7 +442,7 @@ class Report:
         """Plain text; lines longer than ``width`` wrap at spaces (between terms), continuations indented."""
         out = [f"# {self.model}"]
         if self.citation:
-            out.append(f"citation: {self.citation}")
+            out.append(_wrap(f"citation: {self.citation}", width))
         for s in self.sections:
             out += ["", f"## {s.title}"]
             if s.status != "ok":
