@@ -69,9 +69,14 @@ def test_penny_final_submanifolds(penny):
     assert is_zero(printed.defects[0] - 2 * v1 * v2 * sp.sin(ph))
     mu_on_C2 = [tidy(cc.mu_of_p[mu].xreplace({px: 0, py: 0})) for mu in cc.vk.mu]
     assert mu_on_C2 == [v1 * sp.cos(ph), v1 * sp.sin(ph)]
-    # the Bloch–Crouch multipliers λ = ẋ − p = −θ̇(cos φ, sin φ) hold with the printed (2.4) (L − λΦ,
-    # Φ = Ψ − q̇ = −v): λ^(2.4) = −μ = p − ∂L/∂q̇, which on C2 is −θ̇(cos φ, sin φ)
-    assert [-m for m in mu_on_C2] == [-v1 * sp.cos(ph), -v1 * sp.sin(ph)]
+    # the Bloch–Crouch multipliers hold with the printed (2.4) (L − λΦ, Φ = Ψ − q̇ = −v):
+    # λ^(2.4) = p − ∂L/∂q̇. Computed independently from L on D (u = v^α X_α) at p = 0, it must be −μ:
+    F_ = mdl.frame
+    u_on_D = {uj: sum(F_.fields[a].components[j] * F_.v[a] for a in range(mdl.m)) for j, uj in enumerate(mdl.chart.u)}
+    ux, uy = mdl.chart.u[:2]
+    lam = [(0 - sp.diff(mdl.lagrangian.expr, w)).xreplace(u_on_D) for w in (ux, uy)]
+    assert all(is_zero(la + mu) for la, mu in zip(lam, mu_on_C2, strict=True))
+    assert is_zero(lam[0] + v1 * sp.cos(ph)) and is_zero(lam[1] + v1 * sp.sin(ph))
 
 
 def test_penny_run_with_choices(penny):
