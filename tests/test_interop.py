@@ -8,7 +8,6 @@ code copied verbatim where it is inside the test function). Every comparison is 
 
 from __future__ import annotations
 
-import doctest
 import time
 from pathlib import Path
 
@@ -484,11 +483,3 @@ def test_nonquadratic_lagrangian_has_no_kane_form():
     with pytest.raises(fr.RegularityError, match=r"^to_mechanics: model 'quartic': .*not quadratic"):
         quartic.to_mechanics("kane")
     assert isinstance(quartic.to_mechanics("lagrange"), LagrangesMethod)
-
-
-def test_docs_page_runs():
-    """docs/mechanics_interop.md: every code block is a doctest and passes."""
-    res = doctest.testfile(
-        str(DOCS / "mechanics_interop.md"), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
-    )
-    assert res.attempted > 0 and res.failed == 0

@@ -218,17 +218,4 @@ def test_dimension_terms():
     assert not fr.is_dimensionally_homogeneous(m * R**2 + m, {m: M, R: L})
 
 
-# ----------------------------------------------------------------- documentation pages run as doctests
-DOCS = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs"
-
-
-@pytest.mark.parametrize(
-    "page",
-    ["vakonomic.md", "consistency.md", "chaplygin.md", pytest.param("examples_section7.md", marks=pytest.mark.slow)],
-)
-def test_docs_reproductions(page):
-    """Every displayed result on the section 4-7 pages is recomputed (doctest of the page)."""
-    import doctest
-
-    res = doctest.testfile(str(DOCS / page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.attempted > 0 and res.failed == 0
+# documentation pages run as doctests: tests/test_docs.py
