@@ -39,12 +39,29 @@ class RationalFunctions:
     identically on the circle(s). Multiple-angle identities are not used: ``sin 2a``
     is a generator of its own, as in :func:`trig_normal`.
 
-    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp``, ``tan`` and
-    any other function, for which the expression-level fallbacks are used.
+    With ``exp=True`` exponentials are generators too: the arguments of all ``exp`` atoms are
+    split into terms ``c·r`` (``c`` rational), and for each ``r`` one generator
+    ``E_r = exp(r/d)`` is introduced, ``d`` the lcm of the denominators of its coefficients, so
+    that ``exp(c r) = E_r^(c d)`` with an integer exponent: ``exp(2 q)``, ``exp(q)`` and
+    ``exp(−q/2)`` are powers of the one generator ``exp(q/2)``, and the identities between them
+    are kept. A non-rational coefficient (``exp(I q)``, ``exp(√2 q)``) is unsupported.
+
+    With ``pythagoras=False`` ``sin a`` and ``cos a`` are independent generators (plain
+    cancellation, the form of :func:`sympy.cancel`).
+
+    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp`` (unless ``exp=True``),
+    ``tan`` and any other function, for which the expression-level fallbacks are used.
     """
 
-    def __init__(self, exprs: Sequence[Any]) -> None:
+    def __init__(self, exprs: Sequence[Any], *, exp: bool = False, pythagoras: bool = True) -> None:
         es = [sp.sympify(e, strict=True) for e in exprs]
+        exp_gens: list[sp.Symbol] = []
+        self._exp_gens: dict[sp.Expr, tuple[sp.Symbol, int]] = {}
+        exp_back: dict[sp.Symbol, sp.Expr] = {}
+        if exp and any(e.has(sp.exp) for e in es):
+            es, self._exp_gens = _exp_generators(es)
+            exp_back = {g: sp.exp(r / d) for r, (g, d) in self._exp_gens.items()}
+            exp_gens = list(exp_back)
         args = sorted({f.args[0] for e in es for f in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
         rep: dict[sp.Expr, sp.Symbol] = {}
         pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
@@ -62,20 +79,65 @@ class RationalFunctions:
             d = sp.Dummy("f")
             rep[f] = d
             others.append(d)
-        gens = [g for pair in pairs for g in pair] + others + sorted(syms, key=sp.default_sort_key)
+        syms -= set(exp_gens)
+        gens = [g for pair in pairs for g in pair] + others + exp_gens + sorted(syms, key=sp.default_sort_key)
         self._rep = rep
-        self._back = {v: k for k, v in rep.items()}
+        self._back = {v: k for k, v in rep.items()} | exp_back
         if gens:
             self.field, *_ = _rational_field(gens, QQ, lex)
         else:
             self.field, *_ = _rational_field([sp.Dummy("one")], QQ, lex)
         self.ring = self.field.ring
         self.domain = self.field.to_domain()
-        self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs]
+        self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
-        return self.field.from_expr(sp.sympify(e, strict=True).xreplace(self._rep))
+        e = sp.sympify(e, strict=True)
+        if self._exp_gens and e.has(sp.exp):
+            e = _exp_rewrite(e, self._exp_gens)
+        num, den = self._fraction(e.xreplace(self._rep))
+        return self.field.raw_new(num, den)  # not cancelled: :meth:`normal` cancels once
+
+    def _fraction(self, e: sp.Expr) -> tuple[Any, Any]:
+        """``(numerator, denominator)`` in the polynomial ring, built without any gcd.
+
+        A sum is taken over the lcm of its terms' denominators (``(a + c)/b`` when they agree),
+        a product multiplies numerators and denominators: the only gcds are those of
+        denominators, and the one cancellation of the numerator is left to :meth:`normal`
+        (sympy's field conversion cancels, with a gcd of the numerators, after every operation).
+        """
+        R = self.ring
+        if e.is_Rational:
+            return R(e.p), R(e.q)
+        if e.is_Symbol:
+            return R(e), R.one
+        if e.is_Add:
+            terms: dict[Any, Any] = {}
+            for a in e.args:
+                n, d = self._fraction(a)
+                terms[d] = terms[d] + n if d in terms else n
+            if len(terms) == 1:
+                ((d, n),) = terms.items()
+                return n, d
+            den = R.one
+            for d in terms:
+                den = den.lcm(d) if not d.is_ground else den * d  # gcds of denominators only
+            num = R.zero
+            for d, n in terms.items():
+                num += n * den.exquo(d)
+            return num, den
+        if e.is_Mul:
+            num, den = R.one, R.one
+            for a in e.args:
+                n, d = self._fraction(a)
+                num, den = num * n, den * d
+            return num, den
+        if e.is_Pow and e.exp.is_Integer:
+            n, d = self._fraction(e.base)
+            k = int(e.exp)
+            return (n**k, d**k) if k >= 0 else (d ** (-k), n ** (-k))
+        return self.field.from_expr(e).numer, self.field.from_expr(e).denom  # pragma: no cover - other atoms
 
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
@@ -91,7 +153,7 @@ class RationalFunctions:
         if not den:
             raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
         num, den = num.cancel(den)
-        return self.field.new(num, den)
+        return self.field.raw_new(num, den)
 
     def solve(self, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
         """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
@@ -164,6 +226,48 @@ class RationalFunctions:
                     aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
         x = sp.ImmutableMatrix([[self.to_expr(self.normal(e)) for e in row[n:]] for row in aug])
         return x, self.to_expr(det)
+
+
+def _exp_generators(es: list[sp.Expr]) -> tuple[list[sp.Expr], dict[sp.Expr, tuple[sp.Symbol, int]]]:
+    """Replace every ``exp(Σ c_k r_k)`` by ``Π E_k^(c_k d_k)`` (see :class:`RationalFunctions`, ``exp=True``)."""
+    for e in es:
+        for f in e.atoms(sp.sin, sp.cos, AppliedUndef, sp.Derivative):
+            if f.has(sp.exp):
+                raise UnsupportedExpression(f"exponential inside {f}")
+    dens: dict[sp.Expr, int] = {}
+    for a in {a for e in es for a in e.atoms(sp.exp)}:
+        for c, r in _exp_terms(a):
+            dens[r] = int(sp.ilcm(dens.get(r, 1), c.q))
+    gens = {r: (sp.Dummy("E"), d) for r, d in sorted(dens.items(), key=lambda kv: sp.default_sort_key(kv[0]))}
+    return [_exp_rewrite(e, gens) for e in es], gens
+
+
+def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:
+    """``exp(Σ c_k r_k)`` -> ``[(c_k, r_k)]`` with rational ``c_k``, or UnsupportedExpression."""
+    if a.args[0].has(sp.I):  # exp(i x) is algebraic over cos x, sin x: not an independent generator
+        raise UnsupportedExpression(f"complex exponential: {a}")
+    out = []
+    for t in sp.Add.make_args(sp.expand(a.args[0])):
+        c, r = t.as_coeff_Mul()
+        if not c.is_Rational or r == 1 or r.has(sp.exp) or not r.free_symbols:
+            raise UnsupportedExpression(
+                f"exp(...) with a term {t} that is not a rational multiple of a variable one: {a}"
+            )
+        out.append((c, r))
+    return out
+
+
+def _exp_rewrite(e: sp.Expr, gens: dict[sp.Expr, tuple[sp.Symbol, int]]) -> sp.Expr:
+    """``e`` with each ``exp`` atom written as a monomial in the generators ``gens`` (r -> (E_r, d_r))."""
+    rep = {}
+    for a in e.atoms(sp.exp):
+        factors = []
+        for c, r in _exp_terms(a):
+            if r not in gens or (c * gens[r][1]).q != 1:
+                raise UnsupportedExpression(f"{a} is not a power of this context's exponential generators")
+            factors.append(gens[r][0] ** int(c * gens[r][1]))
+        rep[a] = sp.Mul(*factors)
+    return e.xreplace(rep) if rep else e
 
 
 def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:

@@ -19,6 +19,9 @@ from ._budget import checkpoint
 from ._coerce import as_expr
 from ._field import RationalFunctions, UnsupportedExpression
 
+#: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
+RING_CANCEL_OPS = 400
+
 __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
 
 
@@ -35,6 +38,15 @@ def canon(expr: object) -> sp.Expr:
     if not _has_denominator(e):
         # a polynomial in its generators: expansion is its canonical form (as cancel's numerator)
         return sp.expand(e)
+    if sp.count_ops(e) > RING_CANCEL_OPS:
+        # large: convert to numerator/denominator in the polynomial ring without intermediate gcds
+        # and cancel once there (sympy's cancel spends its time rebuilding expression trees)
+        try:
+            ctx = RationalFunctions([e], pythagoras=False)
+        except UnsupportedExpression:
+            pass
+        else:
+            return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
     return sp.cancel(e)
 
 
@@ -71,15 +83,17 @@ def trig_normal(expr: object) -> sp.Expr:
     identically iff the reduced numerator is zero (same-argument identities;
     multiple-angle identities are not used).
     """
-    e = canon(expr)
+    e = sp.sympify(expr, strict=True)
     if e.is_Atom or not e.has(sp.sin, sp.cos):
-        return e
-    try:
-        ctx = RationalFunctions([e])
+        return canon(e)
+    checkpoint()
+    try:  # the field QQ(x, sin a, cos a, exp r, f(t)): reduce and cancel there, no expression-level cancel
+        ctx = RationalFunctions([e], exp=True)
     except UnsupportedExpression:
         pass
     else:
         return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
+    e = canon(e)
     args = _trig_args(e)
     num, den = sp.fraction(sp.together(e))
     try:

@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
+from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
 from ..errors import InvalidExpressionError, RegularityError
 from ._budget import checkpoint
@@ -83,7 +84,7 @@ def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix,
     if A.rows != A.cols or B.rows != A.rows:
         raise InvalidExpressionError(f"exact_solve: G, b: shapes {A.shape} and {B.shape} do not match")
     try:
-        ctx = RationalFunctions(list(A) + list(B))
+        ctx = RationalFunctions(list(A) + list(B), exp=True)
     except UnsupportedExpression:
         return _gauss_jordan(A, B)
     return ctx.solve(A, B)
@@ -141,9 +142,12 @@ def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableM
 def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
     r"""Solve ``M x = b`` exactly over the field of rational functions.
 
-    Transcendental atoms (``sin θ``, undefined functions and their derivatives) become
-    polynomial generators, so the elimination runs in sympy's sparse rational-function
-    domain instead of on expression trees; results are in canonical (cancelled) form.
+    In :class:`RationalFunctions` (``exp=True``) when the entries allow it: ``sin``/``cos``
+    pairs reduced modulo ``s² + c² − 1``, exponentials as powers of one generator per
+    exponent, elimination by constant pivots or fraction-free (``solve_den`` over the
+    polynomial ring) and one cancellation per entry at the end. Otherwise the remaining
+    transcendental atoms become polynomial generators of sympy's domain and the system is
+    solved fraction-free there (:func:`_domain_solve`). Results are in canonical (cancelled) form.
 
     Raises
     ------
@@ -154,7 +158,16 @@ def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.Immutabl
     b = sp.Matrix(b)
     if M.rows == 0:
         return sp.ImmutableMatrix(0, b.cols, [])
-    return sp.ImmutableMatrix(_domain_solve(M, b, what))
+    try:
+        ctx = RationalFunctions(list(M) + list(b), exp=True)
+    except UnsupportedExpression:
+        return sp.ImmutableMatrix(_domain_solve(M, b, what))
+    try:
+        return ctx.solve(M, b)[0]
+    except ZeroDivisionError:
+        raise RegularityError(
+            f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {M.rows})"
+        ) from None
 
 
 def solve_linear_general(
@@ -296,21 +309,56 @@ def solve_exact(M: sp.MatrixBase, b: sp.MatrixBase) -> sp.Matrix:
 
 
 def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
-    """LU solve over sympy's rational-function domain, transcendental atoms frozen as generators.
+    """Fraction-free solve with transcendental atoms frozen as polynomial generators.
 
-    With ``what`` the determinant is checked first and a singular ``M`` raises
-    :class:`~frames.RegularityError` naming ``what``.
+    Each row of ``[M | b]`` is cleared of denominators, the polynomial system is solved by
+    ``DomainMatrix.solve_den`` (no gcd during the elimination: the heuristic gcd of sympy's
+    fraction field is what made a dense 3-dof system take minutes), and each entry
+    ``x_num / x_den`` is cancelled once. A singular ``M`` raises
+    :class:`~frames.RegularityError` naming ``what``. Domains other than ZZ, QQ and their
+    polynomial rings / fraction fields (floats, ``EX``) get sympy's LU solve.
     """
     aug = M.row_join(b)
     atoms: set[Any] = set()
     for e in aug:
         atoms |= sp.sympify(e, strict=True).atoms(sp.Function, sp.Derivative, sp.Subs)
     dummies = {g: sp.Dummy(f"g{k}") for k, g in enumerate(sorted(atoms, key=sp.default_sort_key))}
-    A = DomainMatrix.from_Matrix(aug.xreplace(dummies)).to_field()
+    A = DomainMatrix.from_Matrix(aug.xreplace(dummies))
+    K = A.domain
+    if not (K.is_ZZ or K.is_QQ or K.is_PolynomialRing or K.is_FractionField):  # floats, EX: plain LU
+        A = A.to_field()
+        A_M, A_b = A[:, : M.cols], A[:, M.cols :]
+        if what is not None and A_M.det() == A_M.domain.zero:
+            raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)})")
+        return A_M.lu_solve(A_b).to_Matrix().xreplace({d: g for g, d in dummies.items()})
+    # fraction-free: clear each row's denominators, solve over the polynomial ring, cancel once
+    R = K.get_ring() if K.is_Field else K
     n = M.cols
-    A_M, A_b = A[:, :n], A[:, n:]
-    if what is not None and A_M.det() == A_M.domain.zero:
-        raise RegularityError(f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})")
-    sol = A_M.lu_solve(A_b).to_Matrix()
+    rows = []
+    for i in range(A.shape[0]):
+        row = [A[i, j].element for j in range(A.shape[1])]
+        den = R.one
+        for x in row:
+            den = R.lcm(den, K.denom(x))
+        rows.append([K.numer(x) * R.exquo(den, K.denom(x)) for x in row])
+    P = DomainMatrix(rows, A.shape, R)
+    P_M, P_b = P[:, :n], P[:, n:]
+    checkpoint()
+    try:
+        xnum, xden = P_M.solve_den(P_b)
+    except DMNonInvertibleMatrixError:
+        raise RegularityError(
+            f"{what or 'solve_exact'}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})"
+        ) from None
     back = {d: g for g, d in dummies.items()}
+
+    def entry(x: Any) -> sp.Expr:
+        checkpoint()
+        _, num, den = R.cofactors(x, xden)
+        lc = den.LC if R.is_PolynomialRing else den
+        if (R.dom if R.is_PolynomialRing else R).is_negative(lc):  # sympy's sign: positive leading coefficient
+            num, den = -num, -den
+        return R.to_sympy(num) / R.to_sympy(den)
+
+    sol = sp.Matrix(n, P_b.shape[1], lambda i, j: entry(xnum[i, j].element))
     return sol.xreplace(back)

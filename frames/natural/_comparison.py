@@ -54,7 +54,8 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     Trigonometric and hyperbolic functions are rewritten as exponentials, the numerator
     is expanded, every ``exp(ω t + b)`` becomes ``exp(b) E_ω`` and the result is read as a
     polynomial in ``t`` and the ``E_ω``. For distinct nonzero rates ``ω`` these functions
-    are linearly independent, so ``expr ≡ 0`` in t iff every coefficient vanishes
+    are linearly independent, so ``expr ≡ 0`` in t iff every coefficient vanishes (each
+    coefficient is returned without its rational content: an equation ``c = 0`` up to scale)
     (generically in the parameters: special values, e.g. a rate becoming 0, must be
     studied as separate families).
 
@@ -63,7 +64,7 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     >>> import sympy as sp
     >>> t, a, b, w = sp.symbols("t a b w")
     >>> sorted(time_coefficients(a * sp.cos(w * t) + b * t, t), key=str)
-    [2*b, a, a]
+    [a, a, b]
     """
     e = as_expr(expr, name="time_coefficients: expr")
     if not isinstance(t, sp.Symbol):
@@ -93,7 +94,9 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     for c in poly.coeffs():
         c = canon(sp.expand(c.replace(sp.exp, lambda a: sp.exp(a).rewrite(sp.cos))))
         if not is_zero(c):
-            out.append(c)
+            # each coefficient is an equation c = 0: drop its rational content, so the result does
+            # not depend on which common denominator the numerator was taken over
+            out.append(c.as_content_primitive()[1])
     return out
 
 
