@@ -37,7 +37,6 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
-    exact_inverse,
     exact_solve,
     is_zero,
     solve_linear,
@@ -443,24 +442,32 @@ class VakonomicSystem(AdaptedIndices, Value):
         self._schur()
 
     def _schur(self) -> tuple[sp.Matrix, sp.Matrix]:
+        """``(X, S)`` with ``g_αβ X = g_αb`` and the Schur complement ``S = g_ab − g_aα X``.
+
+        Both regularity tests are exact solves in the rational-function field (fraction-free,
+        ``sin² + cos² = 1`` included): a singular block raises :class:`RegularityError`.
+        """
         if "schur" in self._cache:
             return self._cache["schur"]  # type: ignore[no-any-return]
         g = sp.Matrix(self._terms[0])
         m = self.m
         gD = g[:m, :m]
-        if is_zero(gD.det(method="bareiss")):
+        try:
+            X = sp.Matrix(exact_solve(gD, g[:m, m:])[0])
+        except ZeroDivisionError:
             raise RegularityError(
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
-            )
-        gDinv = sp.Matrix(exact_inverse(gD))  # Gauss-Jordan with canon: LU inverse blew up on the carriage
-        S = (g[m:, m:] - g[m:, :m] * (gDinv * g[:m, m:]).applyfunc(canon)).applyfunc(canon)
-        if is_zero(S.det(method="bareiss")):
+            ) from None
+        S = (g[m:, m:] - g[m:, :m] * X).applyfunc(canon)
+        try:
+            exact_solve(S, sp.zeros(S.rows, 1))
+        except ZeroDivisionError:
             raise RegularityError(
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
                 f"g_ab − g_aα g^αβ g_bβ = {S.tolist()} is singular on C"
-            )
-        self._cache["schur"] = (gDinv, S)
-        return gDinv, S
+            ) from None
+        self._cache["schur"] = (X, S)
+        return X, S
 
     @budgeted("VakonomicSystem.tangent_field")
     def tangent_field(self, section: Any = None) -> VakonomicTangentField:
