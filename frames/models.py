@@ -6,6 +6,7 @@ Each constructor returns a validated :class:`Model`; ``catalogue()`` maps the na
 
 from .app._models import (
     Model,
+    ball_on_rotating_table,
     carriage_section_data,
     catalogue,
     chaplygin_sleigh,
@@ -25,6 +26,7 @@ __all__ = [
     "carriage_section_data",
     "catalogue",
     "chaplygin_sleigh",
+    "ball_on_rotating_table",
     "charged_skate",
     "class71",
     "get",

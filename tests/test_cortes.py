@@ -192,3 +192,98 @@ def test_proposition_6_2_concrete_motion():
     # a motion in C that is not free (q1 = t²/2): the constraint holds but it is not vakonomic
     res3 = fr.compare_motion(K, {q1: t**2 / 2, q2: 0, q3: 0}, t)
     assert res3.vakonomic is False
+
+
+# ---------------------------------------------------------------- Example 6.8: ball on a rotating table
+@pytest.fixture(scope="module")
+def ball():
+    mdl = models.ball_on_rotating_table()
+    return mdl, mdl.nonholonomic()
+
+
+def _ball_on_D(mdl):
+    """u_θ, u_ψ from the rolling constraints, given u_X, u_Y (u_φ free)."""
+    _X, _Y, _ph, _th, _ps = mdl.chart.q
+    _uX, _uY, _uph, uth, ups = mdl.chart.u
+    return sp.solve(list(mdl.constraints.functions), [uth, ups], dict=True)[0]
+
+
+def test_ball_on_rotating_table_centre_circles(ball):
+    """Lewis–Murray: in the inertial frame the centre's velocity w turns at the rate κΩ, κ = I/(I + m r²)."""
+    mdl, nh = ball
+    X, Y = mdl.chart.q[:2]
+    uX, uY = mdl.chart.u[:2]
+    m, r, I, Om = (mdl.params[k] for k in ("m", "r", "I", "Omega"))
+    acc = nh.accelerations()
+    on_D = _ball_on_D(mdl)
+    Z, Zd = X + sp.I * Y, uX + sp.I * uY
+    Zdd = acc[0].xreplace(on_D) + sp.I * acc[1].xreplace(on_D)
+    # inertial position z = e^{iΩt} Z: velocity w = e^{iΩt}(Ż + iΩZ), acceleration e^{iΩt}(Z̈ + 2iΩŻ − Ω²Z)
+    kappa = I / (I + m * r**2)
+    assert is_zero(sp.expand(Zdd + 2 * sp.I * Om * Zd - Om**2 * Z - sp.I * kappa * Om * (Zd + sp.I * Om * Z)))
+    # the homogeneous ball, I = 2 m r²/5: the rate 2Ω/7 (and κ ≠ 2/7 for another inertia)
+    assert kappa.subs(I, sp.Rational(2, 5) * m * r**2) == sp.Rational(2, 7)
+    assert kappa.subs(I, m * r**2) == sp.Rational(1, 2)
+
+
+def test_ball_on_rotating_table_affine_route_agrees():
+    """The paper's inertial formulation: affine constraints ẋ = r ξ² − Ω y, ẏ = −r ξ¹ + Ω x, handled on
+    R × Q (MVM Case C frame, TNHM equations): ẍ = −κΩẏ, ÿ = κΩẋ directly."""
+    m, r, I, Om = sp.symbols("m r I Omega", positive=True)
+    ch = fr.Chart("x y phi theta psi", params=[m, r, I, Om])
+    x, y, ph, th, _ps = ch.q
+    ux, uy, uph, uth, ups = ch.u
+    xi1 = -sp.sin(ph) * uth + sp.cos(ph) * sp.cos(th) * ups
+    xi2 = sp.cos(ph) * uth + sp.sin(ph) * sp.cos(th) * ups
+    xi3 = uph - sp.sin(th) * ups
+    L = fr.Lagrangian(ch, m * (ux**2 + uy**2) / 2 + I * (xi1**2 + xi2**2 + xi3**2) / 2)
+    V = [ux - r * xi2 + Om * y, uy + r * xi1 - Om * x]
+    mvm = fr.ModifiedVakonomic(L, constraints=V, auxiliary=[xi1, xi2, xi3])
+    assert mvm.is_affine
+    qdd, _mu = mvm.tnhm_solve()
+    on_D = sp.solve(V, [uth, ups], dict=True)[0]
+    kappa = I / (I + m * r**2)
+    assert is_zero(qdd[0].xreplace(on_D) + kappa * Om * uy)
+    assert is_zero(qdd[1].xreplace(on_D) - kappa * Om * ux)
+
+
+def test_ball_on_rotating_table_final_submanifolds(ball):
+    """Example 6.8's final constraint submanifolds, seen by the weak consistency conditions at φ = p
+    (Theorem 2): they vanish on C_f1 = {ẋ = ẏ = 0} (inertial centre at rest) and, except the one
+    for the direction X3 = ∂_φ, on C_f2 = {ξ³ = Ω} (v³ = ζ³ = ξ³ − Ω = 0, the ball spinning with the table)."""
+    mdl, nh = ball
+    X, Y = mdl.chart.q[:2]
+    v1, v2, v3 = mdl.frame.v[:3]
+    _m, r, _I, Om = (mdl.params[k] for k in ("m", "r", "I", "Omega"))
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    p = nh.momenta()
+    phi_p = [p[a] for a in nh.a]
+    res = fr.weak_consistency(vk, phi_p)
+    assert res.holds is False
+    # inertial velocity in the table's axes: (Ẋ − ΩY, Ẏ + ΩX) = (r v2 − ΩY, −r v1 + ΩX)
+    at_rest = {v1: Om * X / r, v2: Om * Y / r}
+    assert all(is_zero(c.xreplace(at_rest)) for c in res.conditions)
+    spin = [c.xreplace({v3: 0}) for c in res.conditions]
+    assert is_zero(spin[0]) and is_zero(spin[1]) and not is_zero(spin[2])
+
+
+def test_ball_on_rotating_table_integrated_circle():
+    """Integrated in the table's frame and mapped to the inertial one: a circle run at 2Ω/7."""
+    np = pytest.importorskip("numpy")
+    mdl = models.ball_on_rotating_table()
+    Om = float(mdl.param_values[mdl.params["Omega"]])
+    T = 2 * np.pi / (2 * Om / 7)  # one revolution of the centre
+    t = np.linspace(0, T, 201)
+    tr = fr.integrate(
+        mdl.nonholonomic(), (0, T), mdl.q0, mdl.u0, params=mdl.param_values, t_eval=t, rtol=1e-11, atol=1e-12
+    )
+    z = np.exp(1j * Om * t) * (tr.q[:, 0] + 1j * tr.q[:, 1])
+    w = np.exp(1j * Om * t) * (tr.u[:, 0] + 1j * tr.u[:, 1] + 1j * Om * (tr.q[:, 0] + 1j * tr.q[:, 1]))
+    # centre of the circle c = z − w/(iκΩ); constant radius and rate
+    kappa = 2 / 7
+    c = z - w / (1j * kappa * Om)
+    assert np.max(np.abs(c - c[0])) < 1e-8
+    assert np.max(np.abs(np.abs(z - c[0]) - abs(z[0] - c[0]))) < 1e-8
+    rate = np.diff(np.unwrap(np.angle(z - c[0]))) / np.diff(t)
+    assert np.max(np.abs(rate - kappa * Om)) < 1e-6
+    assert abs(z[-1] - z[0]) < 1e-7  # back after one period 7π/Ω

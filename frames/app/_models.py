@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import as_expr
+from ..algebra import as_expr, exact_inverse
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import FramesError
 from ..geometry._chart import Chart
@@ -521,6 +521,66 @@ def charged_skate(time_dependent: bool = False) -> Model:
     )
 
 
+def ball_on_rotating_table() -> Model:
+    r"""A homogeneous (or any isotropic) ball rolling without slipping on a table rotating at rate Ω.
+
+    Cortés, de León, Martín de Diego & Martínez (2003), Example 6.8 (after Lewis & Murray 1995).
+    In the inertial frame the constraints ``ẋ = r ξ² − Ω y``, ``ẏ = −r ξ¹ + Ω x`` are *affine*
+    (``ξ`` the spatial angular velocity); the model is written in the frame co-rotating with the
+    table, where they become linear and the Lagrangian autonomous, so every method of the
+    library (Hamel, nonholonomic and vakonomic fields, consistency, reports) applies exactly.
+
+    Coordinates ``(X, Y, φ, θ, ψ)``: the centre in the table's axes and the ZYX angles of the
+    ball relative to the table, ``R_rel = R_z(φ) R_y(θ) R_x(ψ)`` (the inertial attitude is
+    ``R_z(Ω t) R_rel``). With ``ζ`` the angular velocity of ``R_rel`` in the table's axes,
+
+    ``ζ¹ = −sin φ θ̇ + cos φ cos θ ψ̇``, ``ζ² = cos φ θ̇ + sin φ cos θ ψ̇``, ``ζ³ = φ̇ − sin θ ψ̇``,
+
+    the inertial angular velocity has ``|ξ|² = |ζ + Ω e_z|²`` and
+
+    ``L = ½ m ((Ẋ − Ω Y)² + (Ẏ + Ω X)²) + ½ I (ζ¹² + ζ² ² + (ζ³ + Ω)²)``;
+
+    rolling on the table: the contact point has zero velocity relative to the table,
+    ``Ẋ − r ζ² = 0``, ``Ẏ + r ζ¹ = 0``. The adapted frame is dual to the coframe
+    ``(ζ¹, ζ², ζ³, dX − r ζ², dY + r ζ¹)``: quasi-velocities ``v¹, v², v³ = ζ`` on D.
+    Singular at ``cos θ = 0`` (the ZYX chart).
+
+    The classical result (Lewis–Murray; Neimark–Fufaev): in the inertial frame the centre moves on
+    circles with angular velocity ``Ω I/(I + m r²) = Ω k²/(1 + k²)`` (``2Ω/7`` for a homogeneous
+    ball, ``I = 2 m r²/5``). Params: m [kg], r [m], I [kg m²] (about the centre), Omega [rad/s].
+    """
+    params = _params("m r I Omega")
+    m, r, I, Om = params.values()
+    ch = Chart("X Y phi theta psi", params=list(params.values()))
+    X, Y, ph, th, ps = ch.q
+    uX, uY, uph, uth, ups = ch.u
+    sph, cph, sth, cth = sp.sin(ph), sp.cos(ph), sp.sin(th), sp.cos(th)
+    z1 = -sph * uth + cph * cth * ups
+    z2 = cph * uth + sph * cth * ups
+    z3 = uph - sth * ups
+    L = Lagrangian(
+        ch, m * ((uX - Om * Y) ** 2 + (uY + Om * X) ** 2) / 2 + I * (z1**2 + z2**2 + (z3 + Om) ** 2) / 2
+    )
+    rows = [z1, z2, z3, uX - r * z2, uY + r * z1]
+    Theta = sp.Matrix([[sp.diff(w, u) for u in ch.u] for w in rows])
+    Xinv = exact_inverse(Theta)  # exact, cancelled: entries rational in sin, cos (no tan)
+    F = Frame([VectorField(ch, list(Xinv[:, i])) for i in range(5)])
+    cons = LinearConstraints(ch, rows[3:])
+    return Model(
+        "ball-on-rotating-table",
+        ch,
+        L,
+        F,
+        3,
+        cons,
+        params,
+        q0={X: 1.0, Y: 0.0, ph: 0.0, th: 0.0, ps: 0.0},
+        u0={uX: 0.0, uY: 0.5, uph: 0.0, uth: 0.0, ups: -5.0},
+        param_values={m: 1.0, r: 0.1, I: 0.004, Om: 1.0},  # I = 2 m r²/5: homogeneous
+        citation="Cortés, de León, Martín de Diego & Martínez (2003), Example 6.8; Lewis & Murray (1995)",
+    )
+
+
 _CATALOGUE: dict[str, Callable[[], Model]] = {
     "nonholonomic-particle": nonholonomic_particle,
     "vertical-rolling-disk": vertical_rolling_disk,
@@ -531,6 +591,7 @@ _CATALOGUE: dict[str, Callable[[], Model]] = {
     "rolling-penny": rolling_penny,
     "rolling-coin-incline": rolling_coin_incline,
     "charged-skate": charged_skate,
+    "ball-on-rotating-table": ball_on_rotating_table,
 }
 
 
