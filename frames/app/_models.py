@@ -558,9 +558,7 @@ def ball_on_rotating_table() -> Model:
     z1 = -sph * uth + cph * cth * ups
     z2 = cph * uth + sph * cth * ups
     z3 = uph - sth * ups
-    L = Lagrangian(
-        ch, m * ((uX - Om * Y) ** 2 + (uY + Om * X) ** 2) / 2 + I * (z1**2 + z2**2 + (z3 + Om) ** 2) / 2
-    )
+    L = Lagrangian(ch, m * ((uX - Om * Y) ** 2 + (uY + Om * X) ** 2) / 2 + I * (z1**2 + z2**2 + (z3 + Om) ** 2) / 2)
     rows = [z1, z2, z3, uX - r * z2, uY + r * z1]
     Theta = sp.Matrix([[sp.diff(w, u) for u in ch.u] for w in rows])
     Xinv = exact_inverse(Theta)  # exact, cancelled: entries rational in sin, cos (no tan)
