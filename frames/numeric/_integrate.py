@@ -35,6 +35,7 @@ from ._inputs import (
     _vector,
     compile_system,
 )
+from ._lda import LDAScheme, lda_midpoint
 from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
@@ -144,6 +145,7 @@ def integrate(
     mu0: Any = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     timeout: float | None = DEFAULT_TIMEOUT,
+    step: float | None = None,
 ) -> Trajectory:
     r"""Integrate a second-order field from natural initial data.
 
@@ -158,8 +160,15 @@ def integrate(
         Parameter symbol or name -> number (overrides a model's ``param_values``).
     form : {"reduced", "multiplier"}
         See :func:`ode_system`. The reduced form ``(q, v^α)`` keeps ``θ^a(u) = 0`` to rounding.
-    method : {"RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"}
-        One of scipy's solvers (use "Radau" or "BDF" for stiff systems).
+    method : {"RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA", "lda-midpoint"}
+        One of scipy's solvers (use "Radau" or "BDF" for stiff systems), or ``"lda-midpoint"``: the
+        discrete Lagrange–d'Alembert integrator of Cortés–Martínez (2001) in the midpoint form of
+        McLachlan–Perlmutter (2006) (:mod:`frames.numeric._lda`): fixed step ``step``, constraints
+        exact at the nodes, symmetric; it needs a system (the Lagrangian and the constraints), an
+        autonomous L, and returns the nodes ``t0 + k h`` (``t_eval``, ``rtol``, ``atol`` unused).
+    step : float, optional
+        The fixed step of ``method="lda-midpoint"`` (required there; the step used is
+        ``(t1 − t0)/ceil((t1 − t0)/step)``).
     rtol, atol, t_eval, max_step
         As for :func:`scipy.integrate.solve_ivp`; ``t_eval`` must be finite, sorted and inside ``t_span``.
     max_steps : int
@@ -198,6 +207,14 @@ def integrate(
     """
     if mu0 is not None:
         extra0 = dict(extra0 or {}) | {"mu": mu0}
+    if isinstance(method, str) and method.lower() == "lda-midpoint":
+        return _integrate_lda(
+            field, t_span, q0, u0, params, system, lagrangian, step, project, constraint_tol, t_eval, max_steps, timeout
+        )
+    if step is not None:
+        raise OptionError(
+            f"integrate: step={step!r} is the fixed step of method='lda-midpoint'; {method!r} chooses its own steps (max_step= bounds them)"
+        )
     if isinstance(field, OdeSystem | CompiledSystem):
         comp = field if isinstance(field, CompiledSystem) else field.compile()
         defaults: dict[Any, Any] = {}
@@ -222,6 +239,68 @@ def integrate(
         max_steps=max_steps,
         timeout=timeout,
     )
+
+
+def _integrate_lda(
+    field: Any,
+    t_span: Sequence[float],
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None,
+    system: NonholonomicSystem | None,
+    lagrangian: Lagrangian | None,
+    step: Any,
+    project: bool | str,
+    constraint_tol: float,
+    t_eval: Any,
+    max_steps: int,
+    timeout: float | None,
+) -> Trajectory:
+    """``integrate(..., method="lda-midpoint")``: see :mod:`frames.numeric._lda`."""
+    if step is None:
+        raise OptionError("integrate: method='lda-midpoint' needs the fixed step: pass step=<seconds>")
+    if (
+        isinstance(step, bool)
+        or not isinstance(step, int | float | np.floating)
+        or not (np.isfinite(step) and step > 0)
+    ):
+        raise OptionError(f"integrate: step={step!r} must be a positive finite number")
+    if t_eval is not None:
+        raise OptionError("integrate: method='lda-midpoint' returns the nodes t0 + k h; t_eval is not supported")
+    _check_options(
+        "integrate", method="RK45", methods=SOLVERS, rtol=1e-9, atol=1e-12, max_steps=max_steps, timeout=timeout
+    )
+    if isinstance(field, OdeSystem | CompiledSystem):
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs a system (its Lagrangian and constraints), not an ODE"
+        )
+    f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
+    if lagrangian is None and system is not None:
+        lagrangian = system.lagrangian
+    if system is None or lagrangian is None:
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs a NonholonomicSystem or a Model (the Lagrangian and the constraints)"
+        )
+    if lagrangian.time_dependent:
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t); "
+            "use method='RK45' or another scipy solver"
+        )
+    comp = compile_system(f, "multiplier", system=system, lagrangian=lagrangian)
+    S = comp.system
+    allp = _merge_params(defaults, params)
+    t0, t1 = _t_span(t_span)
+    if not t1 > t0:
+        raise StateError(f"integrate: method='lda-midpoint' integrates forward: t_span={t_span!r} must be increasing")
+    p = comp.bind(allp)
+    qv = _vector(q0, S.chart.q, "q0", S.chart, allp)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, allp)
+    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    scheme = LDAScheme(lagrangian, system.frame, system.m, S.params)
+    ts, Q, U, info = lda_midpoint(scheme, t0, t1, qv, uv, p, float(step), max_steps=max_steps, timeout=timeout)
+    Y = np.vstack([Q.T, U.T])
+    pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
+    return _make_trajectory(comp, ts, Y, p, "lda-midpoint", projection, info, pdict)
 
 
 def integrate_batch(
