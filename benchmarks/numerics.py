@@ -132,6 +132,28 @@ def bench_rhs(name, mdl, nh, with_rhs, quick):
     return min(ratios)
 
 
+def _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b):
+    """numba batch (per-member DP5(4), jitted RHS): compile time apart, then trajectories/s and the ratio."""
+    from frames.numeric._numba import numba_available
+
+    if not numba_available():
+        print("    numba batch: numba not installed (pip install 'frames[numba]')")
+        return None
+    t0 = time.perf_counter()
+    fr.integrate_batch(nh, (0, T), q0[:2], u0[:2], params=pv, rtol=rtol, atol=atol, t_eval=[0, T], backend="numba")
+    tc = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    bn = fr.integrate_batch(nh, (0, T), q0, u0, params=pv, rtol=rtol, atol=atol, t_eval=[0, T], backend="numba")
+    tn = time.perf_counter() - t0
+    rate_n = len(q0) / tn
+    print(
+        f"    numba batch (per-member DP5(4)): {tn:8.2f} s, {rate_n:10,.0f} trajectories/s "
+        f"(jit compile {tc:.1f} s, not counted); numba / numpy batch {rate_n / rate_b:.1f}x; "
+        f"max |numba − numpy| final state {np.max(np.abs(bn.state[:, -1] - b.state[:, -1])):.1e}"
+    )
+    return rate_n / rate_b
+
+
 def bench_batch(quick, n_ics, n_loop):
     print(
         f"\n[2] trajectories per second, chaplygin sleigh, {n_ics} initial conditions, T = 10, RK45 rtol=1e-8 atol=1e-10"
@@ -152,6 +174,7 @@ def bench_batch(quick, n_ics, n_loop):
     tb = time.perf_counter() - t0
     rate_b = n_ics / tb
     print(f"    batched (lock-step RK45): {tb:8.2f} s, {rate_b:10,.0f} trajectories/s ({b.info['steps']} steps)")
+    _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b)
     fun = comp.fun(p)
     t0 = time.perf_counter()
     worst = 0.0
@@ -188,6 +211,7 @@ def bench_batch_coin(n_ics, n_loop):
     tb = time.perf_counter() - t0
     rate_b = n_ics / tb
     print(f"    batched (lock-step RK45): {tb:8.2f} s, {rate_b:10,.0f} trajectories/s ({b.info['steps']} steps)")
+    _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b)
     fun = comp.fun(p)
     t0 = time.perf_counter()
     worst = 0.0

@@ -36,6 +36,7 @@ from ._inputs import (
     compile_system,
 )
 from ._lda import LDAScheme, lda_midpoint
+from ._numba import dp45_numba, rk4_numba
 from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
@@ -146,6 +147,7 @@ def integrate(
     max_steps: int = DEFAULT_MAX_STEPS,
     timeout: float | None = DEFAULT_TIMEOUT,
     step: float | None = None,
+    backend: str = "numpy",
 ) -> Trajectory:
     r"""Integrate a second-order field from natural initial data.
 
@@ -169,6 +171,10 @@ def integrate(
     step : float, optional
         The fixed step of ``method="lda-midpoint"`` (required there; the step used is
         ``(t1 − t0)/ceil((t1 − t0)/step)``).
+    backend : {"numpy", "numba"}
+        ``"numba"`` (needs the ``numba`` extra) runs ``method="RK45"`` as a jitted Dormand–Prince 5(4)
+        with a jitted right-hand side (:mod:`frames.numeric._numba`); the output is at ``t_eval``
+        (default 101 equally spaced times).
     rtol, atol, t_eval, max_step
         As for :func:`scipy.integrate.solve_ivp`; ``t_eval`` must be finite, sorted and inside ``t_span``.
     max_steps : int
@@ -208,8 +214,32 @@ def integrate(
     if mu0 is not None:
         extra0 = dict(extra0 or {}) | {"mu": mu0}
     if isinstance(method, str) and method.lower() == "lda-midpoint":
+        if backend != "numpy":
+            raise OptionError(f"integrate: method='lda-midpoint' has no backend={backend!r}; use backend='numpy'")
         return _integrate_lda(
             field, t_span, q0, u0, params, system, lagrangian, step, project, constraint_tol, t_eval, max_steps, timeout
+        )
+    backend = _check_backend("integrate", backend)
+    if backend == "numba":
+        return _integrate_numba(
+            field,
+            t_span,
+            q0,
+            u0,
+            params,
+            form,
+            system,
+            lagrangian,
+            method,
+            rtol,
+            atol,
+            t_eval,
+            project,
+            constraint_tol,
+            extra0,
+            max_steps,
+            timeout,
+            step,
         )
     if step is not None:
         raise OptionError(
@@ -239,6 +269,65 @@ def integrate(
         max_steps=max_steps,
         timeout=timeout,
     )
+
+
+def _check_backend(what: str, backend: Any) -> str:
+    if not isinstance(backend, str) or backend.lower() not in ("numpy", "numba"):
+        raise OptionError(f"{what}: backend={backend!r} is not one of ['numpy', 'numba']")
+    return backend.lower()
+
+
+def _integrate_numba(
+    field: Any,
+    t_span: Sequence[float],
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None,
+    form: str,
+    system: NonholonomicSystem | None,
+    lagrangian: Lagrangian | None,
+    method: str,
+    rtol: float,
+    atol: float,
+    t_eval: Any,
+    project: bool | str,
+    constraint_tol: float,
+    extra0: Mapping[str, Any] | None,
+    max_steps: int,
+    timeout: float | None,
+    step: Any,
+) -> Trajectory:
+    """``integrate(..., backend="numba")``: one member of the jitted batch integrator."""
+    if step is not None:
+        raise OptionError("integrate: step= is the fixed step of method='lda-midpoint', not of backend='numba'")
+    meth = _check_options(
+        "integrate", method=method, methods=("RK45",), rtol=rtol, atol=atol, max_steps=max_steps, timeout=timeout
+    )
+    if isinstance(field, OdeSystem | CompiledSystem):
+        comp = field if isinstance(field, CompiledSystem) else field.compile()
+        defaults: dict[Any, Any] = {}
+    else:
+        f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
+        comp = compile_system(f, form, system=system, lagrangian=lagrangian)
+    S = comp.system
+    allp = _merge_params(defaults, params)
+    t0, t1 = _t_span(t_span)
+    if not t1 > t0:
+        raise StateError(f"integrate: backend='numba' integrates forward: t_span={t_span!r} must be increasing")
+    te = np.linspace(t0, t1, 101) if t_eval is None else _check_t_eval("integrate", t_eval, t0, t1)
+    assert te is not None
+    p = comp.bind(allp)
+    qv = _vector(q0, S.chart.q, "q0", S.chart, allp)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, allp)
+    x0 = _extras(comp, extra0, None)
+    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
+    if not np.all(np.isfinite(y0)):
+        raise StateError(f"initial state not finite: {y0.tolist()}")
+    out, info = dp45_numba(comp, t0, t1, y0[:, None], p, te, rtol, atol, max_steps, timeout)
+    info |= {"rtol": rtol, "atol": atol}
+    pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
+    return _make_trajectory(comp, te, np.ascontiguousarray(out[:, :, 0].T), p, meth, projection, info, pdict)
 
 
 def _integrate_lda(
@@ -323,6 +412,7 @@ def integrate_batch(
     extra0: Mapping[str, Any] | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     timeout: float | None = DEFAULT_TIMEOUT,
+    backend: str = "numpy",
 ) -> TrajectoryBatch:
     r"""Integrate many initial conditions / parameter sets in one vectorised run.
 
@@ -343,6 +433,10 @@ def integrate_batch(
     max_steps, timeout
         Budget of steps (accepted and rejected, for RK45) and wall seconds; exceeding either raises
         :class:`IntegrationBudgetError` with the time and the state of the first member.
+    backend : {"numpy", "numba"}
+        ``"numba"`` (the ``numba`` extra): a jitted right-hand side and jitted RK4 / Dormand–Prince 5(4)
+        kernels, members in parallel (``prange``); RK45 then controls the step per member
+        (:mod:`frames.numeric._numba`).
 
     Returns
     -------
@@ -401,8 +495,20 @@ def integrate_batch(
         badg = np.nonzero(~np.isfinite(g0) | (g0 == 0))[0]
         if badg.size:
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
+    backend = _check_backend("integrate_batch", backend)
     fb = comp.fun_batch(p)
-    if meth == "RK45":
+    if backend == "numba":
+        if meth == "RK45":
+            if n_steps is not None:
+                raise OptionError(
+                    "integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps"
+                )
+            Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, rtol, atol, max_steps, timeout)
+        else:
+            if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
+                raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
+            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(n_steps))
+    elif meth == "RK45":
         if n_steps is not None:
             raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
 
