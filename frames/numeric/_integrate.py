@@ -48,6 +48,29 @@ DEFAULT_TIMEOUT = 600.0  # wall-clock seconds
 
 
 # ----------------------------------------------------------------------------- single integration
+def _initial_data(
+    comp: CompiledSystem,
+    t0: float,
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None,
+    extra0: Mapping[str, Any] | None,
+    project: bool | str,
+    constraint_tol: float,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any] | None]:
+    """``(p, y0, projection)``: parameters bound, initial data checked (and projected) and the initial state."""
+    S = comp.system
+    p = comp.bind(params)
+    qv = _vector(q0, S.chart.q, "q0", S.chart, params)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, params)
+    x0 = _extras(comp, extra0, None)
+    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
+    if not np.all(np.isfinite(y0)):
+        raise StateError(f"initial state not finite: {y0.tolist()}")
+    return p, y0, projection
+
+
 def integrate_system(
     comp: CompiledSystem | OdeSystem,
     t_span: Sequence[float],
@@ -84,14 +107,7 @@ def integrate_system(
     )
     t0, t1 = _t_span(t_span)
     t_eval = _check_t_eval("integrate", t_eval, t0, t1)
-    p = comp.bind(params)
-    qv = _vector(q0, S.chart.q, "q0", S.chart, params)
-    uv = _vector(u0, S.chart.u, "u0", S.chart, params)
-    x0 = _extras(comp, extra0, None)
-    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
-    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
-    if not np.all(np.isfinite(y0)):
-        raise StateError(f"initial state not finite: {y0.tolist()}")
+    p, y0, projection = _initial_data(comp, t0, q0, u0, params, extra0, project, constraint_tol)
     g0 = comp.guard(t0, y0, p)
     if g0 is not None and (not np.isfinite(g0) or g0 == 0):
         raise SingularityError(
@@ -245,13 +261,7 @@ def integrate(
         raise OptionError(
             f"integrate: step={step!r} is the fixed step of method='lda-midpoint'; {method!r} chooses its own steps (max_step= bounds them)"
         )
-    if isinstance(field, OdeSystem | CompiledSystem):
-        comp = field if isinstance(field, CompiledSystem) else field.compile()
-        defaults: dict[Any, Any] = {}
-    else:
-        f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
-        comp = compile_system(f, form, system=system, lagrangian=lagrangian)
-    allp = _merge_params(defaults, params)
+    comp, allp = _compiled_and_params(field, form, system, lagrangian, params)
     return integrate_system(
         comp,
         t_span,
@@ -269,6 +279,17 @@ def integrate(
         max_steps=max_steps,
         timeout=timeout,
     )
+
+
+def _compiled_and_params(
+    field: Any, form: str, system: Any, lagrangian: Any, params: Mapping[Any, Any] | None
+) -> tuple[CompiledSystem, dict[Any, Any]]:
+    """The compiled system of ``field`` (an ODE, field, system or model) and its parameters (model defaults first)."""
+    if isinstance(field, OdeSystem | CompiledSystem):
+        comp = field if isinstance(field, CompiledSystem) else field.compile()
+        return comp, _merge_params({}, params)
+    f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
+    return compile_system(f, form, system=system, lagrangian=lagrangian), _merge_params(defaults, params)
 
 
 def _check_backend(what: str, backend: Any) -> str:
@@ -303,27 +324,13 @@ def _integrate_numba(
     meth = _check_options(
         "integrate", method=method, methods=("RK45",), rtol=rtol, atol=atol, max_steps=max_steps, timeout=timeout
     )
-    if isinstance(field, OdeSystem | CompiledSystem):
-        comp = field if isinstance(field, CompiledSystem) else field.compile()
-        defaults: dict[Any, Any] = {}
-    else:
-        f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
-        comp = compile_system(f, form, system=system, lagrangian=lagrangian)
-    S = comp.system
-    allp = _merge_params(defaults, params)
+    comp, allp = _compiled_and_params(field, form, system, lagrangian, params)
     t0, t1 = _t_span(t_span)
     if not t1 > t0:
         raise StateError(f"integrate: backend='numba' integrates forward: t_span={t_span!r} must be increasing")
     te = np.linspace(t0, t1, 101) if t_eval is None else _check_t_eval("integrate", t_eval, t0, t1)
     assert te is not None
-    p = comp.bind(allp)
-    qv = _vector(q0, S.chart.q, "q0", S.chart, allp)
-    uv = _vector(u0, S.chart.u, "u0", S.chart, allp)
-    x0 = _extras(comp, extra0, None)
-    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
-    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
-    if not np.all(np.isfinite(y0)):
-        raise StateError(f"initial state not finite: {y0.tolist()}")
+    p, y0, projection = _initial_data(comp, t0, q0, u0, allp, extra0, project, constraint_tol)
     out, info = dp45_numba(comp, t0, t1, y0[:, None], p, te, rtol, atol, max_steps, timeout)
     info |= {"rtol": rtol, "atol": atol}
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
@@ -381,10 +388,9 @@ def _integrate_lda(
     t0, t1 = _t_span(t_span)
     if not t1 > t0:
         raise StateError(f"integrate: method='lda-midpoint' integrates forward: t_span={t_span!r} must be increasing")
-    p = comp.bind(allp)
-    qv = _vector(q0, S.chart.q, "q0", S.chart, allp)
-    uv = _vector(u0, S.chart.u, "u0", S.chart, allp)
-    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    p, y0, projection = _initial_data(comp, t0, q0, u0, allp, None, project, constraint_tol)
+    n = S.chart.dim
+    qv, uv = y0[:n], y0[n : 2 * n]  # the multiplier form's state is (q, u)
     scheme = LDAScheme(lagrangian, system.frame, system.m, S.params)
     ts, Q, U, info = lda_midpoint(scheme, t0, t1, qv, uv, p, float(step), max_steps=max_steps, timeout=timeout)
     Y = np.vstack([Q.T, U.T])
