@@ -162,10 +162,10 @@ def test_proposition_6_2_unconstrained_solutions_in_C(data):
     vk = fr.VakonomicSystem(L, F, 2)
     nh = vk.nonholonomic
     g, r = vk._terms  # Euler–Lagrange rows of L on C: g Γ = r
-    gDinv, S = vk._schur()
+    X, S = vk._schur()  # X = g^{αβ} g_βa (the solve g_αβ X = g_αa), S the Schur complement
     gam = sp.Symbol("gamma")
     Gnh = nh.field().Gamma
-    GL = [Gnh[al] - sum(gDinv[al, b] * g[b, 2] for b in range(2)) * gam for al in range(2)] + [gam]
+    GL = [Gnh[al] - X[al, 0] * gam for al in range(2)] + [gam]
     res = [sum(g[i, j] * GL[j] for j in range(3)) - r[i] for i in range(3)]
     lam = nh.multipliers()
     assert is_zero(res[0]) and is_zero(res[1])
