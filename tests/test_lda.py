@@ -105,3 +105,20 @@ def test_lda_needs_an_autonomous_lagrangian():
         fr.integrate(
             mdl.nonholonomic(), (0, 1), mdl.q0, mdl.u0, params=dict(mdl.param_values), method="lda-midpoint", step=0.1
         )
+
+
+def test_lda_batch_equals_single_runs():
+    mdl = models.chaplygin_sleigh()
+    nh = mdl.nonholonomic()
+    q0 = np.array([[0.0, 0.0, 0.0], [0.3, 1.0, -1.0], [-0.5, 0.2, 0.1]])
+    th = q0[:, 0]
+    u0 = np.stack([np.array([0.5, -0.2, 1.0]), np.cos(th), np.sin(th)], axis=1)
+    b = fr.integrate_batch(nh, (0, 2), q0, u0, params=mdl.param_values, method="lda-midpoint", step=0.05)
+    assert b.method == "lda-midpoint" and b.q.shape == (3, 41, 3)
+    for j in range(3):
+        one = fr.integrate(nh, (0, 2), q0[j], u0[j], params=mdl.param_values, method="lda-midpoint", step=0.05)
+        assert np.max(np.abs(one.q - b.q[j])) < 1e-13 and np.max(np.abs(one.u - b.u[j])) < 1e-13
+    with pytest.raises(fr.OptionError, match=r"integrate_batch: method='lda-midpoint' needs the fixed step"):
+        fr.integrate_batch(nh, (0, 2), q0, u0, params=mdl.param_values, method="lda-midpoint")
+    with pytest.raises(fr.OptionError, match=r"max_steps='x' must be a positive integer"):
+        fr.integrate(nh, (0, 2), q0[0], u0[0], params=mdl.param_values, method="lda-midpoint", step=0.1, max_steps="x")

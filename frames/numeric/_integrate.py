@@ -337,6 +337,25 @@ def _integrate_numba(
     return _make_trajectory(comp, te, np.ascontiguousarray(out[:, :, 0].T), p, meth, projection, info, pdict)
 
 
+def _lda_options(what: str, step: Any, t_eval: Any, backend: Any, field: Any, max_steps: Any, timeout: Any) -> None:
+    """Options of ``method="lda-midpoint"``: a positive finite ``step``, no ``t_eval``, the NumPy backend, a system."""
+    if step is None:
+        raise OptionError(f"{what}: method='lda-midpoint' needs the fixed step: pass step=<seconds>")
+    if (
+        isinstance(step, bool)
+        or not isinstance(step, int | float | np.floating)
+        or not (np.isfinite(step) and step > 0)
+    ):
+        raise OptionError(f"{what}: step={step!r} must be a positive finite number")
+    if t_eval is not None:
+        raise OptionError(f"{what}: method='lda-midpoint' returns the nodes t0 + k h; t_eval is not supported")
+    if backend != "numpy":
+        raise OptionError(f"{what}: method='lda-midpoint' has no backend={backend!r}; use backend='numpy'")
+    if isinstance(field, OdeSystem | CompiledSystem):
+        raise OptionError(f"{what}: method='lda-midpoint' needs a system (its Lagrangian and constraints), not an ODE")
+    _check_options(what, method="RK45", methods=SOLVERS, rtol=1e-9, atol=1e-12, max_steps=max_steps, timeout=timeout)
+
+
 def _integrate_lda(
     field: Any,
     t_span: Sequence[float],
@@ -353,23 +372,7 @@ def _integrate_lda(
     timeout: float | None,
 ) -> Trajectory:
     """``integrate(..., method="lda-midpoint")``: see :mod:`frames.numeric._lda`."""
-    if step is None:
-        raise OptionError("integrate: method='lda-midpoint' needs the fixed step: pass step=<seconds>")
-    if (
-        isinstance(step, bool)
-        or not isinstance(step, int | float | np.floating)
-        or not (np.isfinite(step) and step > 0)
-    ):
-        raise OptionError(f"integrate: step={step!r} must be a positive finite number")
-    if t_eval is not None:
-        raise OptionError("integrate: method='lda-midpoint' returns the nodes t0 + k h; t_eval is not supported")
-    _check_options(
-        "integrate", method="RK45", methods=SOLVERS, rtol=1e-9, atol=1e-12, max_steps=max_steps, timeout=timeout
-    )
-    if isinstance(field, OdeSystem | CompiledSystem):
-        raise OptionError(
-            "integrate: method='lda-midpoint' needs a system (its Lagrangian and constraints), not an ODE"
-        )
+    _lda_options("integrate", step, t_eval, "numpy", field, max_steps, timeout)
     f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
     if lagrangian is None and system is not None:
         lagrangian = system.lagrangian
@@ -419,6 +422,7 @@ def integrate_batch(
     max_steps: int = DEFAULT_MAX_STEPS,
     timeout: float | None = DEFAULT_TIMEOUT,
     backend: str = "numpy",
+    step: float | None = None,
 ) -> TrajectoryBatch:
     r"""Integrate many initial conditions / parameter sets in one vectorised run.
 
@@ -439,6 +443,9 @@ def integrate_batch(
     max_steps, timeout
         Budget of steps (accepted and rejected, for RK45) and wall seconds; exceeding either raises
         :class:`IntegrationBudgetError` with the time and the state of the first member.
+    step : float, optional
+        The fixed step of ``method="lda-midpoint"`` (each member is run by the discrete
+        Lagrange–d'Alembert integrator, :mod:`frames.numeric._lda`; output at the nodes).
     backend : {"numpy", "numba"}
         ``"numba"`` (the ``numba`` extra): a jitted right-hand side and jitted RK4 / Dormand–Prince 5(4)
         kernels, members in parallel (``prange``); RK45 then controls the step per member
@@ -448,6 +455,12 @@ def integrate_batch(
     -------
     TrajectoryBatch
     """
+    lda = isinstance(method, str) and method.lower() == "lda-midpoint"
+    if lda:
+        _lda_options("integrate_batch", step, t_eval, backend, field, max_steps, timeout)
+        form = "multiplier"
+    elif step is not None:
+        raise OptionError(f"integrate_batch: step={step!r} is the fixed step of method='lda-midpoint'")
     if isinstance(field, OdeSystem | CompiledSystem):
         comp = field if isinstance(field, CompiledSystem) else field.compile()
         defaults: dict[Any, Any] = {}
@@ -455,14 +468,18 @@ def integrate_batch(
         f, system, lagrangian, defaults = _resolve(field, system, lagrangian)
         comp = compile_system(f, form, system=system, lagrangian=lagrangian)
     S = comp.system
-    meth = _check_options(
-        "integrate_batch",
-        method=method,
-        methods=("RK45", "RK4"),
-        rtol=rtol,
-        atol=atol,
-        max_steps=max_steps,
-        timeout=timeout,
+    meth = (
+        "lda-midpoint"
+        if lda
+        else _check_options(
+            "integrate_batch",
+            method=method,
+            methods=("RK45", "RK4"),
+            rtol=rtol,
+            atol=atol,
+            max_steps=max_steps,
+            timeout=timeout,
+        )
     )
     t0, t1 = _t_span(t_span)
     if t1 < t0:
@@ -503,7 +520,22 @@ def integrate_batch(
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     backend = _check_backend("integrate_batch", backend)
     fb = comp.fun_batch(p)
-    if backend == "numba":
+    if lda:
+        assert system is not None and step is not None
+        lag = lagrangian if lagrangian is not None else system.lagrangian
+        if lag.time_dependent:
+            raise OptionError("integrate_batch: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t)")
+        scheme = LDAScheme(lag, system.frame, system.m, S.params)
+        n = S.chart.dim
+        parts = []
+        for j in range(nb):
+            pj = p if p.ndim == 1 else p[:, j]
+            te, Qj, Uj, info = lda_midpoint(
+                scheme, t0, t1, Y0[:n, j], Y0[n : 2 * n, j], pj, float(step), max_steps=max_steps, timeout=timeout
+            )
+            parts.append(np.hstack([Qj, Uj]))
+        Ys = np.stack(parts, axis=2)
+    elif backend == "numba":
         if meth == "RK45":
             if n_steps is not None:
                 raise OptionError(
