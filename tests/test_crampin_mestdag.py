@@ -631,3 +631,21 @@ def test_cortes_example_6_7_dimensions():
     v1, v2 = mdl.frame.v[:2]
     sub = {mdl.params[s.name]: s for s in (m, m0, l, J, J2, R, c)}
     assert is_zero(Lc.xreplace(sub) - (P * (v1**2 + v2**2) / 2 - Q * v1 * v2))
+
+
+def test_carriage_invariant_measure_density_non_abelian():
+    """The carriage as a Chaplygin system for the non-abelian SE(2): the density is found by the
+    terminating method (no integration) and passes the library's independent check div(N Γ) = 0; it is
+    exp(−R³ l m0 (ψ1 + ψ2)/(2(J R² + 2 J2 c²))) w.r.t. dq ∧ dv, constant exactly when l m0 = 0."""
+    mdl = models.two_wheeled_carriage()
+    ch = fr.ChaplyginSystem.from_model(mdl)
+    R, l, m0, J, J2, c = (mdl.params[k] for k in ("R", "l", "m0", "J", "J2", "c"))
+    psi1, psi2 = (s for s in mdl.chart.q if s.name in ("psi1", "psi2"))
+    Nv = ch.invariant_measure_density(volume="velocities")
+    assert ch.is_invariant_density(Nv, volume="velocities")
+    expected = sp.exp(-(R**3) * l * m0 * (psi1 + psi2) / (2 * (J * R**2 + 2 * J2 * c**2)))
+    assert is_zero(sp.expand_log(sp.log(Nv / expected), force=True))
+    N = ch.invariant_measure_density()
+    assert ch.is_invariant_density(N)
+    assert not ch.is_invariant_density(N * sp.exp(psi1))
+    assert all(sp.diff(N.subs(l, 0), x) == 0 for x in mdl.chart.q)

@@ -30,6 +30,7 @@ from ..geometry._tangent import SecondOrderField
 from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian
+from ._measure import invariant_measure
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
 
@@ -376,22 +377,17 @@ class ChaplyginSystem(AdaptedIndices, Value):
             for j in range(i + 1, self.n):
                 if not is_zero(sp.diff(omega[j], ch.q[i]) - sp.diff(omega[i], ch.q[j])):
                     raise ConstraintError("invariant_measure_density: −c_α θ^α is not closed; no density N(q) exists")
-        h = sp.S.Zero
-        for j in range(self.n):
-            rest = canon(omega[j] - sp.diff(h, ch.q[j]))
-            if not is_zero(rest):
-                try:
-                    h += sp.integrate(rest, ch.q[j], manual=True)
-                except Exception:  # pragma: no cover - manual integration may give up
-                    h += sp.integrate(rest, ch.q[j], conds="none")
-        h = h.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: e.args[-1].expr)
-        h = canon(sp.expand_log(h, force=True))
-        Nv = sp.powsimp(sp.exp(sp.logcombine(sp.expand_log(h, force=True), force=True)), force=True)
+        # a terminating method: X_α(log N) = −c_α solved exactly by frames.invariant_measure (rational,
+        # logarithmic and exponential ansatz with an exact check), never an unbounded sp.integrate
+        res = invariant_measure(self.nonholonomic)
+        if not res.exists or res.density is None:
+            raise ConstraintError(f"invariant_measure_density: no density N(q) found: {res.reason}")
+        Nv = res.density
         if volume == "velocities":
             return Nv  # type: ignore[no-any-return]
         Lc = self.nonholonomic.constrained_lagrangian()
         gc = sp.hessian(Lc, v_al)
-        return sp.powsimp(canon(Nv / gc.det()), force=True)  # type: ignore[no-any-return]
+        return Nv / sp.factor(canon(gc.det()))  # type: ignore[no-any-return]
 
     def is_invariant_density(self, N: Any, volume: str = "momenta") -> bool:
         r"""Check that ``N(q)`` is an invariant density: ``Γ(N_v) + N_v div Γ = 0``."""
