@@ -73,3 +73,35 @@ def test_carriage_routhian_is_invariant_and_consistent_with_momenta(carriage):
     assert all(is_zero(ch.frame.apply_complete(a, Lt)) for a in ch.a)
     assert all(is_zero(sp.diff(Lt, ch.frame.v[a]).xreplace(ch.on_C)) for a in ch.a)
     assert not all(is_zero(p) for p in ch.momenta())  # while L's own momenta p_a are not zero
+
+
+def test_carriage_p_minus_mu_conserved_by_every_vakonomic_field(carriage):
+    """Γ̂(p_a − μ_a) = Γ̂(p_a) − A_a = 0 on C for every vakonomic field (A and μ free): p − μ is conserved,
+    so every level set of μ − p, im(μ = p) among them, is invariant."""
+    mdl, ch = carriage
+    vk = ch.vakonomic()
+    G = tuple(vk.field())
+    F = mdl.frame
+    p = ch.momenta(on_C=False)
+    for k, _a in enumerate(ch.a):
+        flow = sum(F.v[al] * F.fields[al](p[k]) for al in ch.alpha) + sum(
+            G[i] * sp.diff(p[k], F.v[i]) for i in range(ch.n)
+        )
+        assert is_zero(flow.xreplace(ch.on_C) - vk.A[k])
+        assert vk.A[k] in flow.free_symbols  # the identity holds for every A, not for one choice
+
+
+def test_carriage_lifted_generators_leave_Lhat_invariant(carriage):
+    """e_a(L̂) = 0 for L̂ = L − μ_b v^b, with the generators lifted to μ by Ẽ_a^(1)(μ_b) = −C^c_ab μ_c
+    (the coadjoint action); with the opposite sign the identity fails on SE(2)."""
+    mdl, ch = carriage
+    vk = ch.vakonomic()
+    F, mu = mdl.frame, vk.mu
+    for a in range(3):
+        ia = ch.m + a
+        EL = F.apply_complete(ia, ch._Lv)
+        Ev = [F.apply_complete(ia, F.v[ch.m + b]) for b in range(3)]
+        for sign, zero in ((-1, True), (1, False)):
+            e1mu = [sign * sum(ch.C[c, a, b] * mu[c] for c in range(3)) for b in range(3)]
+            total = EL - sum(e1mu[b] * F.v[ch.m + b] + mu[b] * Ev[b] for b in range(3))
+            assert is_zero(total) is zero
