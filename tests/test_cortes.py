@@ -69,14 +69,31 @@ def test_penny_final_submanifolds(penny):
     assert is_zero(printed.defects[0] - 2 * v1 * v2 * sp.sin(ph))
     mu_on_C2 = [tidy(cc.mu_of_p[mu].xreplace({px: 0, py: 0})) for mu in cc.vk.mu]
     assert mu_on_C2 == [v1 * sp.cos(ph), v1 * sp.sin(ph)]
-    # the Bloch–Crouch multipliers hold with the printed (2.4) (L − λΦ, Φ = Ψ − q̇ = −v):
-    # λ^(2.4) = p − ∂L/∂q̇. Computed independently from L on D (u = v^α X_α) at p = 0, it must be −μ:
-    F_ = mdl.frame
-    u_on_D = {uj: sum(F_.fields[a].components[j] * F_.v[a] for a in range(mdl.m)) for j, uj in enumerate(mdl.chart.u)}
-    ux, uy = mdl.chart.u[:2]
-    lam = [(0 - sp.diff(mdl.lagrangian.expr, w)).xreplace(u_on_D) for w in (ux, uy)]
-    assert all(is_zero(la + mu) for la, mu in zip(lam, mu_on_C2, strict=True))
-    assert is_zero(lam[0] + v1 * sp.cos(ph)) and is_zero(lam[1] + v1 * sp.sin(ph))
+    # The Bloch–Crouch multipliers λ = −θ̇(cos φ, sin φ) hold in the printed (2.4), i.e. the Euler–Lagrange
+    # equations of L − λ_x Φ^x − λ_y Φ^y with Φ = Ψ − q̇ (CdLMM-3). Checked along the nonholonomic motions
+    # θ = a t, φ = b t (x = (a/b) sin bt, y = −(a/b) cos bt): every residual vanishes with these λ, and
+    # not with the opposite sign (the Euler–Lagrange system of L + λΦ that Remark 2.4 names).
+    t, a, b = sp.symbols("t a b", nonzero=True)
+    x, y, th = mdl.chart.q[:3]
+    ux, uy, uth, _uph = mdl.chart.u
+    lx, ly = sp.symbols("lambda_x lambda_y")
+    Phi = [uth * sp.cos(ph) - ux, uth * sp.sin(ph) - uy]
+    motion = {x: a / b * sp.sin(b * t), y: -a / b * sp.cos(b * t), th: a * t, ph: b * t}
+    along = {u: sp.diff(motion[q], t) for q, u in zip(mdl.chart.q, mdl.chart.u, strict=True)}
+    assert all(is_zero(f.xreplace(along).xreplace(motion)) for f in Phi)  # the motion is in C
+    bc = {lx: -a * sp.cos(b * t), ly: -a * sp.sin(b * t)}  # −θ̇(cos φ, sin φ) along it
+
+    def el_residuals(sign):
+        Lx = mdl.lagrangian.expr + sign * (lx * Phi[0] + ly * Phi[1])
+        out = []
+        for q, u in zip(mdl.chart.q, mdl.chart.u, strict=True):
+            dLdu = sp.diff(Lx, u).xreplace(along).xreplace(motion).xreplace(bc)
+            dLdq = sp.diff(Lx, q).xreplace(along).xreplace(motion).xreplace(bc)
+            out.append(sp.diff(dLdu, t) - dLdq)
+        return out
+
+    assert all(is_zero(e) for e in el_residuals(-1))  # printed (2.4): L − λΦ
+    assert not all(is_zero(e) for e in el_residuals(+1))  # L + λΦ fails
 
 
 def test_penny_run_with_choices(penny):
@@ -287,3 +304,257 @@ def test_ball_on_rotating_table_integrated_circle():
     rate = np.diff(np.unwrap(np.angle(z - c[0]))) / np.diff(t)
     assert np.max(np.abs(rate - kappa * Om)) < 1e-6
     assert abs(z[-1] - z[0]) < 1e-7  # back after one period 7π/Ω
+
+
+# ---------------------------------------------------------------- the algorithm of section 6, derived
+def _same_set(res, par):
+    """The derived final submanifold equal to the set given by ``par`` (None if there is none)."""
+    return res.find(par)
+
+
+def test_penny_derived_final_submanifold(penny):
+    """Ex. 6.6 by the library's algorithm: S_1 = {F = 0} ∪ {θ̇ = φ̇ = 0}; S_2 = S_3 gives the three final
+    submanifolds of the corrected example (CdLMM-2, CdLMM-3); the printed C_f1, C_f2 are not among them."""
+    mdl, cc = penny
+    _x, _y, _th, ph = mdl.chart.q
+    v1, v2 = mdl.frame.v[:2]
+    px, py = cc.p
+    seen = []
+    res = cc.algorithm(progress=seen.append)
+    assert res.closed and not res.empty and res.steps == 2 and not res.unresolved
+    assert seen[0] == "CortesComparison.algorithm" and any(s.startswith("S_2") for s in seen)
+    F = px * sp.sin(ph) - py * sp.cos(ph)
+    S1 = res.S[0]
+    assert len(S1) == 2 and not any(b.final for b in S1 if not b.contains({v1: 0, v2: 0}))
+    assert any(b.contains({px: py * sp.cos(ph) / sp.sin(ph)}) and len(b.parametrisation) == 1 for b in S1)
+    assert any(is_zero(F.xreplace(b.parametrisation)) and len(b.parametrisation) == 1 for b in S1)
+    assert len(res.final) == 3
+    Cf = [
+        _same_set(res, {v2: 0, px: py * sp.cos(ph) / sp.sin(ph)}),  # {φ̇ = 0, F = 0}
+        _same_set(res, {px: 0, py: 0}),
+        _same_set(res, {v1: 0, v2: 0}),
+    ]
+    assert all(b is not None and b.final for b in Cf)
+    # independent check by the user-candidate route (sympy solve, not the algorithm's solver)
+    for e, sf in [((v2, F), (v2, px)), ((px, py), (px, py)), ((v1, v2), (v1, v2))]:
+        assert cc.step(fr.Candidate(e, sf)).final
+    # printed C_f1 = {φ̇ = 0} and C_f2 = {2θ̇ = p_x cos φ + p_y sin φ} are not derived
+    assert _same_set(res, {v2: 0}) is None
+    assert _same_set(res, {px: 2 * v1 - py * sp.sin(ph) / sp.cos(ph)}) is None
+    assert res.assumptions == (sp.sin(ph),)  # the solve for p_x divides by sin φ (generic)
+
+
+def test_comparison_algorithm_budget_and_unclosed(penny):
+    """The iteration stops at max_steps with closed=False; a spent budget raises naming the step."""
+    _mdl, cc = penny
+    res = cc.algorithm(max_steps=1)
+    assert not res.closed and not res.empty and res.steps == 1
+    assert [b.final for b in res.S[0]].count(False) == 1
+    _mdl_r, ccr = _robot()
+    with pytest.raises(fr.BudgetExceededError) as ei:
+        ccr.algorithm(budget=0.2)
+    # the innermost step reached is named (an algorithm step or a library step inside it), and the chain
+    # of steps started shows the algorithm's own
+    assert ei.value.step and ei.value.step in str(ei.value)
+    assert "CortesComparison.algorithm" in str(ei.value) and "S_1" in str(ei.value)
+    with pytest.raises(fr.errors.ArgumentError, match="max_steps"):
+        cc.algorithm(max_steps=0)
+
+
+def test_comparison_algorithm_finds_the_free_motions():
+    """Gravity along x on the nonholonomic particle (ż = y ẋ): the degenerate case of a solve (divisor
+    φ̇-type velocity = 0) is a branch; the final submanifold is {y = 0, ẏ = 0, p_z = 0}: free fall
+    along x in C, the unconstrained motions of Proposition 6.2."""
+    g = sp.Symbol("g", positive=True)
+    ch = fr.Chart("x y z", params=[g])
+    x, y, _z = ch.q
+    ux, uy, uz = ch.u
+    L = fr.Lagrangian(ch, (ux**2 + uy**2 + uz**2) / 2 - g * x)
+    F = fr.Frame([fr.VectorField(ch, [1, 0, y]), fr.VectorField(ch, [0, 1, 0]), fr.VectorField(ch, [0, 0, 1])])
+    cc = fr.CortesComparison(fr.VakonomicSystem(L, F, 2))
+    v1, v2 = F.v[:2]
+    (pz,) = cc.p
+    res = cc.algorithm()
+    assert res.closed and len(res.final) == 1
+    assert res.find({y: 0, v2: 0, pz: 0}) is not None
+    assert res.assumptions == (g,)
+    # without gravity: {v = 0}, {v2 = 0, p_z = y v1} (lines along x) and {v1 = 0, p_z = 0} (lines along y)
+    cc0 = fr.CortesComparison(fr.VakonomicSystem(fr.Lagrangian(ch, (ux**2 + uy**2 + uz**2) / 2), F, 2))
+    res0 = cc0.algorithm()
+    assert len(res0.final) == 3
+    assert all(res0.find(p) is not None for p in ({v1: 0, v2: 0}, {v2: 0, pz: y * v1}, {v1: 0, pz: 0}))
+
+
+def _K1_minus_K2sq_numerator(mdl):
+    m, m0, l, J, J2, R, c = (mdl.params[k] for k in ("m", "m0", "l", "J", "J2", "R", "c"))
+    K1 = (J2 + m * R**2 / 2) * (J2 + R**2 * J / (2 * c**2))  # corrected (CdLMM-1)
+    K2 = m0 * l * R**2 / (2 * c)
+    return sp.numer(sp.together(K1 - K2**2))
+
+
+def test_robot_derived_final_submanifold_generic_l():
+    """Ex. 6.7, l ≠ 0, K1 ≠ K2² by the library's algorithm: the paper's C_f1 = {F = 0, ψ̇1 = ψ̇2} (where
+    F = p_x sinθ − p_y cosθ) and C_f2 = {ψ̇1 = ψ̇2 = 0}; {p = 0} is not final; the special-l condition
+    K1 = K2² is the parameter factor the result assumes nonzero."""
+    mdl, cc = _robot()
+    th = mdl.chart.q[4]
+    v1, v2 = cc.vk.frame.v[:2]
+    px, py, _pth = cc.p
+    res = cc.algorithm()
+    assert res.closed and len(res.final) == 2 and not res.unresolved
+    assert res.find({v1: v2, px: py * sp.cos(th) / sp.sin(th)}) is not None
+    assert res.find({v1: 0, v2: 0}) is not None
+    assert res.find({px: 0, py: 0}) is None
+    special = _K1_minus_K2sq_numerator(mdl)
+    assert any(is_zero(a - special) or is_zero(a + special) for a in res.assumptions)
+    # l = 0: the three printed final submanifolds, {p = 0} among them
+    l = mdl.params["l"]
+    _, cc0 = _robot({l: 0})
+    res0 = cc0.algorithm()
+    assert len(res0.final) == 3
+    assert all(
+        res0.find(p) is not None for p in ({v1: v2, px: py * sp.cos(th) / sp.sin(th)}, {px: 0, py: 0}, {v1: 0, v2: 0})
+    )
+
+
+def test_robot_derived_final_submanifold_special_l():
+    """Ex. 6.7 at K1 = K2² (Crampin–Mestdag's special l; imposed rationally by solving the condition for J):
+    the algorithm adds C_f3, whose p_x, p_y are the printed ones with K1 read as K1' (CdLMM-4)."""
+    mdl = models.two_wheeled_carriage()
+    m, m0, l, J, J2, R, c = (mdl.params[k] for k in ("m", "m0", "l", "J", "J2", "R", "c"))
+    (Jspecial,) = sp.solve(_K1_minus_K2sq_numerator(mdl), J)
+    # the same condition as l = l_cm of tests/test_crampin_mestdag.py
+    l_cm = sp.sqrt((m * R**2 + 2 * J2) * (R**2 * J + 2 * c**2 * J2)) / (m0 * R**2)
+    assert is_zero(sp.expand(l_cm**2 - l**2).xreplace({J: Jspecial}))
+    _, cc = _robot({J: Jspecial})
+    th = mdl.chart.q[4]
+    v1, v2 = cc.vk.frame.v[:2]
+    px, py, _pth = cc.p
+    res = cc.algorithm()
+    assert res.closed and len(res.final) == 3
+    K2 = m0 * l * R**2 / (2 * c)
+    den = R * (2 * J2 + R**2 * Jspecial / c**2)  # R(2K1'/J2 − mR²)
+    printed = {
+        px: K2 * (v1 - v2) * sp.sin(th) / R - 2 * K2**2 * (v1 + v2) * sp.cos(th) / den,
+        py: -2 * K2**2 * (v1 + v2) * sp.sin(th) / den - K2 * (v1 - v2) * sp.cos(th) / R,
+    }
+    Cf3 = res.find(printed)
+    assert Cf3 is not None and Cf3.final
+    assert res.find({v1: v2, px: py * sp.cos(th) / sp.sin(th)}) is not None
+    assert res.find({v1: 0, v2: 0}) is not None
+    assert not any(is_zero(a - _K1_minus_K2sq_numerator(mdl)) for a in res.assumptions)
+
+
+@pytest.mark.slow
+def test_ball_on_rotating_table_derived_final_submanifolds():
+    """Ex. 6.8 by the library's algorithm (co-rotating frame, ~1 min). C_f1 = {ẋ = ẏ = p_x = p_y = 0} is
+    derived (centre at rest in the inertial frame: v1 = ΩX/r, v2 = ΩY/r). The printed C_f2 = {ξ³ = Ω}
+    is not in S_1 (g_3 = −r(v1(p_X − π_X) + v2(p_Y − π_Y)) does not vanish on it); the derived final
+    submanifolds inside it are the centre circling the table's axis at κΩ, κ = I/(I + m r²), with
+    p = (IΩ/r²)(−Y, X), and the ball at rest on the axis (any p) (erratum CdLMM-5)."""
+    mdl = models.ball_on_rotating_table()
+    X, Y = mdl.chart.q[:2]
+    v1, v2, v3 = mdl.frame.v[:3]
+    _m, r, I, Om = (mdl.params[k] for k in ("m", "r", "I", "Omega"))
+    m = mdl.params["m"]
+    cc = fr.CortesComparison(fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m))
+    pX, pY = cc.p
+    res = cc.algorithm(budget=600)
+    assert res.closed and len(res.final) == 3 and not res.unresolved
+    assert res.find({v1: Om * X / r, v2: Om * Y / r, pX: 0, pY: 0}) is not None
+    kap = I / (I + m * r**2)
+    circ = res.find(
+        {v3: 0, v1: Om * X * (1 - kap) / r, v2: Om * Y * (1 - kap) / r, pX: -I * Om * Y / r**2, pY: I * Om * X / r**2}
+    )
+    assert circ is not None
+    # inertial centre velocity (r v2 − ΩY, −r v1 + ΩX) = κΩ(−Y, X) on it: circles about the axis at κΩ
+    w = [(r * v2 - Om * Y).xreplace(circ.parametrisation), (-r * v1 + Om * X).xreplace(circ.parametrisation)]
+    assert is_zero(w[0] + kap * Om * Y) and is_zero(w[1] - kap * Om * X)
+    assert res.find({v1: 0, v2: 0, v3: 0, X: 0, Y: 0}) is not None
+    assert not cc.step(fr.Candidate((v3,), (v3,))).in_S1  # printed C_f2
+    for b in res.final:  # independent: the user-candidate route agrees
+        st = cc.step(fr.Candidate(b.equations, tuple(b.parametrisation)))
+        assert st.in_S1 and st.final
+
+
+# ---------------------------------------------------------------- Proposition 6.5
+def test_proposition_6_5():
+    """Prop. 6.5 on an abelian Chaplygin system (the nonholonomic particle, u3 = −q1 u2; L, Ψ free of q3):
+    a nonholonomic motion c(t) satisfies g(c(t), p0) ≡ 0 iff (c(t), p0) is a vakonomic motion.
+
+    (3.4) gives ṗ = 0 for such systems, and by (N6) the vakonomic and nonholonomic accelerations differ
+    by H^{-1}g. Nonholonomic motions: q1 = a + bt, v2 = k/√(1 + q1²). For b = 0 the multiplier
+    p0 = −a k/√(1 + a²) makes g ≡ 0 and the lift vakonomic; another p0 does neither; for b ≠ 0 no p0 does."""
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    cc = fr.CortesComparison(vk)
+    (p,) = cc.p
+    q1, _q2, _q3 = mdl.chart.q
+    v1, v2 = mdl.frame.v[:2]
+    assert cc.X(p) == 0  # (3.4): ṗ = 0 on W_1
+    assert all(e == 0 for e in cc.difference_identity())
+    Gnh = vk.nonholonomic.field().Gamma
+    Gvk = [tidy(e.xreplace(cc.mu_of_p)) for e in vk.tangent_field().Gamma]
+    t, a, b, k, p0 = sp.symbols("t a b k p0", real=True)
+
+    def check(b_val, p0_val):
+        s = a + b_val * t
+        curve = {q1: s, v1: b_val, v2: k / sp.sqrt(1 + s**2), p: p0_val}
+        # c(t) is nonholonomic: v̇ = Γ_nh along it
+        assert all(is_zero(sp.diff(curve[v], t) - Gnh[i].xreplace(curve)) for i, v in enumerate((v1, v2)))
+        g_along = [sp.simplify(e.xreplace(curve)) for e in cc.g()]
+        vak = all(is_zero(sp.simplify(sp.diff(curve[v], t) - Gvk[i].xreplace(curve))) for i, v in enumerate((v1, v2)))
+        return all(e == 0 for e in g_along), vak
+
+    assert check(0, -a * k / sp.sqrt(1 + a**2)) == (True, True)
+    assert check(0, 0) == (False, False)
+    # b ≠ 0: p0 + q1 v2 is not constant along c, so g ≢ 0 whatever p0; and the lift is not vakonomic
+    s = a + b * t
+    assert not is_zero(sp.simplify(sp.diff(s * k / sp.sqrt(1 + s**2), t)))
+    assert check(b, p0) == (False, False)
+
+
+# ---------------------------------------------------------------- Example 3.7
+def test_example_3_7():
+    """The closed von Neumann system (n = 2): maximise ∫K̇2 dt subject to K̇1 = Ψ = (K1^{2α1}K2^{2α2} − K̇2²)^{1/2}.
+
+    With the library's vakonomic equations for nonlinear constraints (KozlovEquations, L − λV with
+    V = K̇1 − Ψ, so [C]'s P^1 = −λ): the W_1 constraint P² = 1 + P¹K̇2/Ψ (3.2), (3.10) for Ṗ¹ and for
+    i = 2, the determinant (3.7) = P¹(Ψ² + K̇2²)/Ψ³ = H_{W1}/Ψ² (3.11), and the conservation of H_{W1}
+    and of the Noether quantity Φ = P¹(K1Ψ + K2K̇2)/Ψ of Y = K_j ∂/∂K_j."""
+    a1 = sp.Rational(1, 3)
+    a2 = 1 - a1
+    ch = fr.Chart("K1 K2")
+    K1, K2 = ch.q
+    u1, u2 = ch.u
+    Psi = sp.sqrt(K1 ** (2 * a1) * K2 ** (2 * a2) - u2**2)
+    Kz = fr.KozlovEquations(fr.Lagrangian(ch, u2), [u1 - Psi])
+    lam = Kz.lam[0]
+    P1 = sp.Symbol("P1")
+    toP = {lam: -P1}
+    Lh = Kz.lagrangian_hat()
+    assert is_zero(sp.diff(Lh, u1).xreplace(toP) - P1)  # P^1 is [C]'s p_1
+    P2 = sp.diff(Lh, u2).xreplace(toP)
+    assert is_zero(P2 - (1 + P1 * u2 / Psi))  # (3.2)
+    qdd, lamd = Kz.solve()
+    on = {u1: Psi}
+    P1dot = (-lamd[0]).xreplace(toP).xreplace(on)
+    G = 1 / Psi
+    assert is_zero(P1dot + P1 * a1 * K1 ** (2 * a1 - 1) * K2 ** (2 * a2) * G)  # (3.10), first line
+
+    def D(f):  # total derivative along the vakonomic motions
+        return (u1 * sp.diff(f, K1) + u2 * sp.diff(f, K2) + qdd[0] * sp.diff(f, u1) + qdd[1] * sp.diff(f, u2)).xreplace(
+            toP
+        ) + P1dot * sp.diff(f, P1)
+
+    K2dd = qdd[1].xreplace(toP).xreplace(on)
+    second = P1dot * u2 * G + P1 * ((K2dd + a2 * K1 ** (2 * a1) * K2 ** (2 * a2 - 1)) * G + u2 * D(G).xreplace(on))
+    assert is_zero(sp.simplify(second))  # (3.10), i = 2
+    det = -P1 * sp.diff(Psi, u2, 2)  # (3.7): ∂²L̃/∂K̇2² − P¹∂²Ψ/∂K̇2²
+    H = P2 * u2 + P1 * Psi - u2  # H_{W1}
+    assert is_zero(sp.simplify(det - P1 * (Psi**2 + u2**2) / Psi**3))
+    assert is_zero(sp.simplify(det - H / Psi**2))  # (3.11)
+    Phi = P1 * (K1 * Psi + K2 * u2) / Psi
+    assert is_zero(sp.simplify(D(H).xreplace(on)))
+    assert is_zero(sp.simplify(D(Phi).xreplace(on)))
+    assert not is_zero(sp.simplify(D(P1 * K1).xreplace(on)))  # the check can fail

@@ -37,6 +37,9 @@ ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
         ("CdLMM-2", "the printed final submanifold C_f1 of Example 6.6 is not contained in S_1."),
         ("CdLMM-3", "C_f2 and the multipliers p = 2θ̇(cos φ, sin φ) of Example 6.6 are not invariant (sign slip)."),
     ),
+    "ball-on-rotating-table": (
+        ("CdLMM-5", "the printed C_f2 = {ξ³ = Ω} of Example 6.8 is not contained in S_1; C_f1 is confirmed."),
+    ),
     "rolling-coin-incline": (("PGG-6", "(96c) should read cos(Ωt + θ0), not cos(Ωt)."),),
     "charged-skate": (
         ("PGG-4", "(101b): p2 contains ½ Q B0 q¹ (a position), not q̇¹."),

@@ -10,6 +10,8 @@
 from ._chetaev import ChetaevSystem, CommutationTest
 from ._comparison import (
     Candidate,
+    ComparisonAlgorithm,
+    ComparisonBranch,
     ComparisonStep,
     CortesComparison,
     MotionComparison,
@@ -25,6 +27,8 @@ __all__ = [
     "Candidate",
     "ChetaevSystem",
     "CommutationTest",
+    "ComparisonAlgorithm",
+    "ComparisonBranch",
     "ComparisonStep",
     "CortesComparison",
     "KozlovCheck",
