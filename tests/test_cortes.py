@@ -265,9 +265,9 @@ def test_ball_on_rotating_table_affine_route_agrees():
 
 
 def test_ball_on_rotating_table_final_submanifolds(ball):
-    """Example 6.8's final constraint submanifolds, seen by the weak consistency conditions at φ = p
-    (Theorem 2): they vanish on C_f1 = {ẋ = ẏ = 0} (inertial centre at rest) and, except the one
-    for the direction X3 = ∂_φ, on C_f2 = {ξ³ = Ω} (v³ = ζ³ = ξ³ − Ω = 0, the ball spinning with the table)."""
+    """Example 6.8 seen by the weak consistency conditions at φ = p (Theorem 2): all vanish on the printed
+    C_f1 = {ẋ = ẏ = 0} (inertial centre at rest); on {ξ³ = Ω} (v³ = ζ³ = ξ³ − Ω = 0) only the first two do,
+    the third does not (the printed C_f2 is not a final submanifold: erratum CdLMM-5)."""
     mdl, nh = ball
     X, Y = mdl.chart.q[:2]
     v1, v2, v3 = mdl.frame.v[:3]
