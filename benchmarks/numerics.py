@@ -10,13 +10,20 @@ Prints three ratios, with the same solver and tolerances on both sides:
    adaptive RK45 run (:func:`frames.integrate_batch`) against a loop of per-trajectory
    ``scipy.integrate.solve_ivp(method="RK45")`` calls (with the frames-generated RHS, the fastest per-call RHS);
 3. the constraint residual ``max_t dist(u, D_q)`` (Euclidean distance of u from D) over ``[0, T]``, T = 1000: reduced form ``(q, v^α)`` against the
-   natural-coordinate multiplier form ``(q, u)``, both ``solve_ivp`` RK45 at the same rtol/atol.
+   natural-coordinate multiplier form ``(q, u)``, both ``solve_ivp`` RK45 at the same rtol/atol;
+4. (issue 19) the backends side by side, on 10⁴ initial conditions of the sleigh and of Pastore's coin, in one
+   run: the NumPy batch (lock-step RK45), the numba batch (``backend="numba"``: jitted RHS and per-member
+   Dormand–Prince 5(4), members in ``prange``), a ``solve_ivp`` loop with the frames RHS and a ``solve_ivp`` loop
+   with SymPy mechanics' ``lambdify(LM.rhs(), cse=True)``; trajectories/s, RHS evaluations/s (during the
+   integration: the NumPy batch counts one evaluation per member and batch call), wall and CPU seconds (CPU
+   time shows how much of the machine the run had), and the ratio numba batch / NumPy batch with the jit
+   compile time printed apart and not counted.
 
-Targets: (1) ≥ 1, (2) ≥ 10, (3) ≥ 1e4.
+Targets: (1) ≥ 1, (2) ≥ 10, (3) ≥ 1e4, (4) numba / NumPy batch ≥ 10.
 
-Run: ``python benchmarks/numerics.py`` (``--quick`` for a smoke run; ``--n-ics`` and ``--loop`` to change the
-batch size and the number of trajectories timed in the loop; the loop rate is per trajectory, so timing a
-subset of the initial conditions does not change it).
+Run: ``python benchmarks/numerics.py`` (``--quick`` for a smoke run; ``--backends`` for items 2 and 4 only;
+``--n-ics`` and ``--loop`` to change the batch size and the number of trajectories timed in the loops; the
+loop rates are per trajectory, so timing a subset of the initial conditions does not change them).
 """
 
 from __future__ import annotations
@@ -132,99 +139,135 @@ def bench_rhs(name, mdl, nh, with_rhs, quick):
     return min(ratios)
 
 
-def _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b):
-    """numba batch (per-member DP5(4), jitted RHS): compile time apart, then trajectories/s and the ratio."""
+def _timed(f):
+    """``(result, wall seconds, CPU seconds of this process)`` of ``f()``."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    r = f()
+    return r, time.perf_counter() - t0, time.process_time() - c0
+
+
+def bench_backends(label, mdl, q0, u0, T, n_loop, rtol=1e-8, atol=1e-10):
+    """Side by side on the same initial conditions, RK45 at the same rtol/atol everywhere.
+
+    numpy batch (lock-step DP5(4)), numba batch (per-member DP5(4), jitted RHS; jit compile timed apart),
+    a loop of ``solve_ivp`` with the frames-generated RHS, and a loop of ``solve_ivp`` with
+    ``lambdify(LM.rhs(), cse=True)`` of SymPy mechanics (``LagrangesMethod`` with ``nonhol_coneqs``). The
+    loops are timed on the first ``n_loop`` initial conditions; their rates are per trajectory.
+    Returns ``{row: (trajectories/s, RHS evaluations/s)}`` and the jit compile time (None without numba).
+    """
     from frames.numeric._numba import numba_available
 
-    if not numba_available():
-        print("    numba batch: numba not installed (pip install 'frames[numba]')")
-        return None
-    t0 = time.perf_counter()
-    fr.integrate_batch(nh, (0, T), q0[:2], u0[:2], params=pv, rtol=rtol, atol=atol, t_eval=[0, T], backend="numba")
-    tc = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    bn = fr.integrate_batch(nh, (0, T), q0, u0, params=pv, rtol=rtol, atol=atol, t_eval=[0, T], backend="numba")
-    tn = time.perf_counter() - t0
-    rate_n = len(q0) / tn
-    print(
-        f"    numba batch (per-member DP5(4)): {tn:8.2f} s, {rate_n:10,.0f} trajectories/s "
-        f"(jit compile {tc:.1f} s, not counted); numba / numpy batch {rate_n / rate_b:.1f}x; "
-        f"max |numba − numpy| final state {np.max(np.abs(bn.state[:, -1] - b.state[:, -1])):.1e}"
-    )
-    return rate_n / rate_b
-
-
-def bench_batch(quick, n_ics, n_loop):
-    print(
-        f"\n[2] trajectories per second, chaplygin sleigh, {n_ics} initial conditions, T = 10, RK45 rtol=1e-8 atol=1e-10"
-    )
-    mdl = models.chaplygin_sleigh()
     nh = mdl.nonholonomic()
-    comp = fr.compile_system(nh, system=nh)
     pv = mdl.param_values
+    n_ics = len(q0)
+    comp = fr.compile_system(nh, system=nh)
     p = comp.bind(pv)
+    kw = dict(params=pv, rtol=rtol, atol=atol, t_eval=[0, T])
+    print(
+        f"\n[4] backends side by side: {label}, {n_ics} initial conditions, T = {T:g}, RK45 rtol={rtol:g} atol={atol:g}"
+    )
+    rows = {}
+    b, tb, cb = _timed(lambda: fr.integrate_batch(nh, (0, T), q0, u0, **kw))
+    rows["numpy batch (lock-step)"] = (n_ics, tb, cb, b.info["nfev"] * n_ics, b.q[:, -1])
+    t_jit = None
+    if numba_available():
+        from frames.numeric import _numba
+
+        first = "drive" not in _numba._KERNELS
+        _, t_jit, _ = _timed(lambda: fr.integrate_batch(nh, (0, T), q0[:2], u0[:2], backend="numba", **kw))
+        jit_what = "driver + RHS" if first else "RHS only: the driver was compiled earlier in this process"
+        bn, tn, cn = _timed(lambda: fr.integrate_batch(nh, (0, T), q0, u0, backend="numba", **kw))
+        rows["numba batch (per member)"] = (n_ics, tn, cn, bn.info["nfev"], bn.q[:, -1])
+    fun = comp.fun(p)
+
+    def loop_frames():
+        nfev, qT = 0, []
+        for j in range(n_loop):
+            y0 = comp.initial_state(0.0, q0[j], u0[j], np.zeros(0), p)
+            sol = solve_ivp(fun, (0, T), y0, method="RK45", rtol=rtol, atol=atol, t_eval=[0, T])
+            nfev += sol.nfev
+            qT.append(comp.observe(np.array([T]), sol.y[:, -1:], p)["q"][:, 0])
+        return nfev, np.array(qT)
+
+    (nf, qT), tl, cl = _timed(loop_frames)
+    rows["solve_ivp loop, frames RHS"] = (n_loop, tl, cl, nf, qT)
+    base, t_mech = mechanics_rhs(mdl, True)
+    lam = base["lambdify(LM.rhs(), cse=True)"]
+    pm = [float(pv[s_]) for s_ in mdl.chart.params]
+    n = mdl.chart.dim
+
+    def loop_sympy():
+        nfev, qT = 0, []
+        for j in range(n_loop):
+            y0 = np.concatenate([q0[j], u0[j]])
+            sol = solve_ivp(lambda t, y: lam(t, y, pm), (0, T), y0, method="RK45", rtol=rtol, atol=atol, t_eval=[0, T])
+            nfev += sol.nfev
+            qT.append(sol.y[:n, -1])
+        return nfev, np.array(qT)
+
+    (nf, qT), ts, cs = _timed(loop_sympy)
+    rows["solve_ivp loop, SymPy lambdify(cse=True)"] = (n_loop, ts, cs, nf, qT)
+    ref = b.q[:, -1]
+    rate_np = n_ics / tb
+    if t_jit is not None:
+        print(f"    (SymPy mechanics setup {t_mech:.2f} s; numba jit compile {t_jit:.1f} s ({jit_what}), not counted)")
+    print(
+        f"    {'':42s} {'timed':>6s} {'wall s':>8s} {'CPU s':>7s} {'traj/s':>10s} {'RHS evals/s':>13s} "
+        f"{'vs numpy batch':>14s} {'max|Δq(T)|':>10s}"
+    )
+    out = {}
+    for name, (m, wall, cpu, nfev, qT) in rows.items():
+        rate = m / wall
+        out[name] = (rate, nfev / wall)
+        d = float(np.max(np.abs(qT - ref[: len(qT)])))
+        note = "" if m == n_ics else " *"
+        print(
+            f"    {name:42s} {m:6d}{note:1s}{wall:8.2f} {cpu:7.2f} {rate:10,.0f} {nfev / wall:13,.0f} "
+            f"{rate / rate_np:13.2f}x {d:10.1e}"
+        )
+    if n_loop < n_ics:
+        print(f"    * timed on the first {n_loop} initial conditions; rates per trajectory (extrapolated to {n_ics})")
+    if "numba batch (per member)" in out:
+        print(
+            f"    numba batch / numpy batch: {out['numba batch (per member)'][0] / rate_np:.1f}x (jit compile excluded)"
+        )
+    return out, t_jit
+
+
+def _sleigh_ics(n_ics):
     rng = np.random.default_rng(2)
     th = rng.uniform(-np.pi, np.pi, n_ics)
     q0 = np.stack([th, rng.normal(size=n_ics), rng.normal(size=n_ics)], axis=1)
     w, s = rng.uniform(-2, 2, n_ics), rng.uniform(0.2, 2, n_ics)
-    u0 = np.stack([w, s * np.cos(th), s * np.sin(th)], axis=1)
-    T, rtol, atol = 10.0, 1e-8, 1e-10
-    t0 = time.perf_counter()
-    b = fr.integrate_batch(nh, (0, T), q0, u0, params=pv, rtol=rtol, atol=atol, t_eval=[0, T])
-    tb = time.perf_counter() - t0
-    rate_b = n_ics / tb
-    print(f"    batched (lock-step RK45): {tb:8.2f} s, {rate_b:10,.0f} trajectories/s ({b.info['steps']} steps)")
-    _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b)
-    fun = comp.fun(p)
-    t0 = time.perf_counter()
-    worst = 0.0
-    for j in range(n_loop):
-        y0 = comp.initial_state(0.0, q0[j], u0[j], np.zeros(0), p)
-        sol = solve_ivp(fun, (0, T), y0, method="RK45", rtol=rtol, atol=atol, t_eval=[0, T])
-        worst = max(worst, float(np.max(np.abs(sol.y[:, -1] - b.state[j, -1]))))
-    tl = time.perf_counter() - t0
-    rate_l = n_loop / tl
-    print(f"    solve_ivp loop over {n_loop}: {tl:8.2f} s, {rate_l:10,.0f} trajectories/s")
-    print(f"    max |batched − loop| final state: {worst:.2e}")
-    print(f"    ratio batched / loop: {rate_b / rate_l:.1f}x")
-    rk4 = fr.integrate_batch(nh, (0, T), q0, u0, params=pv, method="RK4", n_steps=2000, t_eval=[0, T])
+    return q0, np.stack([w, s * np.cos(th), s * np.sin(th)], axis=1)
+
+
+def _coin_ics(mdl, n_ics):
+    """Pastore's coin (Table 1): random θ0, Ω, rolling rate; velocities in D."""
+    R = float(mdl.param_values[mdl.params["R"]])
+    rng = np.random.default_rng(3)
+    th, Om, w = rng.uniform(-np.pi, np.pi, n_ics), rng.uniform(1, 2 * np.pi, n_ics), rng.uniform(-1, 1, n_ics)
+    q0 = np.stack([np.zeros(n_ics), np.zeros(n_ics), np.zeros(n_ics), th], axis=1)
+    return q0, np.stack([R * np.sin(th) * w, R * np.cos(th) * w, w, Om], axis=1)
+
+
+def bench_batch(quick, n_ics, n_loop):
+    """Item 2 and 4 for the chaplygin sleigh, T = 10 (and a fixed-step RK4 check)."""
+    mdl = models.chaplygin_sleigh()
+    q0, u0 = _sleigh_ics(n_ics)
+    out, t_jit = bench_backends("chaplygin sleigh", mdl, q0, u0, 10.0, n_loop)
+    nh = mdl.nonholonomic()
+    b = fr.integrate_batch(nh, (0, 10), q0, u0, params=mdl.param_values, rtol=1e-8, atol=1e-10, t_eval=[0, 10])
+    rk4 = fr.integrate_batch(nh, (0, 10), q0, u0, params=mdl.param_values, method="RK4", n_steps=2000, t_eval=[0, 10])
     print(f"    (fixed-step RK4, 2000 steps: max |RK4 − RK45| final state {np.max(np.abs(rk4.state - b.state)):.1e})")
-    return rate_b / rate_l
+    return out, t_jit
 
 
 def bench_batch_coin(n_ics, n_loop):
     """Batched vs looped trajectories for Pastore's coin (Table 1), random θ0, Ω, rolling rate; T = 2."""
-    print(f"\n[2b] trajectories per second, rolling coin, {n_ics} initial conditions, T = 2, RK45 rtol=1e-8 atol=1e-10")
     mdl = models.rolling_coin_incline()
-    nh = mdl.nonholonomic()
-    comp = fr.compile_system(nh, system=nh)
-    pv = mdl.param_values
-    p = comp.bind(pv)
-    R = float(pv[mdl.params["R"]])
-    rng = np.random.default_rng(3)
-    th, Om, w = rng.uniform(-np.pi, np.pi, n_ics), rng.uniform(1, 2 * np.pi, n_ics), rng.uniform(-1, 1, n_ics)
-    q0 = np.stack([np.zeros(n_ics), np.zeros(n_ics), np.zeros(n_ics), th], axis=1)
-    u0 = np.stack([R * np.sin(th) * w, R * np.cos(th) * w, w, Om], axis=1)
-    T, rtol, atol = 2.0, 1e-8, 1e-10
-    t0 = time.perf_counter()
-    b = fr.integrate_batch(nh, (0, T), q0, u0, params=pv, rtol=rtol, atol=atol, t_eval=[0, T])
-    tb = time.perf_counter() - t0
-    rate_b = n_ics / tb
-    print(f"    batched (lock-step RK45): {tb:8.2f} s, {rate_b:10,.0f} trajectories/s ({b.info['steps']} steps)")
-    _numba_rows(nh, T, q0, u0, pv, rtol, atol, b, rate_b)
-    fun = comp.fun(p)
-    t0 = time.perf_counter()
-    worst = 0.0
-    for j in range(n_loop):
-        y0 = comp.initial_state(0.0, q0[j], u0[j], np.zeros(0), p)
-        sol = solve_ivp(fun, (0, T), y0, method="RK45", rtol=rtol, atol=atol, t_eval=[0, T])
-        worst = max(worst, float(np.max(np.abs(sol.y[:, -1] - b.state[j, -1]))))
-    tl = time.perf_counter() - t0
-    rate_l = n_loop / tl
-    print(f"    solve_ivp loop over {n_loop}: {tl:8.2f} s, {rate_l:10,.0f} trajectories/s")
-    print(f"    max |batched − loop| final state: {worst:.2e}")
-    print(f"    ratio batched / loop: {rate_b / rate_l:.1f}x")
-    return rate_b / rate_l
+    q0, u0 = _coin_ics(mdl, n_ics)
+    return bench_backends("rolling coin (Pastore Table 1)", mdl, q0, u0, 2.0, n_loop)
 
 
 def bench_residual(name, mdl, nh, T, params=None):
@@ -247,15 +290,37 @@ def bench_residual(name, mdl, nh, T, params=None):
     return ratio
 
 
+def _backend_summary(r2, r2k):
+    for label, res in (("sleigh", r2), ("coin", r2k)):
+        if res is None:
+            continue
+        out, t_jit = res
+        np_rate = out["numpy batch (lock-step)"][0]
+        for k, v in out.items():
+            print(f"    {label}: {k:42s} {v[0]:10,.0f} traj/s {v[1]:14,.0f} RHS evals/s")
+        ratio = (
+            f"numba / numpy batch {out['numba batch (per member)'][0] / np_rate:.1f}x (jit compile {t_jit:.1f} s apart)"
+            if "numba batch (per member)" in out
+            else "numba not installed"
+        )
+        print(
+            f"    {label}: numpy batch / solve_ivp loop {np_rate / out['solve_ivp loop, frames RHS'][0]:.1f}x; {ratio}"
+        )
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--n-ics", type=int, default=10_000)
-    ap.add_argument("--loop", type=int, default=1000, help="trajectories timed in the solve_ivp loop")
+    ap.add_argument("--loop", type=int, default=200, help="trajectories timed in the solve_ivp loops")
+    ap.add_argument("--backends", action="store_true", help="only the backends side by side (items 2 and 4)")
     a = ap.parse_args(argv)
     n_ics = 500 if a.quick else a.n_ics
-    n_loop = 50 if a.quick else min(a.loop, n_ics)
+    n_loop = 20 if a.quick else min(a.loop, n_ics)
     T = 50.0 if a.quick else 1000.0
+    if a.backends:
+        _backend_summary(bench_batch(a.quick, n_ics, n_loop), bench_batch_coin(n_ics, n_loop))
+        return
     sl = models.chaplygin_sleigh()
     nhs = sl.nonholonomic()
     r1 = bench_rhs("chaplygin sleigh", sl, nhs, True, a.quick)
@@ -276,13 +341,13 @@ def main(argv=None):
         r1k = bench_rhs("rolling coin (Table 1)", co, nhk, False, a.quick)
         r2k = bench_batch_coin(n_ics, n_loop)
         r3k = bench_residual("rolling coin (Table 1, Ω = 2π)", co, nhk, T)
-    print("\nSummary (targets: RHS ≥ 1x, batch ≥ 10x, residual ≥ 1e4)")
+    print("\nSummary (targets: RHS ≥ 1x, batch ≥ 10x, residual ≥ 1e4, numba / numpy batch ≥ 10x)")
     print(
         f"    RHS evals/s frames / sympy.mechanics (worst baseline): sleigh {r1:.2f}x"
         + (f", carriage {r1c:.2f}x" if r1c else "")
         + (f", coin {r1k:.2f}x" if r1k else "")
     )
-    print(f"    trajectories/s batched / solve_ivp loop: sleigh {r2:.1f}x" + (f", coin {r2k:.1f}x" if r2k else ""))
+    _backend_summary(r2, r2k)
     print(
         f"    residual multiplier / reduced at T = {T:g}: sleigh {r3:.1e}"
         + (f", carriage {r3c:.1e}" if r3c else "")

@@ -26,6 +26,8 @@ import frames as fr
 
 PARAMS = {"m": 7.5e-3, "R": 11.625e-3, "g": 9.81, "alpha": np.pi / 6}
 T = 2.0
+OMEGAS = (np.pi / 2, np.pi, 2 * np.pi)  # Figs 1-2: θ0 = 0
+THETA0S = (0.0, np.pi / 2)  # Figs 3-4: Ω = 2π
 
 
 def _systems():
@@ -37,9 +39,20 @@ def _systems():
     return mdl.nonholonomic(), fr.mvm_ode_system(mvm).compile()
 
 
+SYSTEMS = None
+
+
+def systems():
+    """The nonholonomic system and the compiled MVM ODE system (51a–b), built once."""
+    global SYSTEMS
+    if SYSTEMS is None:
+        SYSTEMS = _systems()
+    return SYSTEMS
+
+
 def simulate(Om: float, th0: float, n: int = 2001):
-    """(t, q, ρ, λ, max |q_MVM − q_NH|) for one initial condition."""
-    nh, mvm = SYSTEMS
+    """(t, q, ρ, λ, max |q_MVM − q_NH|) for one initial condition; λ from the MVM integrator."""
+    nh, mvm = systems()
     te = np.linspace(0.0, T, n)
     q0, u0 = [0.0, 0.0, 0.0, th0], [0.0, 0.0, 0.0, Om]
     tr = fr.integrate(nh, (0, T), q0, u0, params=PARAMS, rtol=1e-10, atol=1e-14, t_eval=te)
@@ -47,7 +60,13 @@ def simulate(Om: float, th0: float, n: int = 2001):
     return te, tr.q, tr.reactions, tm.extras["lambda"], float(np.max(np.abs(tm.q - tr.q)))
 
 
-SYSTEMS = None
+def figure_data() -> dict[str, dict[float, tuple]]:
+    """The runs behind the figures: ``"omega"`` (θ0 = 0, Ω ∈ {π/2, π, 2π}: Figs 1, 2) and
+    ``"theta0"`` (Ω = 2π, θ0 ∈ {0, π/2}: Figs 3, 4), each mapping the varied value to :func:`simulate`'s tuple."""
+    return {
+        "omega": {Om: simulate(Om, 0.0) for Om in OMEGAS},
+        "theta0": {th0: simulate(2 * np.pi, th0) for th0 in THETA0S},
+    }
 
 
 def _pairs_figure(plt, runs, labels, title, path):
@@ -106,14 +125,11 @@ def main(outdir: str | Path = ".") -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    global SYSTEMS
-    if SYSTEMS is None:
-        SYSTEMS = _systems()
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     pi = np.pi
-    runs1 = {Om: simulate(Om, 0.0) for Om in (pi / 2, pi, 2 * pi)}
-    runs3 = {th0: simulate(2 * pi, th0) for th0 in (0.0, pi / 2)}
+    data = figure_data()
+    runs1, runs3 = data["omega"], data["theta0"]
     worst = max(r[4] for r in list(runs1.values()) + list(runs3.values()))
     print(f"max |q_MVM - q_NH| over all runs: {worst:.2e} (Corollary 1: the coin's MVM is the TNHM)")
     paths = [out / f"pastore_fig{i}.png" for i in (1, 2, 3, 4)]

@@ -26,6 +26,7 @@ from frames import (
     ChaplyginSystem,
     ChetaevSystem,
     CortesComparison,
+    DisplacementClasses,
     Equations,
     KozlovEquations,
     Lagrangian,
@@ -83,6 +84,7 @@ A = fr.ArgumentError
 CM = fr.ChartMismatchError
 CE = fr.ConstraintError
 RE = fr.RegularityError
+
 
 ROWS = [
     # ---------------------------------------------------------------------- Lagrangian
@@ -912,6 +914,92 @@ ROWS = [
         A,
         r"^ChetaevSystem.commutation_test: accelerations: expected a mapping",
     ),
+    # ---------------------------------------------------------------------- Talamucci's displacement classes
+    ("DisplacementClasses-system-str", lambda: DisplacementClasses("S"), A, r"^DisplacementClasses: system: expected"),
+    (
+        "DisplacementClasses-omega-shape",
+        lambda: DisplacementClasses(CHET, omega=[[0]]),
+        E,
+        r"^DisplacementClasses: omega: expected a 3×3",
+    ),
+    (
+        "DisplacementClasses-omega-injection",
+        lambda: DisplacementClasses(CHET, omega=INJ),
+        E,
+        r"^DisplacementClasses: omega: expected a matrix",
+    ),
+    (
+        "DisplacementClasses-omega-foreign",
+        lambda: DisplacementClasses(CHET, omega=sp.eye(3) * zz),
+        E,
+        r"^DisplacementClasses: omega\[0,0\]: zz",
+    ),
+    (
+        "DisplacementClasses-alpha-shape",
+        lambda: DisplacementClasses(CHET, alpha=[[1, 2]]),
+        E,
+        r"^DisplacementClasses: alpha: expected a 1×3",
+    ),
+    (
+        "DisplacementClasses-mu-int",
+        lambda: DisplacementClasses(CHET, mu=5),
+        A,
+        r"^DisplacementClasses: mu: expected a sequence",
+    ),
+    (
+        "DisplacementClasses.proposition1-accelerations-injection",
+        lambda: DisplacementClasses(CHET).proposition1(INJ),
+        A,
+        r"^DisplacementClasses.proposition1: accelerations: must be one of 'chetaev'",
+    ),
+    (
+        "ChetaevSystem.proposition3-omega-shape",
+        lambda: CHET.proposition3(omega=[[1]]),
+        E,
+        r"^DisplacementClasses: omega: expected",
+    ),
+    (
+        "ChetaevSystem.proposition3-accelerations-int",
+        lambda: CHET.proposition3(accelerations=3),
+        A,
+        r"^DisplacementClasses.proposition1: accelerations: expected a mapping",
+    ),
+    (
+        "ChetaevSystem.lagrangian_derivative_1-f-injection",
+        lambda: CHET.lagrangian_derivative_1(INJ),
+        E,
+        r"^ChetaevSystem.lagrangian_derivative_1: f: got the string",
+    ),
+    (
+        "ChetaevSystem.lagrangian_derivative_1-omega-shape",
+        lambda: CHET.lagrangian_derivative_1(u1, omega=sp.eye(2)),
+        E,
+        r"^ChetaevSystem.lagrangian_derivative_1: omega: expected a 3×3",
+    ),
+    (
+        "ChetaevSystem.displacements-omega-str",
+        lambda: CHET.displacements(omega="x"),
+        E,
+        r"^DisplacementClasses: omega: expected a matrix",
+    ),
+    (
+        "talamucci_mvm-mvm-chetaev",
+        lambda: fr.talamucci_mvm(CHET),
+        A,
+        r"^talamucci_mvm: mvm: expected a ModifiedVakonomic",
+    ),
+    (
+        "talamucci_mvm-mvm-injection",
+        lambda: fr.talamucci_mvm(INJ),
+        A,
+        r"^talamucci_mvm: mvm: expected a ModifiedVakonomic",
+    ),
+    (
+        "talamucci_mvm-mvm-forces",
+        lambda: fr.talamucci_mvm(ModifiedVakonomic(L, [V], [u1, u2], forces=[q1, 0, 0])),
+        A,
+        r"^talamucci_mvm: mvm: polygenic forces",
+    ),
     # ---------------------------------------------------------------------- modified vakonomic method
     ("ModifiedVakonomic-lagrangian-int", lambda: ModifiedVakonomic(1, [V], [u1, u2]), A, r"^ModifiedVakonomic: lagr"),
     (
@@ -1240,6 +1328,8 @@ COVERED = [
     "KozlovEquations",
     "kozlov_vs_frame",
     "ChetaevSystem",
+    "DisplacementClasses",
+    "talamucci_mvm",
     "ModifiedVakonomic",
     "ansatz2",
     "mvm_w_coordinate",
@@ -1262,9 +1352,11 @@ RESULT_TYPES = [
     "KozlovCheck",
     "InvariantMeasure",
     "MartinetAbnormals",
+    "MVMComparison",
     "MotionComparison",
     "MotionConsistency",
     "Proposition5",
+    "PropositionTest",
     "SectionFamily",
     "Theorem1Check",
     "Theorem1Result",

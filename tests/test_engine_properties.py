@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import frames as fr
-from frames.algebra import canon, is_zero, solve_rational, trig_normal
-from frames.algebra._field import RationalFunctions
+from frames import strategies as fst
+from frames.algebra import canon, exact_solve, is_zero, solve_linear, solve_rational, trig_normal
+from frames.algebra._field import RationalFunctions, _Canceller
 
 Q = sp.symbols("q1:4")
 ATOMS = [Q[0], Q[1], sp.sin(Q[0]), sp.cos(Q[0]), sp.exp(Q[1]), sp.exp(2 * Q[1]), sp.exp(-Q[2] / 2), Q[2]]
@@ -49,3 +50,102 @@ def test_exp_generators_keep_identities(a, b, c):
     ctx = RationalFunctions([e, same], exp=True)
     assert ctx.normal(ctx.from_expr(e)) == ctx.normal(ctx.from_expr(same))
     assert is_zero(trig_normal(e) - canon(same)) or is_zero(sp.simplify(trig_normal(e) - same))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The polynomial-domain engine against plain sympy on random systems (issue 16)
+
+
+@st.composite
+def lagrangian_systems(draw):
+    """A random regular system on n = 3..4 coordinates from :mod:`frames.strategies`: the Hessian ``G``
+    of a quadratic Lagrangian and a right-hand side quadratic in the velocities, with trig."""
+    ch = draw(fst.charts(min_dim=3, max_dim=4))
+    L = draw(fst.quadratic_lagrangians(ch, gyroscopic=False, potential=False))
+    G = sp.Matrix(L.hessian())
+    b = sp.Matrix([draw(fst.functions_on_TQ(ch, trig=True)) for _ in ch.q])
+    return ch, G, b
+
+
+@settings(max_examples=8, deadline=None)
+@given(lagrangian_systems())
+def test_polynomial_domain_solve_equals_sympy_solve(sys_):
+    """``exact_solve`` / ``solve_linear`` (fraction-free over QQ[gens], one cancellation per entry)
+    equal sympy's own ``LUsolve`` and determinant, exactly."""
+    _ch, G, b = sys_
+    x, det = exact_solve(G, b)
+    ref = G.LUsolve(b)
+    assert all(is_zero(e) for e in x - ref)
+    assert is_zero(det - G.det(method="berkowitz"))
+    assert solve_linear(G, b, "random system") == x
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_canon_is_sympy_cancel(data):
+    """:func:`canon` computes ``cancel`` in the polynomial ring, and its result is sympy's, term for term."""
+    ch = data.draw(fst.charts(min_dim=2, max_dim=4))
+    f = sp.Function("f")(ch.q[0])
+    parts = [data.draw(fst.functions_on_TQ(ch, trig=True)) + data.draw(st.sampled_from([0, f, f**2])) for _ in range(4)]
+    e = parts[0] / (parts[1] + 1) + parts[2] / (parts[3] * ch.q[-1] + 2)
+    assume(not e.has(sp.zoo, sp.nan))  # a draw with a vanishing denominator is not a rational function
+    assert canon(e) == sp.cancel(e)
+    if e != 0:
+        assert canon(1 / e) == sp.cancel(1 / e)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_factored_cancellation_equals_cancel(data):
+    """The shared-denominator cancellation (factors of the determinant stripped first) is ``cancel``."""
+    q = sp.symbols("q1:4")
+    ctx = RationalFunctions([*q, sp.sin(q[0]), sp.cos(q[0])])
+    R = ctx.ring
+    atoms = [R(g) for g in ctx.ring.gens]
+
+    def poly(k):
+        return sum(
+            (
+                data.draw(st.integers(-3, 3)) * data.draw(st.sampled_from(atoms)) * data.draw(st.sampled_from(atoms))
+                for _ in range(k)
+            ),
+            R.one,
+        )
+
+    f1, f2, f3 = poly(3), poly(4), poly(2)
+    den = (f1 * f2) ** 2 * f3 * poly(3)
+    num = f1 * f3 * poly(3) + data.draw(st.sampled_from([R.zero, poly(2)]))
+    canceller = _Canceller(den)
+    canceller.factors = [(f, k) for f, k in den.factor_list()[1] if not f.is_ground]  # whatever its size
+    assert canceller(num) == num.cancel(den)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_inverse_route_has_the_solve_denominator(data):
+    """``inv_den`` of ``A`` and ``solve_den`` of ``[A | B]`` share the denominator and ``inv · B`` is the
+    numerator: the large-right-hand-side route of :meth:`RationalFunctions.solve` gives identical results."""
+    from sympy.polys.matrices import DomainMatrix
+
+    q = sp.symbols("q1:4")
+    R = sp.QQ[q]
+    n = data.draw(st.integers(2, 4))
+
+    def entry():
+        return R.from_sympy(
+            sp.expand(
+                sum(
+                    data.draw(st.integers(-2, 2)) * data.draw(st.sampled_from(q)) ** data.draw(st.integers(0, 2))
+                    for _ in range(2)
+                )
+            )
+        )
+
+    A = DomainMatrix([[entry() + (R.one * 3 if i == j else R.zero) for j in range(n)] for i in range(n)], (n, n), R)
+    B = DomainMatrix([[entry() * entry() for _ in range(2)] for _ in range(n)], (n, 2), R)
+    if A.det() == R.zero:
+        return
+    xnum, xden = A.solve_den(B, method="rref")
+    inv, iden = A.inv_den(method="rref")
+    assert iden == xden
+    assert inv * B == xnum

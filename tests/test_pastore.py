@@ -577,3 +577,146 @@ def test_bad_input():
         fr.ModifiedVakonomic(mdl.lagrangian, [u1, u2], [u1 + u2, u4])  # singular H
     with pytest.raises(fr.ConstraintError):
         fr.ModifiedVakonomic(mdl.lagrangian, [u1], [u2])  # not a coframe
+
+
+# ================================================================ small Ω (92), continuity (87)
+def _trunc(e, Om, order):
+    """The Taylor polynomial of degree < order in Ω of a polynomial in Ω (exact truncation)."""
+    P = sp.Poly(sp.expand(e), Om)
+    return sp.Add(*[c * Om**k for (k,), c in P.terms() if k < order])
+
+
+def _integrate_twice(e, t):
+    """∫_0^t ∫_0^s e ds' ds for a polynomial e in t (zero initial data)."""
+    P = sp.Poly(sp.expand(e), t).integrate().integrate()
+    return P.as_expr()
+
+
+def test_coin_small_omega_expansion_92():
+    """(92a–b) from the library's MVM accelerations (51a) on C, solved as a power series in Ω (θ0 = 0, data 0).
+
+    q1 = (1/3) R Φ Ω³ t³ + o(Ω) = (2/9) g sin α Ω t³ + O(Ω³) and q2 = (1/2) R Φ Ω² t² + o(1) = (1/3) g sin α t² + O(Ω²),
+    Φ = 2 g sin α/(3RΩ²) (79b); the series also agree with those of the closed form (91a–b) to O(Ω⁶)."""
+    mdl, mvm = coin()
+    R, g, alpha = (mdl.params[k] for k in ("R", "g", "alpha"))
+    _q1, _q2, _q3, q4 = mdl.chart.q
+    _u1, _u2, u3, u4 = mdl.chart.u
+    t, Om = sp.symbols("t Omega")
+    N = 6
+    acc = [mvm.on_constraint(e) for e in mvm.solve()[0]]
+    assert is_zero(acc[3])  # q̈4 = 0: q4 = Ωt (75)
+    S = sum((-1) ** j * (Om * t) ** (2 * j + 1) / sp.factorial(2 * j + 1) for j in range(N))
+    C = sum((-1) ** j * (Om * t) ** (2 * j) / sp.factorial(2 * j) for j in range(N))
+
+    def along(e, extra=None):
+        e = e.xreplace({sp.sin(q4): S, sp.cos(q4): C, u4: Om} | (extra or {}))
+        return _trunc(e, Om, N)
+
+    q3 = _integrate_twice(along(acc[2]), t)
+    sub = {u3: sp.diff(q3, t)}
+    q1 = _trunc(_integrate_twice(along(acc[0], sub), t), Om, N)
+    q2 = _trunc(_integrate_twice(along(acc[1], sub), t), Om, N)
+    Phi = 2 * g * sp.sin(alpha) / (3 * R * Om**2)
+    c1 = sp.Poly(q1, Om)
+    c2 = sp.Poly(q2, Om)
+    # (92a): no Ω⁰ or Ω² term, Ω¹ term (1/3) R Φ Ω³ t³ = (2/9) g sin α Ω t³
+    assert is_zero(c1.coeff_monomial(1)) and is_zero(c1.coeff_monomial(Om**2))
+    assert is_zero(c1.coeff_monomial(Om) * Om - Rat(1, 3) * R * Phi * Om**3 * t**3)
+    assert is_zero(c1.coeff_monomial(Om) - Rat(2, 9) * g * sp.sin(alpha) * t**3)
+    # (92b): Ω⁰ term (1/2) R Φ Ω² t² = (1/3) g sin α t², no Ω¹ term
+    assert is_zero(c2.coeff_monomial(1) - Rat(1, 2) * R * Phi * Om**2 * t**2)
+    assert is_zero(c2.coeff_monomial(1) - Rat(1, 3) * g * sp.sin(alpha) * t**2)
+    assert is_zero(c2.coeff_monomial(Om))
+    # the closed form (91a–b) has the same series
+    q1_91 = -Rat(1, 4) * R * Phi * sp.sin(2 * Om * t) + Rat(1, 2) * R * Om * Phi * t
+    q2_91 = -Rat(1, 4) * R * Phi * (sp.cos(2 * Om * t) - 1)
+    assert is_zero(sp.series(q1_91, Om, 0, N).removeO() - q1)
+    assert is_zero(sp.series(q2_91, Om, 0, N).removeO() - q2)
+
+
+def test_coin_continuity_87():
+    """(87): lim_{Ω→0} q̂3(t; Ω) = q̂3(t; 0), uniformly on [t_in, t_fin]: (78)–(79a) minus (83) is Ω times a
+    polynomial in (t, t_in) plus O(Ω²), with θ0 = q4_in − Ω t_in (75) and q4_in fixed."""
+    mdl, _mvm = coin()
+    R, g, alpha = (mdl.params[k] for k in ("R", "g", "alpha"))
+    t, tin, Om, nu3, q3in, q4in = sp.symbols("t t_in Omega nu3_in q3_in q4_in")
+    th0 = q4in - Om * tin
+    Phi = 2 * g * sp.sin(alpha) / (3 * R * Om**2)
+    Phic, Phis = Phi * sp.cos(th0), Phi * sp.sin(th0)
+    q3osc = (
+        Phis * (sp.sin(Om * t) - sp.sin(Om * tin))
+        - Phic * (sp.cos(Om * t) - sp.cos(Om * tin))
+        - Om * (t - tin) * (Phic * sp.sin(Om * tin) + Phis * sp.cos(Om * tin))
+    )  # (79a)
+    q3 = q3osc + nu3 * (t - tin) + q3in  # (78)
+    xi = 2 * g * sp.sin(alpha) * sp.cos(q4in) / (3 * R)
+    q30 = xi * (t - tin) ** 2 / 2 + nu3 * (t - tin) + q3in  # (83), θ0 = q4_in at Ω = 0
+    # Taylor polynomials of the trigonometric functions of Ωt, Ωt_in (θ0 expanded by the angle formulas)
+    e = sp.expand_trig(sp.expand((q3 - q30) * Om**2))
+    taylor = {}
+    for a in (t, tin):
+        taylor[sp.sin(Om * a)] = sum((-1) ** j * (Om * a) ** (2 * j + 1) / sp.factorial(2 * j + 1) for j in range(3))
+        taylor[sp.cos(Om * a)] = sum((-1) ** j * (Om * a) ** (2 * j) / sp.factorial(2 * j) for j in range(3))
+    P = sp.Poly(sp.expand(e.xreplace(taylor)), Om)  # Ω² (q̂3(t; Ω) − q̂3(t; 0)) to O(Ω⁵)
+    assert all(is_zero(P.coeff_monomial(Om**k)) for k in range(3))  # the limit (87): the difference is O(Ω)
+    lin = P.coeff_monomial(Om**3)
+    assert lin.free_symbols & {t, tin} and sp.Poly(lin, t, tin).total_degree() == 3  # bounded on compacts
+    assert is_zero(lin + g * sp.sin(alpha) * sp.sin(q4in) * (t - tin) ** 3 / (9 * R))
+
+
+# ================================================================ Case C: (133), Remark 12
+@cache
+def caseC(td):
+    mdl, _A = skate(td)
+    P = mdl.params
+    q1, q2, q3 = mdl.chart.q
+    u1, u2, u3 = mdl.chart.u
+    s, c = sp.sin(q3), sp.cos(q3)
+    chi = P["Q"] * mdl.symbols["B0"] / (2 * P["m"])
+    V = s * (u1 - chi * q2) - c * (u2 + chi * q1)  # (125)
+    return fr.ModifiedVakonomic(mdl.lagrangian, [V], [u3 + chi, c * (u1 - chi * q2) + s * (u2 + chi * q1)]), chi
+
+
+@BOTH
+def test_skate_caseC_133_transpositional_relations_in_normalized_momenta(td):
+    """(133a–c): ζ − η̇ = W_new η in the normalized momenta π (the 'effective velocities'), and Remark 12:
+    W_new^h_k = C^h_ℓk π^ℓ with the canonical-flip coefficients of Case A, Remark 7 (112a–d)."""
+    mdl, A = skate(td)
+    m, ell, sigma, *_ = skate_syms(mdl)
+    C, chi = caseC(td)
+    q1, q2, q3 = mdl.chart.q
+    u1, u2, u3 = mdl.chart.u
+    p1, p2, p3 = C.p
+    pi = [p1 / m, p2 / m, 12 * p3 / (m * (ell**2 + sigma**2))]
+    # the underbraces of (126a–b): π¹ = q̇¹ − χq², π² = q̇² + χq¹, π³ = q̇³ + χ
+    assert zero(sp.Matrix(pi) - sp.Matrix([u1 - chi * q2, u2 + chi * q1, u3 + chi]))
+    eta = sp.Matrix(sp.symbols("eta1:4"))
+    rhs = C.W * eta  # ζ − η̇ = W η (15)
+    assert zero(rhs[0] - (pi[2] * eta[1] - pi[1] * eta[2]))  # (133a)
+    assert zero(rhs[1] - (-pi[2] * eta[0] + pi[0] * eta[2]))  # (133b)
+    assert zero(rhs[2])  # (133c)
+    _, CA = A.flip_coefficients()
+    assert (CA[0, 2, 1], CA[0, 1, 2], CA[1, 2, 0], CA[1, 0, 2]) == (1, -1, -1, 1)  # (112a–d)
+    assert zero(C.W - sp.Matrix(3, 3, lambda h, k: sum(CA[h, l, k] * pi[l] for l in range(3))))
+    # printed (133a) with positions (q³ + χ), (q² + χq¹): not W η (erratum PGG-8)
+    assert not zero(rhs[0] - ((q3 + chi) * eta[1] - (q2 + chi * q1) * eta[2]))
+
+
+# ================================================================ Talamucci's comparison (60)–(66), Case B
+@pytest.mark.slow  # Ansatz 2 for the skate: ~8 s when caseB(False) is not cached in this worker
+def test_skate_caseB_talamucci_64_fails_while_theorem1_holds():
+    """Case B (ϱ = 0): D_1 V = 0 (65) and (60) is the MVM, but (64) p_h ω_hj = 0 fails on C: the MVM has the
+    TNHM's accelerations (Theorem 1) with λ̇ ≠ λ_Chetaev ((55b)); (64) is sufficient, not necessary, for the motions."""
+    from frames.natural import talamucci_mvm
+
+    res = caseB(False)
+    B = res.system.with_W(res.W.xreplace({res.free[0]: 0}))
+    r = talamucci_mvm(B)
+    assert r.d1_constraints.is_zero_matrix and all(is_zero(x) for x in r.identity_60)
+    assert not r.condition_64 and not B.corollary1()
+    assert B.theorem1().holds
+    S = fr.ChetaevSystem(B.lagrangian, B.constraints)
+    acc, lam = S.solve()
+    qdd, lamd = B.solve()
+    assert all(is_zero(B.on_constraint(a - b)) for a, b in zip(acc, qdd, strict=True))
+    assert not is_zero(B.on_constraint(lam[0] - lamd[0]))

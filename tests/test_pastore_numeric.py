@@ -209,3 +209,104 @@ def test_skate_time_dependent_field_p3_tnhm_and_mvm_case_B():
     dq = float(np.max(np.abs(trB.q - trN.q)))
     print(f"skate B0(t): max |q_MVM(B) - q_TNHM| = {dq:.2e}")
     assert dq <= 1e-6
+
+
+# ============================================================ the figure script: λ of Figs 2d and 4d, (87), (92)
+@pytest.fixture(scope="module")
+def figures():
+    """examples/pastore_figures.py, imported; its λ come from the MVM integrator (mvm_ode_system, (51a–b))."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "pastore_figures.py"
+    spec = importlib.util.spec_from_file_location("pastore_figures", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _lambda_82(t, Om, th0):
+    """(82a–b) with t_in = 0, q_in = 0, ν3_in = 0, λ_in = 0 ((94a–b) when θ0 = 0)."""
+    mRwP = M * R * Om * (2 * G * np.sin(ALPHA) / (3 * R * Om**2))  # m R Ω Φ(Ω), (79b)
+    l1 = -mRwP / 2 * (np.cos(2 * Om * t + 2 * th0) - np.cos(2 * th0)) - mRwP * np.sin(th0) * (
+        np.sin(Om * t + th0) - np.sin(th0)
+    )
+    l2 = (
+        mRwP / 2 * (np.sin(2 * Om * t + 2 * th0) - np.sin(2 * th0))
+        - mRwP * np.sin(th0) * (np.cos(Om * t + th0) - np.cos(th0))
+        - M * G * np.sin(ALPHA) * t
+    )
+    return np.stack([l1, l2], axis=1)
+
+
+TIMES = (0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+
+
+@pytest.mark.parametrize(
+    ("fig", "Om", "th0"),
+    [("2d", np.pi, 0.0), ("2d", 2 * np.pi, 0.0), ("4d", 2 * np.pi, 0.0), ("4d", 2 * np.pi, np.pi / 2)],
+    ids=["fig2d-Omega-pi", "fig2d-Omega-2pi", "fig4d-theta0-0", "fig4d-theta0-pi/2"],
+)
+def test_figures_2d_4d_lambda_from_the_mvm_integrator(figures, fig, Om, th0):
+    """λ1, λ2 of Figs 2d and 4d (MVM multipliers, λ(0) = 0) equal (82a–b)/(94a–b) to 1e-8 N s at the given times
+    (|λ| ≤ 7.4e-2 N s: relative 1.4e-7 at rtol = 1e-10).
+
+    Key values (m g sin α = 0.0367875 N): λ1 peaks at 2 m g sin α/(3Ω) ((94a), θ0 = 0: 7.807e-3 N s at
+    t = 1/2 s for Ω = π, 3.903e-3 N s at t = 1/4 s for Ω = 2π), λ2(2 s) = −2 m g sin α = −7.3575e-2 N s
+    (sin 2ΩT = 0); for θ0 = π/2, λ1 = mRΩΦ cos Ωt (cos Ωt − 1) peaks at 4 m g sin α/(3Ω) = 7.807e-3 N s at t = 1/2 s."""
+    te, _q, rho, lam, dq = figures.simulate(Om, th0)
+    assert dq <= 1e-4  # q of the MVM integrator = the nonholonomic q (Corollary 1); |q^3| ~ 50 rad
+    idx = [round(t / (te[1] - te[0])) for t in TIMES]
+    assert np.allclose(te[idx], TIMES, atol=1e-12)
+    np.testing.assert_allclose(lam[idx], _lambda_82(te[idx], Om, th0), rtol=0, atol=1e-8)
+    mgs = M * G * np.sin(ALPHA)
+    assert abs(lam[-1, 1] + 2 * mgs) <= 1e-8  # λ2(T) = −2 m g sin α for both figures' Ω (sin 2ΩT = 0 …)
+    peak = (2 if th0 == 0.0 else 4) * mgs / (3 * Om)
+    assert abs(lam[:, 0].max() - peak) <= 1e-8
+    # ρ_1, ρ_2 of panels (a)-(b) are λ̇ (93): the MVM λ integrates the nonholonomic reactions
+    from scipy.integrate import cumulative_simpson
+
+    np.testing.assert_allclose(cumulative_simpson(rho[:, :2], x=te, axis=0, initial=0.0), lam, rtol=0, atol=1e-8)
+
+
+def test_figure_data_are_the_plotted_runs(figures):
+    """The script's figure_data() runs Figs 1–4 at Ω ∈ {π/2, π, 2π} (θ0 = 0) and θ0 ∈ {0, π/2} (Ω = 2π), Table 1."""
+    assert figures.OMEGAS == pytest.approx((np.pi / 2, np.pi, 2 * np.pi))
+    assert figures.THETA0S == pytest.approx((0.0, np.pi / 2))
+    assert figures.PARAMS == pytest.approx({"m": M, "R": R, "g": G, "alpha": ALPHA}) and figures.T == T
+
+
+def test_small_omega_expansion_92_from_the_integrator(figures):
+    """(92a–b): q1(t; Ω) = (2/9) g sin α Ω t³ + O(Ω³), q2(t; Ω) = (1/3) g sin α t² + O(Ω²), θ0 = 0.
+
+    Integrated at Ω = 0.02 and 0.01 rad/s: the remainders scale as Ω² (ratio 4 when Ω halves) and match the
+    next terms of the expansion, −(2/45) g sin α Ω³ t⁵ and −(1/9) g sin α Ω² t⁴ ((91a–b))."""
+    gs = G * np.sin(ALPHA)
+    rem = {}
+    for Om in (0.02, 0.01):
+        te, q, _rho, _lam, _d = figures.simulate(Om, 0.0, n=401)
+        r1 = q[:, 0] / Om - 2 / 9 * gs * te**3
+        r2 = q[:, 1] - gs * te**2 / 3
+        np.testing.assert_allclose(r1, -2 / 45 * gs * Om**2 * te**5, rtol=0, atol=1e-3 * Om**2 * gs * 32)
+        np.testing.assert_allclose(r2, -1 / 9 * gs * Om**2 * te**4, rtol=0, atol=1e-3 * Om**2 * gs * 16)
+        rem[Om] = (np.max(np.abs(r1)), np.max(np.abs(r2)))
+    assert rem[0.02][0] / rem[0.01][0] == pytest.approx(4, rel=1e-2)
+    assert rem[0.02][1] / rem[0.01][1] == pytest.approx(4, rel=1e-2)
+
+
+def test_continuity_87_from_the_integrator(figures):
+    """(87): q̂3(t; Ω) → q̂3(t; 0) uniformly on [0, T] as Ω → 0, at the rate of (79a) − (83).
+
+    θ0 = π/2: sup_t |q̂3(t; Ω) − q̂3(t; 0)| = g sin α Ω T³/(9R) + O(Ω³) (order Ω); θ0 = 0:
+    (2 g sin α/(3R)) Ω² T⁴/24 + O(Ω⁴) (order Ω²). Ω = 0 is integrated too (Case 2, (83))."""
+    gs = G * np.sin(ALPHA)
+    for th0, lead, order in ((np.pi / 2, gs * T**3 / (9 * R), 1), (0.0, 2 * gs / (3 * R) * T**4 / 24, 2)):
+        te, q0, *_ = figures.simulate(0.0, th0, n=401)
+        xi = 2 * gs * np.cos(th0) / (3 * R)
+        np.testing.assert_allclose(q0[:, 2], xi * te**2 / 2, rtol=1e-9, atol=1e-12)  # (83), ν3_in = 0
+        sups = []
+        for Om in (0.04, 0.02, 0.01):
+            _te, q, *_ = figures.simulate(Om, th0, n=401)
+            sups.append(float(np.max(np.abs(q[:, 2] - q0[:, 2]))))
+            assert sups[-1] / Om**order == pytest.approx(lead, rel=2e-2)
+        assert sups[0] > sups[1] > sups[2]

@@ -122,3 +122,18 @@ def test_constant_pivot_path_inverts_unipotent_frames(data):
     assert all(is_zero(e) for e in G * Ginv - sp.eye(n))
     _, det = exact_solve(G, sp.zeros(n, 1))
     assert det == sp.Matrix(sp.eye(n).permute(perm, orientation="rows")).det()
+
+
+def test_is_zero_with_an_unevaluated_shifted_angle():
+    """Regression (issue 16): ``sin(q2 + π/2)`` left unevaluated (as a parser may build it) next to
+    ``cos(q2)`` made the Pythagorean reduction use sin q2, cos q2, cos q2, −sin q2 as four generators
+    (sympy ``GeneratorsError``); angles shifted by a constant are now expanded onto one pair."""
+    q1, q2 = sp.symbols("q1 q2")
+    s = sp.sin(q2 + sp.pi / 2, evaluate=False)
+    assert is_zero(s - sp.cos(q2))
+    assert is_zero(sp.sqrt(q1) * (s**2 - sp.cos(q2) ** 2))
+    assert not is_zero(s**2 + sp.cos(q2) ** 2 - 1)  # 2 cos² q2 − 1
+    assert fr.tidy(sp.sqrt(q1) * (s**2 + sp.sin(q2) ** 2) / sp.cos(q2)) == sp.sqrt(q1) / sp.cos(q2)
+    # a shift that does not evaluate: sin(q2 + π/3) = sin q2 / 2 + √3 cos q2 / 2
+    assert is_zero(sp.sin(q2 + sp.pi / 3) - sp.sin(q2) / 2 - sp.sqrt(3) * sp.cos(q2) / 2)
+    assert is_zero(trig_normal(sp.cos(q2 + 1) ** 2 + sp.sin(q2 + 1) ** 2 * (sp.sin(q2) ** 2 + sp.cos(q2) ** 2) - 1))

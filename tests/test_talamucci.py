@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 import frames as fr
-from frames.algebra import is_zero
+from frames.algebra import canon, is_zero
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +128,213 @@ def test_chetaev_linear_constraint_matches_nonholonomic_system():
     on_c = {u: F.u_in_v[j].xreplace(nh.on_C) for j, u in enumerate(mdl.chart.u)}
     assert all(is_zero((a - b).xreplace(on_c)) for a, b in zip(acc, nh.accelerations()))
     assert is_zero(lam[0].xreplace(on_c) - nh.multipliers()[0])
+
+
+# ====================================================================== Propositions 1–4, (60)–(66)
+# The library decides each proposition's condition (DisplacementClasses, ChetaevSystem.proposition3);
+# the tests check, by solving both systems of equations, that the Chetaev (A) and vakonomic (B)
+# accelerations coincide for every μ exactly when the condition holds.
+from frames.natural import DisplacementClasses, talamucci_mvm  # noqa: E402
+
+
+def _speed(gravity=True):
+    m, g, c = sp.symbols("m g c", positive=True)
+    ch = fr.Chart("x y", params=[m, g, c])
+    ux, uy = ch.u
+    L = fr.Lagrangian(ch, m * (ux**2 + uy**2) / 2 - (m * g * ch.q[1] if gravity else 0))
+    return fr.ChetaevSystem(L, [ux**2 + uy**2 - c**2]), (m, g, c)
+
+
+def _space(constraint, potential=0, time=False):
+    ch = fr.Chart("x y z", time=time)
+    L = fr.Lagrangian(ch, sum(u**2 for u in ch.u) / 2 - potential(ch) if potential else sum(u**2 for u in ch.u) / 2)
+    return fr.ChetaevSystem(L, [constraint(ch)])
+
+
+def _rank_one_omega(S):
+    """Ω = γᵀ(γγᵀ)⁻¹ D g: makes D_1 g = 0 (62), the nonlinear analogue of the MVM's solvability (34)."""
+    G = sp.Matrix(S.kozlov.jacobian())
+    Dg = sp.Matrix([list(S.lagrangian_derivative(g)) for g in S.constraints])
+    return (G.T * (G * G.T).inv() * Dg).applyfunc(sp.cancel)
+
+
+def _cases():
+    """(name, system, Ω, expected) for Proposition 3: condition ⇔ the motions coincide."""
+    Sg, (_m, g, c) = _speed()
+    ux = Sg.chart.u[0]
+    k = -g * ux / c**2
+    S0, _ = _speed(gravity=False)
+    particle = _space(lambda ch: ch.u[2] - ch.q[1] * ch.u[0])
+    W = fr.ModifiedVakonomic(particle.lagrangian, particle.constraints, [particle.chart.u[0], particle.chart.u[1]]).W
+    exact = _space(lambda ch: ch.total_derivative(ch.q[0] * ch.q[1] + ch.q[2]), potential=lambda ch: ch.q[2])
+    intf = _space(lambda ch: ch.total_derivative(ch.q[0] * ch.q[1] ** 2 + sp.sin(ch.q[2])) / (1 + ch.q[0] ** 2))
+    # the paper's affine class g = ℓ(q, t)·q̇ + p(q, t) (remark after Proposition 4)
+    affine = _space(lambda ch: ch.u[2] - ch.q[1] * ch.u[0] - ch.t * ch.q[0], time=True)
+    return [
+        ("speed-omega0", Sg, None, False),
+        ("speed-skew-reconciling", Sg, [[0, k], [-k, 0]], True),
+        ("speed-skew-constant", Sg, [[0, 1], [-1, 0]], False),
+        ("speed-rank-one-solvability", Sg, _rank_one_omega(Sg), True),
+        ("speed-no-gravity-omega0", S0, None, True),
+        ("linear-omega0", particle, None, False),
+        ("linear-omega-W-of-MVM", particle, W, True),
+        ("affine-rheonomic-omega0", affine, None, False),
+        ("exact-omega0", exact, None, True),
+        ("integrating-factor-omega0", intf, None, True),
+    ]
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize(("name", "S", "omega", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_proposition3_condition_iff_chetaev_equals_vakonomic(name, S, omega, expected):
+    r"""Proposition 3: (52a) ≡ (52b) iff −D_1 g_ν = ρ_νσ ∂g_σ/∂q̇ on g = 0 (along the Chetaev motions)."""
+    res = S.proposition3(omega)
+    d = S.displacements(omega)
+    diff = d.acceleration_difference()
+    assert res.holds is expected
+    assert all(is_zero(x) for x in diff) is expected, diff
+    if expected:
+        # (52b) = (52a) with λ_σ = μ_ν ρ_νσ − μ̇_σ, along the Chetaev motions
+        acc, _ = d.solve_A()
+        sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, res.multipliers, strict=True))
+        for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True):
+            assert is_zero(S._reduce(canon(a.xreplace(sub) - b.xreplace(sub))))
+    else:
+        assert res.rho is None and res.multipliers is None
+
+
+def test_proposition3_with_zero_omega_is_57():
+    """Ω = 0: the condition is (57); Proposition 2 on (43) is Proposition 4 (= commutation_test)."""
+    for _name, S, omega, _exp in CASES:
+        if omega is not None:
+            continue
+        d = S.displacements()
+        p1, p2 = d.proposition1(), d.proposition2()
+        ct = S.commutation_test("chetaev")
+        assert p1.holds == p2.holds == ct.holds
+        # P_ν = −D g_ν, the rows of (57), minors equal up to sign
+        assert all(is_zero(a + b) for a, b in zip(p1.minors[0], ct.minors[0]))
+
+
+def test_D1_is_62_and_the_rank_one_omega_solves_it():
+    S, (_m, g, _c) = _speed()
+    Om = _rank_one_omega(S)
+    assert all(is_zero(x) for x in S.lagrangian_derivative_1(S.constraints[0], Om))
+    ux, uy = S.chart.u
+    ax, ay = S.acc
+    k = g  # any function of (q, u, t) and the parameters
+    # D_1 g = D g − Σ_h ω_{h,j} ∂g/∂q̇_h = (2ẍ + 2k ẏ, 2ÿ − 2k ẋ) for Ω = [[0, k], [−k, 0]]
+    assert [sp.expand(e) for e in S.lagrangian_derivative_1(S.constraints[0], [[0, k], [-k, 0]])] == [
+        2 * ax + 2 * k * uy,
+        2 * ay - 2 * k * ux,
+    ]
+
+
+def test_proposition1_condition_16_and_its_extension():
+    """Proposition 1: with (16) α = γ and P_ν ∈ span α, (B) is (A) with λ_σ = μ_ν ρ_νσ − μ̇_σ.
+
+    The library decides the exact condition: P_ν and γ_ν in the span of α (γ = 2α, i.e. the Chetaev
+    displacements of g and the vakonomic ones of 2g, violates (16) literally and still coincides);
+    γ outside the span breaks the equivalence."""
+    S, (_m, g, c) = _speed()
+    ux, uy = S.chart.u
+    k = -g * ux / c**2
+    Om = [[0, k], [-k, 0]]
+    alpha = sp.Matrix([[2 * ux, 2 * uy]])
+    for gamma, beta, c16, holds in (
+        (alpha, [[0, 0]], True, True),
+        (2 * alpha, [[0, 0]], False, True),
+        (alpha + sp.Matrix([[0, 1]]), [[0, 0]], False, False),
+    ):
+        d = DisplacementClasses(S, alpha=alpha, beta=beta, gamma=gamma, omega=Om)
+        r = d.proposition1()
+        assert (r.condition_16, r.holds) == (c16, holds)
+        assert all(is_zero(x) for x in d.acceleration_difference()) is holds
+        if holds:
+            acc, _ = d.solve_A()
+            sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, r.multipliers, strict=True))
+            assert all(
+                is_zero(S._reduce(canon(a.xreplace(sub) - b.xreplace(sub))))
+                for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True)
+            )
+    assert is_zero(
+        DisplacementClasses(S, gamma=2 * alpha, omega=Om).proposition1().multipliers[0] + 2 * sp.Symbol("mudot1")
+    )
+
+
+def test_proposition2_19_iff_20_when_both_classes_hold():
+    """Proposition 2: with (16) and both classes in force, γ_ν·Ω δq = 0 (19) iff β_ν − α̇_ν ∈ span α (20)."""
+    Sg, (_m, g, c) = _speed()
+    k = -g * Sg.chart.u[0] / c**2
+    S0, _ = _speed(gravity=False)
+    exact = _space(lambda ch: ch.total_derivative(ch.q[0] * ch.q[1] + ch.q[2]), potential=lambda ch: ch.q[2])
+    gam = sp.Matrix(exact.kozlov.jacobian())
+    w = sp.Matrix([1, exact.chart.q[0], 0])
+    particle = _space(lambda ch: ch.u[2] - ch.q[1] * ch.u[0])
+    W = fr.ModifiedVakonomic(particle.lagrangian, particle.constraints, [particle.chart.u[0], particle.chart.u[1]]).W
+    seen = set()
+    for S, Om, both in (
+        (S0, None, True),
+        (Sg, [[0, k], [-k, 0]], False),
+        (Sg, _rank_one_omega(Sg), False),
+        (exact, None, True),
+        (exact, w * gam, True),  # Ωᵀγ = (γ·w) γ ∈ span γ
+        (particle, W, False),
+    ):
+        d = S.displacements(Om)
+        assert d.proposition1().holds  # both classes compatible
+        p2, c19 = d.proposition2(), d.condition19()
+        assert p2.holds == c19.holds == both
+        seen.add(both)
+    assert seen == {True, False}
+
+
+def test_transpositional_relation_54():
+    r"""(54): δ^{(v)}g − d/dt δ^{(c)}g = Σ ∂g/∂q̇_j (δq̇_j − d/dt δq_j) − Σ D^{(q_j)}g δq_j, for any δq(t), δq̇(t)."""
+    S, _ = _speed()
+    t = sp.Symbol("t")
+    ch = S.chart
+    qs = [sp.Function(f"q{j}")(t) for j in range(2)]
+    dq = [sp.Function(f"dq{j}")(t) for j in range(2)]
+    dqd = [sp.Function(f"dqdot{j}")(t) for j in range(2)]
+    curve = {**dict(zip(ch.q, qs)), **dict(zip(ch.u, [sp.diff(x, t) for x in qs]))}
+    curve |= dict(zip(S.acc, [sp.diff(x, t, 2) for x in qs]))
+    g = S.constraints[0]
+    gq = [sp.diff(g, x).xreplace(curve) for x in ch.q]
+    gu = [sp.diff(g, x).xreplace(curve) for x in ch.u]
+    lhs = sum(gq[j] * dq[j] + gu[j] * dqd[j] for j in range(2)) - sp.diff(sum(gu[j] * dq[j] for j in range(2)), t)
+    Dg = [e.xreplace(curve) for e in S.lagrangian_derivative(g)]
+    rhs = sum(gu[j] * (dqd[j] - sp.diff(dq[j], t)) for j in range(2)) - sum(Dg[j] * dq[j] for j in range(2))
+    assert sp.expand(lhs - rhs) == 0
+
+
+def test_mvm_comparison_60_66_coin_and_skate():
+    """(60)–(66): Ω = W gives D_1 g_ν = 0 singly (65); (60) is the MVM (42a); (64) p_h ω_{h,j} = 0 on C holds
+    exactly when the MVM is the Chetaev system with λ_Chetaev = λ̇ (same accelerations and multipliers)."""
+    coin = fr.models.rolling_coin_incline()
+    R = coin.params["R"]
+    th = coin.chart.q[3]
+    ux, uy, uph, uth = coin.chart.u
+    sk = fr.models.charged_skate()
+    q3 = sk.chart.q[2]
+    u1, u2, u3 = sk.chart.u
+    s, c = sp.sin(q3), sp.cos(q3)
+    for mvm, expected in (
+        (
+            fr.ModifiedVakonomic(coin.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth]),
+            True,
+        ),
+        (fr.ModifiedVakonomic(sk.lagrangian, [s * u1 - c * u2], [u3, c * u1 + s * u2]), False),  # Case A
+    ):
+        r = talamucci_mvm(mvm)
+        assert r.d1_constraints.is_zero_matrix
+        assert all(is_zero(x) for x in r.identity_60)
+        assert r.condition_64 is expected
+        assert r.condition_64 == mvm.corollary1()  # (64) is Pastore's Corollary 1
+        S = fr.ChetaevSystem(mvm.lagrangian, mvm.constraints)
+        acc, lam = S.solve()
+        qdd, lamd = mvm.solve()
+        same = all(is_zero(mvm.on_constraint(a - b)) for a, b in [*zip(acc, qdd), *zip(lam, lamd)])
+        assert same is expected

@@ -16,6 +16,7 @@ from sympy.polys.fields import field as _rational_field
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 from sympy.polys.orderings import lex
+from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
 
@@ -89,6 +90,12 @@ class RationalFunctions:
             self.field, *_ = _rational_field([sp.Dummy("one")], QQ, lex)
         self.ring = self.field.ring
         self.domain = self.field.to_domain()
+        gen_of = dict(zip(self.ring.symbols, self.ring.gens, strict=True))
+        one = self.ring.one
+        #: expression -> (numerator, denominator) of a generator (sin a, cos a, f(t), exponentials, symbols)
+        self._elem = {a: (gen_of[d], one) for a, d in rep.items()} | {g: (gen_of[g], one) for g in gens}
+        #: the expressions the generators stand for, in the ring's order
+        self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
         self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
 
     def from_expr(self, e: Any) -> Any:
@@ -96,10 +103,10 @@ class RationalFunctions:
         e = sp.sympify(e, strict=True)
         if self._exp_gens and e.has(sp.exp):
             e = _exp_rewrite(e, self._exp_gens)
-        num, den = self._fraction(e.xreplace(self._rep))
+        num, den = self._fraction(e, {})
         return self.field.raw_new(num, den)  # not cancelled: :meth:`normal` cancels once
 
-    def _fraction(self, e: sp.Expr) -> tuple[Any, Any]:
+    def _fraction(self, e: sp.Expr, memo: dict[sp.Expr, tuple[Any, Any]]) -> tuple[Any, Any]:
         """``(numerator, denominator)`` in the polynomial ring, built without any gcd.
 
         A sum is taken over the lcm of its terms' denominators (``(a + c)/b`` when they agree),
@@ -108,14 +115,25 @@ class RationalFunctions:
         (sympy's field conversion cancels, with a gcd of the numerators, after every operation).
         """
         R = self.ring
+        g = self._elem.get(e)
+        if g is not None:
+            return g
         if e.is_Rational:
             return R(e.p), R(e.q)
         if e.is_Symbol:
             return R(e), R.one
+        if e in memo:  # shared sub-expressions of a large tree are converted once
+            return memo[e]
+        memo[e] = out = self._fraction_node(e, memo)
+        return out
+
+    def _fraction_node(self, e: sp.Expr, memo: dict[sp.Expr, tuple[Any, Any]]) -> tuple[Any, Any]:
+        """:meth:`_fraction` of a sum, product or integer power."""
+        R = self.ring
         if e.is_Add:
             terms: dict[Any, Any] = {}
             for a in e.args:
-                n, d = self._fraction(a)
+                n, d = self._fraction(a, memo)
                 terms[d] = terms[d] + n if d in terms else n
             if len(terms) == 1:
                 ((d, n),) = terms.items()
@@ -130,18 +148,25 @@ class RationalFunctions:
         if e.is_Mul:
             num, den = R.one, R.one
             for a in e.args:
-                n, d = self._fraction(a)
+                n, d = self._fraction(a, memo)
                 num, den = num * n, den * d
             return num, den
         if e.is_Pow and e.exp.is_Integer:
-            n, d = self._fraction(e.base)
+            n, d = self._fraction(e.base, memo)
             k = int(e.exp)
             return (n**k, d**k) if k >= 0 else (d ** (-k), n ** (-k))
         return self.field.from_expr(e).numer, self.field.from_expr(e).denom  # pragma: no cover - other atoms
 
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
-        return sp.sympify(self.domain.to_sympy(f), strict=True).xreplace(self._back)
+        if isinstance(f, PolyElement):
+            return f.as_expr(*self._atoms)  # type: ignore[no-any-return]
+        return f.numer.as_expr(*self._atoms) / f.denom.as_expr(*self._atoms)  # type: ignore[no-any-return]
+
+    @property
+    def atoms(self) -> tuple[sp.Expr, ...]:
+        """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
+        return self._atoms
 
     def reduce(self, p: Any) -> Any:
         """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""
@@ -160,7 +185,10 @@ class RationalFunctions:
 
         Fraction-free: each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
         polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
-        and ``x = x_num / x_den`` is reduced and cancelled entry by entry.
+        and ``x = x_num / x_den`` is reduced and cancelled entry by entry. When ``b`` is much larger
+        than ``G`` the elimination runs on ``[G | I]`` only (``inv_den``: the same pivots, hence the
+        same ``x_den``, with ``G N = x_den I``) and ``x_num = N b``; the common denominator is factored once and its
+        factors divided out of each numerator before the final cancellation (:class:`_Canceller`).
         """
         n = G.rows
         k = b.cols
@@ -181,15 +209,21 @@ class RationalFunctions:
         A = DomainMatrix([r[:n] for r in rows], (n, n), R)
         B = DomainMatrix([r[n:] for r in rows], (n, k), R)
         try:
-            xnum, xden = A.solve_den(B, method="rref")
+            if sum(map(len, B.to_flat_nz()[0])) > 2 * sum(map(len, A.to_flat_nz()[0])):
+                # a large right-hand side: eliminate on [A | I] only (the same pivots, hence the same
+                # denominator as on [A | B]) and multiply, instead of carrying B through the elimination
+                inv, xden = A.inv_den(method="rref")
+                xnum = inv * B
+            else:
+                xnum, xden = A.solve_den(B, method="rref")
         except DMNonInvertibleMatrixError:
             raise ZeroDivisionError("exact_solve: singular matrix") from None
         den = self.reduce(xden)
         if not den:
             raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
+        cancel = _Canceller(den, uses=n * k)
         x = [
-            [self.to_expr(self.field.new(*self.reduce(xnum[i, j].element).cancel(den))) for j in range(k)]
-            for i in range(n)
+            [self.to_expr(self.field.new(*cancel(self.reduce(xnum[i, j].element)))) for j in range(k)] for i in range(n)
         ]
         det = self.to_expr(self.normal(self.field.new(A.det(), self.ring.one) / scale))
         return sp.ImmutableMatrix(x), det
@@ -226,6 +260,36 @@ class RationalFunctions:
                     aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
         x = sp.ImmutableMatrix([[self.to_expr(self.normal(e)) for e in row[n:]] for row in aug])
         return x, self.to_expr(det)
+
+
+class _Canceller:
+    """``num.cancel(den)`` for many numerators over one denominator.
+
+    The irreducible factors of a large denominator (a determinant) are found once; each numerator is
+    divided by those it contains before the final ``cancel``, whose gcd is then trivial. The result
+    is ``num.cancel(den)`` exactly: ``cancel`` returns the unique normal form of the fraction
+    (coprime, integer contents coprime, positive leading coefficient of the denominator).
+    """
+
+    #: denominators with fewer terms are cancelled directly, larger ones are not factored (cost)
+    MIN_TERMS = 24
+    MAX_TERMS = 400
+
+    def __init__(self, den: Any, uses: int = 2) -> None:
+        self.den = den
+        self.factors: list[tuple[Any, int]] = []
+        if uses > 1 and self.MIN_TERMS <= len(den) <= self.MAX_TERMS:
+            self.factors = [(f, k) for f, k in den.factor_list()[1] if not f.is_ground]
+
+    def __call__(self, num: Any) -> tuple[Any, Any]:
+        den = self.den
+        for f, k in self.factors:
+            for _ in range(k):
+                q, r = num.div(f)
+                if r:
+                    break
+                num, den = q, den.exquo(f)
+        return num.cancel(den)  # type: ignore[no-any-return]
 
 
 def _exp_generators(es: list[sp.Expr]) -> tuple[list[sp.Expr], dict[sp.Expr, tuple[sp.Symbol, int]]]:

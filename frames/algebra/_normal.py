@@ -11,8 +11,11 @@ a trigonometric simplification only when the cheap test is inconclusive.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import sympy as sp
+from sympy.polys.polyerrors import GeneratorsError
+from sympy.polys.polyutils import _sort_gens
 
 from ..errors import InvalidExpressionError
 from ._budget import checkpoint
@@ -21,12 +24,29 @@ from ._field import RationalFunctions, UnsupportedExpression
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
+#: results of :func:`canon`, :func:`trig_normal`, :func:`tidy` and :func:`is_zero` memoised per expression
+#: (pure functions of an immutable argument; the sections of a report test the same expressions repeatedly)
+CACHE_SIZE = 2048
 
 __all__ = ["canon", "canon_matrix", "entries", "is_zero", "tidy", "tidy_matrix", "trig_normal"]
 
 
 def canon(expr: object) -> sp.Expr:
-    """Canonical rational form of ``expr`` (``cancel`` of the expression)."""
+    """Canonical rational form of ``expr`` (``cancel`` of the expression).
+
+    The result is :func:`sympy.cancel`'s, term for term, but computed in the polynomial ring
+    ``QQ[x, sin a, cos a, f(t), …]``: numerator and denominator are built without gcds, cancelled
+    once, and given sympy's sign convention (positive leading coefficient of the denominator in
+    sympy's generator order). Expressions outside that ring (``exp``, radicals, floats) go to
+    sympy. Results are memoised per expression (:data:`CACHE_SIZE`).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x, th = sp.symbols("x theta")
+    >>> canon((x**2 - 1) / (x - 1) + sp.sin(th) / (2 * x))
+    (2*x**2 + 2*x + sin(theta))/(2*x)
+    """
     checkpoint()
     e = sp.sympify(expr, strict=True)  # internal values only: strict refuses strings (never parsed)
     if isinstance(e, sp.NDimArray | sp.MatrixBase):
@@ -35,19 +55,67 @@ def canon(expr: object) -> sp.Expr:
         return e
     if isinstance(e, sp.Derivative) or isinstance(e, sp.core.function.AppliedUndef):
         return e
+    return _canon(e)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _canon(e: sp.Expr) -> sp.Expr:
+    """:func:`canon` of a compound expression (memoised: report sections share their expressions)."""
     if not _has_denominator(e):
         # a polynomial in its generators: expansion is its canonical form (as cancel's numerator)
         return sp.expand(e)
+    try:  # numerator/denominator in the polynomial ring, built without intermediate gcds
+        ctx = RationalFunctions([e], pythagoras=False)
+    except UnsupportedExpression:  # exp, radicals, floats …: sympy's own cancel
+        return sp.cancel(e)
+    f = ctx.from_expr(e)
     if sp.count_ops(e) > RING_CANCEL_OPS:
-        # large: convert to numerator/denominator in the polynomial ring without intermediate gcds
-        # and cancel once there (sympy's cancel spends its time rebuilding expression trees)
-        try:
-            ctx = RationalFunctions([e], pythagoras=False)
-        except UnsupportedExpression:
-            pass
-        else:
-            return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
-    return sp.cancel(e)
+        # large: cancelled once in the ring, the ring's sign convention
+        return ctx.to_expr(ctx.normal(f))
+    # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
+    out = _cancel_as_sympy(ctx, f)
+    return sp.cancel(e) if out is None else out
+
+
+@lru_cache(maxsize=4096)
+def _stable_generator(g: sp.Expr) -> bool:
+    """True if :func:`sympy.cancel` keeps the generator ``g`` as it is.
+
+    sympy's ``cancel`` first applies ``signsimp`` and ``factor_terms`` to the whole expression,
+    arguments of functions included (``sin(x + x y)`` becomes ``sin(x (y + 1))``); a generator
+    those leave unchanged appears unchanged in its result. Generators without free symbols
+    (``sin(1)``) may become coefficients there and are refused too.
+    """
+    if g.is_Symbol:
+        return True
+    if not g.free_symbols:
+        return False
+    return bool(sp.factor_terms(g, radical=True) == g and sp.signsimp(g) == g)
+
+
+def _cancel_as_sympy(ctx: RationalFunctions, f: object) -> sp.Expr | None:
+    """``sympy.cancel`` of the field element ``f``, computed in the ring of ``ctx`` (no expression-level gcds).
+
+    The result is identical to sympy's (``P/Q`` with ``P, Q`` integer polynomials without common
+    factor, integer contents coprime, and the leading coefficient of ``Q`` positive in sympy's
+    lexicographic order of the generators, ``sympy.polys.polyutils._sort_gens``): that normal form
+    is unique, so only the sign convention has to follow sympy's generator order. None if a
+    generator would be rewritten or ordered ambiguously by sympy (the caller then uses sympy).
+    """
+    num, den = f.numer.cancel(f.denom)  # type: ignore[attr-defined]
+    atoms = list(ctx.atoms)
+    used = sorted({i for monom in (*num.monoms(), *den.monoms()) for i, k in enumerate(monom) if k})
+    if not all(_stable_generator(atoms[i]) for i in used):
+        return None
+    if len({str(atoms[i]) for i in used}) != len(used):
+        return None  # sympy's order would depend on the order of a set
+    if not den.is_ground:
+        pos = {a: i for i, a in enumerate(atoms)}
+        order = [pos[a] for a in _sort_gens([atoms[i] for i in used])]
+        lead = max(den.terms(), key=lambda t: tuple(t[0][i] for i in order))[1]
+        if lead < 0:
+            num, den = -num, -den
+    return num.as_expr(*atoms) / den.as_expr(*atoms)  # type: ignore[no-any-return]
 
 
 def _has_denominator(e: sp.Expr) -> bool:
@@ -81,12 +149,55 @@ def trig_normal(expr: object) -> sp.Expr:
 
     Cheap and exact: a rational expression in ``sin(a)``, ``cos(a)`` vanishes
     identically iff the reduced numerator is zero (same-argument identities;
-    multiple-angle identities are not used).
+    multiple-angle identities are not used). Unevaluated atoms such as ``sin(q + π/2)``
+    are evaluated, and arguments differing by a constant (``q``, ``q + π/3``) are
+    expanded onto one angle first.
     """
     e = sp.sympify(expr, strict=True)
     if e.is_Atom or not e.has(sp.sin, sp.cos):
         return canon(e)
     checkpoint()
+    return _trig_normal(e)
+
+
+def _evaluate_shifts(e: sp.Expr) -> sp.Expr:
+    """``e`` with its ``sin``/``cos`` atoms evaluated and arguments shifted by constants expanded.
+
+    An unevaluated ``sin(q + π/2)`` becomes ``cos(q)`` (otherwise ``sin(q)``, ``cos(q)``, ``cos(q)``,
+    ``−sin(q)`` would be four generators); when arguments ``b`` and ``b + c`` (``c`` free of symbols)
+    both occur, ``sin(b + c) = sin b cos c + cos b sin c`` and ``cos(b + c) = cos b cos c − sin b sin c``,
+    so that one pair ``sin b, cos b`` carries the Pythagorean identity.
+    """
+    fs = e.atoms(sp.sin, sp.cos)
+    ev = {f: f.func(f.args[0]) for f in fs}
+    ev = {f: g for f, g in ev.items() if g != f}
+    if ev:
+        e = e.xreplace(ev)
+        fs = e.atoms(sp.sin, sp.cos)
+    groups: dict[sp.Expr, set[sp.Expr]] = {}
+    for f in fs:
+        a = f.args[0]
+        c, b = a.as_independent(*a.free_symbols, as_Add=True) if a.free_symbols else (a, sp.S.Zero)
+        groups.setdefault(b, set()).add(c)
+    rep: dict[sp.Expr, sp.Expr] = {}
+    for b, cs in groups.items():
+        if len(cs) < 2 or b == 0:
+            continue
+        base = min(cs, key=sp.default_sort_key) if 0 not in cs else sp.S.Zero
+        for c in cs - {base}:
+            d = c - base
+            sb, cb = sp.sin(b + base), sp.cos(b + base)
+            rep[sp.sin(b + c)] = sb * sp.cos(d) + cb * sp.sin(d)
+            rep[sp.cos(b + c)] = cb * sp.cos(d) - sb * sp.sin(d)
+    return e.xreplace(rep) if rep else e
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _trig_normal(e: sp.Expr) -> sp.Expr:
+    """:func:`trig_normal` of an expression with ``sin``/``cos`` (memoised)."""
+    shifted = _evaluate_shifts(e)
+    if shifted != e:
+        return trig_normal(shifted)
     try:  # the field QQ(x, sin a, cos a, exp r, f(t)): reduce and cancel there, no expression-level cancel
         ctx = RationalFunctions([e], exp=True)
     except UnsupportedExpression:
@@ -99,7 +210,7 @@ def trig_normal(expr: object) -> sp.Expr:
     try:
         num = _reduce_pythagoras(num, args)
         den = _reduce_pythagoras(den, args)
-    except sp.PolynomialError:
+    except (sp.PolynomialError, GeneratorsError):
         return e
     return sp.cancel(num / den)
 
@@ -131,7 +242,13 @@ def tidy(expr: object) -> sp.Expr:
     """
     e = canon(_scalar_arg(expr, "tidy: expr"))
     _refuse_nan(e, "tidy: expr")
-    if not e.is_Atom and e.has(sp.sin, sp.cos):
+    return e if e.is_Atom else _tidy(e)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _tidy(e: sp.Expr) -> sp.Expr:
+    """:func:`tidy` of a canonical compound expression (memoised)."""
+    if e.has(sp.sin, sp.cos):
         t = trig_normal(e)
         if sp.count_ops(t) <= sp.count_ops(e):
             e = t
@@ -155,6 +272,12 @@ def is_zero(expr: object) -> bool:
     if e == 0:
         return True
     _refuse_nan(e, "is_zero: expr")
+    return _is_zero(e)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _is_zero(e: sp.Expr) -> bool:
+    """:func:`is_zero` of a canonical nonzero expression (memoised)."""
     if e.is_number:
         return bool(sp.simplify(e) == 0)
     if e.has(sp.sin, sp.cos):

@@ -9,7 +9,14 @@ fundamental fields, ``[Ẽ_a, Ẽ_b] = −C^c_ab Ẽ_c``, ``[Ẽ_a, X_α] = 0``.
 * ``Ẽ_a^C(p_b) + C^c_ab p_c = 0`` and ``Ẽ_a^C(λ_b) + C^c_ab λ_c = 0`` (coadjoint);
 * Proposition 5: ``L̃ = L − p_a v^a`` (the Routhian) is regular near C, invariant,
   and its Euler–Lagrange field ``Γ̃`` is tangent to C;
-* Proposition 6: ``Γ̃|_C = Γ`` iff ``R^a_αβ v^β p_a = 0`` (weak = strong consistency at φ = p).
+* Proposition 6: ``Γ̃|_C = Γ`` iff ``R^a_αβ v^β p_a = 0`` (weak = strong consistency at φ = p);
+* Corollary 3: ``φ_* Γ̃^0`` solves the vakonomic problem on ``im φ`` (φ = p);
+* ``[Ẽ_a^C, Γ] = 0`` (Γ invariant on C); the lift ``e_a = Ẽ_a^C + Ẽ_a^(1)`` to ``TD°`` with
+  ``Ẽ_a^(1)(μ_b) = −C^c_ab μ_c`` leaves ``L̂ = L − μ_a v^a`` invariant and
+  ``e_a(p_b − μ_b) = −C^c_ab (p_c − μ_c)``;
+* the Routhians: ``L̃ − p̃_a v^a = L − p_a v^a + g_ab v^a v^b`` (``p̃_a = −g_ab v^b``) and
+  ``L̂ − p̂_a v^a = L̃`` (``p̂_a = p_a − μ_a``);
+* invariant measures by a terminating exact method (:func:`frames.invariant_measure`).
 """
 
 from __future__ import annotations
@@ -21,16 +28,27 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_flag, as_int, budgeted, canon, is_zero, tidy
-from ..errors import ArgumentError, ConstraintError
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_flag,
+    as_int,
+    budgeted,
+    canon,
+    checkpoint,
+    is_zero,
+    tidy,
+    trig_normal,
+)
+from ..errors import ArgumentError, BudgetExceededError, ConstraintError
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
+from ..geometry._tangent import SecondOrderField, TangentVectorField
 from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian
-from ._measure import invariant_measure
+from ._measure import InvariantMeasure, invariant_measure
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
 
@@ -307,7 +325,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
             return self._cache["p5"]  # type: ignore[no-any-return]
         Lt = self.routhian()
         Ltv = self.routhian_in_frame()
-        H = sp.hessian(Ltv, self.frame.v).xreplace(self.on_C).applyfunc(tidy)
+        H = self.routhian_hessian(on_C=True)
         regular = not is_zero(H.det(method="bareiss"))
         invariant = all(is_zero(self.frame.apply_complete(a, Ltv)) for a in self.a)
         fld = Lt.euler_lagrange_field(self.frame)
@@ -341,67 +359,248 @@ class ChaplyginSystem(AdaptedIndices, Value):
         test = strong_consistency if kind == "strong" else weak_consistency
         return test(vk, self.momenta())
 
+    # ------------------------------------------ off C: Hessian, Routhians
+    def routhian_hessian(self, on_C: bool = False) -> sp.ImmutableMatrix:
+        r"""The Hessian ``X_i^V X_j^V L̃`` of ``L̃ = L − p_a v^a`` in the frame, on TQ (or on C).
+
+        The proof of Proposition 5 gives it in blocks, with ``E = v^a Ẽ_a^V``:
+
+        .. math::
+
+            X_α^V X_β^V L̃ = g_{αβ} − E(g_{αβ}), \quad X_α^V Ẽ_a^V L̃ = −E(g_{αa}), \quad
+            Ẽ_a^V Ẽ_b^V L̃ = −g_{ab} − E(g_{ab}),
+
+        so on C (where ``E = 0``) it is ``diag(g_αβ, −g_ab)`` up to the zero off-diagonal block.
+        """
+        on_C = as_flag(on_C, name="ChaplyginSystem.routhian_hessian: on_C")
+        H = sp.hessian(self.routhian_in_frame(), self.frame.v)
+        if on_C:
+            return sp.ImmutableMatrix(H.xreplace(self.on_C).applyfunc(tidy))
+        return sp.ImmutableMatrix(H.applyfunc(sp.expand))  # polynomial in v: expanded, no trig reduction
+
+    def routhian_momenta(self) -> tuple[sp.Expr, ...]:
+        r"""``p̃_a = Ẽ_a^V(L̃)`` on TQ; the proof of Proposition 5 gives ``p̃_a = −g_ab v^b``."""
+        Lt = self.routhian_in_frame()
+        return tuple(tidy(sp.diff(Lt, self.frame.v[a])) for a in self.a)
+
+    def routhian_of_routhian(self) -> sp.Expr:
+        r"""The Routhian of ``L̃``, ``L̃ − p̃_a v^a`` on TQ (section 6: ``= L − p_a v^a + g_ab v^a v^b``)."""
+        pt = self.routhian_momenta()
+        v = self.frame.v
+        return sp.expand(self.routhian_in_frame() - sp.Add(*[p * v[a] for p, a in zip(pt, self.a, strict=True)]))
+
+    def vakonomic_routhian(self, mu: Sequence[Any] | None = None) -> sp.Expr:
+        r"""The Routhian of ``L̂ = L − μ_a v^a``: ``L̂ − p̂_a v^a`` with ``p̂_a = Ẽ_a^V(L̂)``.
+
+        Section 6: ``p̂_a = p_a − μ_a`` and ``L̂ − p̂_a v^a = L̃``, independent of ``μ``.
+        ``mu`` defaults to the symbols of :meth:`vakonomic`.
+        """
+        mus = self._mu(mu, "ChaplyginSystem.vakonomic_routhian: mu")
+        v = self.frame.v
+        Lh = self._Lv - sp.Add(*[x * v[a] for x, a in zip(mus, self.a, strict=True)])
+        ph = [sp.diff(Lh, v[a]) for a in self.a]
+        return sp.expand(Lh - sp.Add(*[p * v[a] for p, a in zip(ph, self.a, strict=True)]))
+
+    def _mu(self, mu: Sequence[Any] | None, what: str) -> tuple[sp.Expr, ...]:
+        if mu is None:
+            return tuple(self.vakonomic().mu)
+        return as_exprs(sequence(mu, name=what, what="a sequence of symbols μ_a"), name=what, length=self.n - self.m)
+
+    # ----------------------------------------------- invariance of Γ on C
+    def complete_lift_brackets(self) -> tuple[TangentVectorField, ...]:
+        r"""``[Ẽ_a^C, Γ]`` on C, one field per generator (section 6: all vanish).
+
+        Both fields are tangent to C, so the restriction of the bracket to C does not depend on
+        how Γ (given on C) is extended off C. The paper argues that the bracket is vertical,
+        tangent to C and annihilates ``X_α^V(L)``, hence zero when L is regular w.r.t. D: Γ is
+        invariant under the action of G on C. Components in the frame coordinates ``(q, v)``.
+        """
+        if "lift_brackets" in self._cache:
+            return self._cache["lift_brackets"]  # type: ignore[no-any-return]
+        F = self.frame
+        G = self.nonholonomic.field().as_vector_field()
+        out = []
+        for a in self.a:
+            checkpoint()
+            B = F.complete_lift(a).bracket(G)
+            base = [tidy(x.xreplace(self.on_C)) for x in B.base]
+            fib = [tidy(x.xreplace(self.on_C)) for x in B.fibre]
+            out.append(TangentVectorField(F.chart, base, fib, frame=F))
+        res = tuple(out)
+        self._cache["lift_brackets"] = res
+        return res
+
+    # ------------------------------------- the action lifted to D° and TD°
+    def cotangent_lift_action(self, mu: Sequence[Any] | None = None) -> sp.ImmutableMatrix:
+        r"""``Ẽ_a^(1)(μ_b)`` on ``D° ≅ Q × g*``, entry ``[a, b]`` (0-based generator indices).
+
+        Computed from the definition: on T*Q with fibre coordinates ``π``, the cotangent lift of
+        W is ``W^(1) = W^i ∂_{q^i} − π_j ∂_i W^j ∂_{π_i}`` and ``μ_X = π_i X^i``, so that
+        ``W^(1)(μ_X) = μ_{[W, X]}``; on ``D°`` one puts ``π = μ_c θ^c`` (c over the generators).
+        Section 6 states ``Ẽ_a^(1)(μ_b) = −C^c_ab μ_c`` (the coadjoint action).
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.ChaplyginSystem.from_model(fr.models.two_wheeled_carriage())  # SE(2)
+        >>> ch.cotangent_lift_action().tolist()
+        [[0, 0, mu4], [0, 0, -mu3], [-mu4, mu3, 0]]
+        """
+        mus = self._mu(mu, "ChaplyginSystem.cotangent_lift_action: mu")
+        F = self.frame
+        q = F.chart.q
+        n = self.n
+        pi = sp.symbols(f"pi_0:{n}", cls=sp.Dummy)
+        Th = F.coframe_matrix
+        on_D0 = {pi[k]: sp.Add(*[mus[c] * Th[self.m + c, k] for c in range(n - self.m)]) for k in range(n)}
+        gens = self.generators
+        rows = []
+        for W in gens:
+            row = []
+            for X in gens:
+                muX = sp.Add(*[pi[k] * X.components[k] for k in range(n)])
+                e = sp.Add(*[W.components[i] * sp.diff(muX, q[i]) for i in range(n)])
+                e -= sp.Add(
+                    *[pi[j] * sp.diff(W.components[j], q[i]) * sp.diff(muX, pi[i]) for i in range(n) for j in range(n)]
+                )
+                row.append(tidy(e.xreplace(on_D0)))
+            rows.append(row)
+        return sp.ImmutableMatrix(rows)
+
+    def lifted_generator(self, a: int, f: Any, mu: Sequence[Any] | None = None) -> sp.Expr:
+        r"""``e_a(f) = Ẽ_a^C(f) + Ẽ_a^(1)(μ_b) ∂f/∂μ_b`` for ``f(q, v, μ)`` on ``TD°`` (section 6).
+
+        ``a`` is a 0-based generator index; ``Ẽ_a^(1)(μ_b)`` is :meth:`cotangent_lift_action`.
+        """
+        k = self.n - self.m
+        a = as_int(a, name="ChaplyginSystem.lifted_generator: a", min=0, max=k - 1)
+        e = as_expr(f, name="ChaplyginSystem.lifted_generator: f")
+        mus = self._mu(mu, "ChaplyginSystem.lifted_generator: mu")
+        act = self.cotangent_lift_action(mus)
+        out = self.frame.apply_complete(self.m + a, e)
+        out += sp.Add(*[act[a, b] * sp.diff(e, mus[b]) for b in range(k)])
+        return tidy(out)
+
+    # ---------------------------------------------------------- Corollary 3
+    def corollary3(self) -> tuple[sp.Expr, ...]:
+        r"""Corollary 3: residuals of the vakonomic equations for ``φ_* Γ̃^0`` on ``im φ``, ``φ = p``.
+
+        ``Γ̃^0`` is the restriction to C of the Euler–Lagrange field of ``L̃`` (Proposition 5);
+        its push-forward by ``φ_a = p_a`` has ``A_a = Γ̃^0(p_a)``. Returned are
+        ``Γ̃^0(X_i^V L) − X_i^C L − p_a R^a_iα v^α − A_a δ^a_i`` on C, i = 1..n (all zero).
+        """
+        fld = self.proposition5().field
+        Gt = [tidy(x.xreplace(self.on_C)) for x in fld.Gamma]
+        G0 = SecondOrderField(self.frame, Gt, m=self.m)
+        p = self.momenta()
+        A = [G0(x) for x in self.momenta(on_C=False)]
+        return self.vakonomic().vakonomic_residuals(Gt, A, p)
+
     # ----------------------------------------------------- invariant measure
+    @budgeted("ChaplyginSystem.invariant_measure")
+    def invariant_measure(self) -> InvariantMeasure:
+        r"""The invariant-measure analysis of the nonholonomic field (:func:`frames.invariant_measure`).
+
+        A terminating method: the divergence, the compatibility and closedness equations of
+        ``d log N``, an exact linear ansatz for ``log N`` over the factors of the data (the
+        Hessian determinant and the frame among them) and ``ratint`` for a closed rational
+        1-form; never an unbounded integration. When the budget runs out the result is
+        undecided (``exists is None``) and ``reason`` names the step.
+        """
+        return invariant_measure(self.nonholonomic)
+
     @budgeted("ChaplyginSystem.invariant_measure_density")
     def invariant_measure_density(self, volume: str = "momenta") -> sp.Expr:
         r"""A density ``N(q)`` of an invariant measure of the nonholonomic field on C.
 
-        With ``div = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α = c_α v^α`` (divergence
-        w.r.t. ``dq ∧ dv^α``), ``N_v = e^h`` with ``dh = −c_α θ^α``, ``Ẽ_a(h) = 0``
-        makes ``N_v dq ∧ dv`` invariant. With ``volume="momenta"`` the density
-        relative to ``dq ∧ dp_α`` (``p_α = ∂L_c/∂v^α``) is returned,
-        ``N = N_v / det(∂²L_c/∂v^α∂v^β)`` (the convention of Crampin–Mestdag 7.1
-        and Bloch–Fernandez–Mestdag). Densities are determined up to a constant factor.
+        With ``div Γ = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α = c_α v^α`` (divergence w.r.t.
+        ``dq ∧ dv^α``), ``N_v dq ∧ dv`` is invariant iff ``X_α(log N_v) = −c_α``. ``N_v`` is found
+        by :meth:`invariant_measure` (a terminating exact method, see there). With
+        ``volume="momenta"`` the density relative to ``dq ∧ dp_α`` (``p_α = ∂L_c/∂v^α``) is
+        returned, ``N = N_v / det(∂²L_c/∂v^α∂v^β)`` (the convention of Crampin–Mestdag 7.1 and
+        Bloch–Fernandez–Mestdag). Densities are determined up to a constant factor.
 
         Raises
         ------
         ConstraintError
-            If the divergence is not linear in ``v^α`` or ``−c_α θ^α`` is not closed.
+            If no density ``N(q)`` exists (the obstruction is named) or none was found in closed
+            form (the reason is given).
+        BudgetExceededError
+            If the budget runs out before a density is found; the message names the step.
         """
         volume = check_flag_choice(
             volume, ("momenta", "velocities"), name="ChaplyginSystem.invariant_measure_density: volume"
         )
-        F = self.frame
-        ch = F.chart
-        G = self.nonholonomic.field()
-        v_al = [F.v[i] for i in self.alpha]
-        div = sum((sp.diff(F.u_in_v[j].xreplace(self.on_C), ch.q[j]) for j in range(self.n)), sp.S.Zero)
-        div += sum((sp.diff(G.Gamma[i], F.v[i]) for i in self.alpha), sp.S.Zero)
-        div = canon(div)
-        c = [canon(sp.diff(div, x)) for x in v_al]
-        if not is_zero(div - sum((ci * x for ci, x in zip(c, v_al, strict=True)), sp.S.Zero)):
-            raise ConstraintError(f"invariant_measure_density: divergence {div} is not linear in {v_al}")
-        Th = F.coframe_matrix
-        omega = [canon(-sum((c[al] * Th[al, j] for al in self.alpha), sp.S.Zero)) for j in range(self.n)]
-        for i in range(self.n):
-            for j in range(i + 1, self.n):
-                if not is_zero(sp.diff(omega[j], ch.q[i]) - sp.diff(omega[i], ch.q[j])):
-                    raise ConstraintError("invariant_measure_density: −c_α θ^α is not closed; no density N(q) exists")
-        # a terminating method: X_α(log N) = −c_α solved exactly by frames.invariant_measure (rational,
-        # logarithmic and exponential ansatz with an exact check), never an unbounded sp.integrate
         res = invariant_measure(self.nonholonomic)
-        if not res.exists or res.density is None:
-            raise ConstraintError(f"invariant_measure_density: no density N(q) found: {res.reason}")
-        Nv = res.density
-        if volume == "velocities":
-            return Nv  # type: ignore[no-any-return]
-        Lc = self.nonholonomic.constrained_lagrangian()
-        gc = sp.hessian(Lc, v_al)
-        return Nv / sp.factor(canon(gc.det()))  # type: ignore[no-any-return]
+        what = f"ChaplyginSystem.invariant_measure_density: {self!r}"
+        if res.density is None:
+            try:
+                checkpoint()
+            except BudgetExceededError as exc:
+                raise BudgetExceededError(f"{what}: no density within the budget: {res.reason}", exc.step) from exc
+            if res.exists is False:
+                raise ConstraintError(f"{what}: no invariant density N(q) exists: {res.reason}")
+            raise ConstraintError(f"{what}: no density N(q) in closed form: {res.reason}")
+        N = res.density if volume == "velocities" else res.density_momenta
+        return _tidy_density(N)
 
     def is_invariant_density(self, N: Any, volume: str = "momenta") -> bool:
-        r"""Check that ``N(q)`` is an invariant density: ``Γ(N_v) + N_v div Γ = 0``."""
+        r"""Check that ``N(q)`` is an invariant density: ``div(N_v Γ) = N_v (Γ(log N_v) + div Γ) = 0``.
+
+        ``N_v = N`` for ``volume="velocities"`` and ``N det(∂²L_c/∂v^α∂v^β)`` for ``"momenta"``.
+        The test is on ``Γ(log N_v) + div Γ`` with the logarithm of products and powers expanded:
+        for densities built from powers of functions (``det^{-1/2}`` …) it is a rational function
+        (trig included), whose zero test is exact and fast.
+        """
         Nv = as_expr(N, name="ChaplyginSystem.is_invariant_density: N")
         volume = check_flag_choice(
             volume, ("momenta", "velocities"), name="ChaplyginSystem.is_invariant_density: volume"
         )
+        if is_zero(Nv):
+            raise ArgumentError(f"ChaplyginSystem.is_invariant_density: N: {Nv} is zero, not a density")
         F = self.frame
         ch = F.chart
         G = self.nonholonomic.field()
         v_al = [F.v[i] for i in self.alpha]
+        dlog = _log_derivative(G, Nv)
         if volume == "momenta":
             Lc = self.nonholonomic.constrained_lagrangian()
-            Nv = Nv * sp.hessian(Lc, v_al).det()
+            dlog += _log_derivative(G, sp.factor(sp.hessian(Lc, v_al).det()))
         div = sum((sp.diff(F.u_in_v[j].xreplace(self.on_C), ch.q[j]) for j in range(self.n)), sp.S.Zero)
         div += sum((sp.diff(G.Gamma[i], F.v[i]) for i in self.alpha), sp.S.Zero)
-        return is_zero(G(Nv) + Nv * div)
+        return is_zero(dlog + div)
+
+
+def _log_derivative(G: SecondOrderField, N: sp.Expr) -> sp.Expr:
+    """``Γ(log N) = Γ(N)/N`` computed factor by factor: ``Σ k Γ(f)/f`` for ``N = Π f^k`` and ``Γ(g)`` for
+    ``exp(g)`` (no logarithm is formed, so no branch of ``log`` of a negative factor enters)."""
+    out = sp.S.Zero
+    for f in sp.Mul.make_args(N):
+        if f.is_number:
+            continue
+        if isinstance(f, sp.exp):
+            out += G(f.args[0])
+            continue
+        base, k = f.as_base_exp()
+        out += k * G(base) / base
+    return out
+
+
+def _tidy_density(N: sp.Expr) -> sp.Expr:
+    """``N`` with its rational part (trig included) in normal form: ``sin² + cos² = 1``, factored.
+
+    The factors with a non-integer exponent and the exponentials are kept as they are.
+    """
+    rat: list[sp.Expr] = []
+    rest: list[sp.Expr] = []
+    for f in sp.Mul.make_args(N):
+        if isinstance(f, sp.exp) or (f.is_Pow and not f.exp.is_Integer):
+            rest.append(f)
+        else:
+            rat.append(f)
+    r = trig_normal(sp.Mul(*rat))
+    try:
+        r = sp.factor(r)
+    except (sp.PolynomialError, NotImplementedError):  # pragma: no cover - exotic input
+        pass
+    return sp.Mul(r, *rest)

@@ -7,7 +7,7 @@
 * ``_mechanics`` — the cross-check against ``sympy.physics.mechanics``.
 """
 
-from ._chetaev import ChetaevSystem, CommutationTest
+from ._chetaev import ChetaevSystem, CommutationTest, DisplacementClasses, MVMComparison, PropositionTest, talamucci_mvm
 from ._comparison import (
     Candidate,
     ComparisonAlgorithm,
@@ -31,10 +31,13 @@ __all__ = [
     "ComparisonBranch",
     "ComparisonStep",
     "CortesComparison",
+    "DisplacementClasses",
     "KozlovCheck",
     "KozlovEquations",
+    "MVMComparison",
     "ModifiedVakonomic",
     "MotionComparison",
+    "PropositionTest",
     "Theorem1Result",
     "ansatz2",
     "compare_motion",
@@ -43,6 +46,7 @@ __all__ = [
     "lagranges_method_accelerations",
     "mvm_w_coordinate",
     "mvm_w_frame",
+    "talamucci_mvm",
     "time_coefficients",
     "to_dynamic",
 ]

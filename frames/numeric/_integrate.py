@@ -36,7 +36,7 @@ from ._inputs import (
     compile_system,
 )
 from ._lda import LDAScheme, lda_midpoint
-from ._numba import dp45_numba, rk4_numba
+from ._numba import dp45_numba, integrate_one, rk4_numba
 from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
@@ -189,8 +189,8 @@ def integrate(
         ``(t1 − t0)/ceil((t1 − t0)/step)``).
     backend : {"numpy", "numba"}
         ``"numba"`` (needs the ``numba`` extra) runs ``method="RK45"`` as a jitted Dormand–Prince 5(4)
-        with a jitted right-hand side (:mod:`frames.numeric._numba`); the output is at ``t_eval``
-        (default 101 equally spaced times).
+        with a jitted right-hand side (:mod:`frames.numeric._numba`), no Python call per step; the output
+        is at ``t_eval`` (default 101 equally spaced times) and a state-dependent guard is checked there.
     rtol, atol, t_eval, max_step
         As for :func:`scipy.integrate.solve_ivp`; ``t_eval`` must be finite, sorted and inside ``t_span``.
     max_steps : int
@@ -224,8 +224,10 @@ def integrate(
         The solver failed; the message is the solver's; carries ``t`` and ``state``.
     IntegrationBudgetError
         ``max_steps`` or ``timeout`` exceeded; carries ``t`` and ``state``.
+    OptionalDependencyError
+        ``backend="numba"`` without numba installed (``pip install 'frames[numba]'``).
     OptionError
-        An invalid ``method``, tolerance, ``max_step``, ``max_steps``, ``timeout`` or ``t_eval``;
+        An invalid ``method``, tolerance, ``max_step``, ``max_steps``, ``timeout``, ``t_eval`` or ``backend``;
         ``method="lda-midpoint"`` without a positive finite ``step``, with ``t_eval`` or another
         backend, for an ODE without its system, or with a time-dependent Lagrangian; ``step`` given
         to another method.
@@ -267,6 +269,7 @@ def integrate(
             max_steps,
             timeout,
             step,
+            max_step,
         )
     if step is not None:
         raise OptionError(
@@ -328,12 +331,20 @@ def _integrate_numba(
     max_steps: int,
     timeout: float | None,
     step: Any,
+    max_step: float = np.inf,
 ) -> Trajectory:
     """``integrate(..., backend="numba")``: one member of the jitted batch integrator."""
     if step is not None:
         raise OptionError("integrate: step= is the fixed step of method='lda-midpoint', not of backend='numba'")
     meth = _check_options(
-        "integrate", method=method, methods=("RK45",), rtol=rtol, atol=atol, max_steps=max_steps, timeout=timeout
+        "integrate",
+        method=method,
+        methods=("RK45",),
+        rtol=rtol,
+        atol=atol,
+        max_step=max_step,
+        max_steps=max_steps,
+        timeout=timeout,
     )
     comp, allp = _compiled_and_params(field, form, system, lagrangian, params)
     t0, t1 = _t_span(t_span)
@@ -342,10 +353,10 @@ def _integrate_numba(
     te = np.linspace(t0, t1, 101) if t_eval is None else _check_t_eval("integrate", t_eval, t0, t1)
     assert te is not None
     p, y0, projection = _initial_data(comp, t0, q0, u0, allp, extra0, project, constraint_tol)
-    out, info = dp45_numba(comp, t0, t1, y0[:, None], p, te, rtol, atol, max_steps, timeout)
+    Y, info = integrate_one(comp, t0, t1, y0, p, te, rtol, atol, max_steps, timeout, max_step)
     info |= {"rtol": rtol, "atol": atol}
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
-    return _make_trajectory(comp, te, np.ascontiguousarray(out[:, :, 0].T), p, meth, projection, info, pdict)
+    return _make_trajectory(comp, te, Y, p, meth, projection, info, pdict)
 
 
 def _lda_options(what: str, step: Any, t_eval: Any, backend: Any, field: Any, max_steps: Any, timeout: Any) -> None:
@@ -558,7 +569,7 @@ def integrate_batch(
         else:
             if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
                 raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
-            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(n_steps))
+            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(n_steps), timeout, max_steps)
     elif meth == "RK45":
         if n_steps is not None:
             raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
