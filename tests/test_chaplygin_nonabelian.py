@@ -107,6 +107,9 @@ def test_carriage_proposition5(carriage):
     assert all(is_zero(H[i, j]) and is_zero(H[j, i]) for i in range(m) for j in range(m, n))
     assert all(is_zero(H[i, j] + g[i, j]) for i in range(m, n) for j in range(m, n))
     assert not all(is_zero(g[i, j]) for i in range(m) for j in range(m, n))  # g_αa ≠ 0: the zero block is news
+    # the field is computed on C directly; it is the full Euler–Lagrange field of L̃ restricted to C
+    full = p5.field
+    assert all(is_zero(full.Gamma[i].xreplace(ch.on_C) - p5.field_on_C.Gamma[i]) for i in range(n))
 
 
 def test_carriage_hessian_off_C_E_terms(quartic_carriage):

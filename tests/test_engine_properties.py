@@ -149,3 +149,21 @@ def test_inverse_route_has_the_solve_denominator(data):
     inv, iden = A.inv_den(method="rref")
     assert iden == xden
     assert inv * B == xnum
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.data())
+def test_vakonomic_terms_on_C_equal_the_frame_computation(data):
+    """The vakonomic ``(g, r)`` computed on C from the nonholonomic momenta and ``L_c`` (restrict, then
+    differentiate) equal :func:`frame_el_terms` on all of TQ restricted to C, on random systems."""
+    from frames.dynamics._lagrangian import frame_el_terms
+
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    F = data.draw(fst.frames_on(ch, trig=True))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    m = data.draw(st.integers(1, ch.dim - 1))
+    vk = fr.VakonomicSystem(L, F, m)
+    g, r = vk._terms
+    g0, r0 = frame_el_terms(L.in_frame(F), F, range(ch.dim), vk.on_C, None)
+    assert all(is_zero(a - b) for a, b in zip(g, g0, strict=True))
+    assert all(is_zero(a - b) for a, b in zip(r, r0, strict=True))

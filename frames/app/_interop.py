@@ -38,12 +38,12 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.physics import mechanics as me
 
+from .._lazy import LazyModule
 from ..algebra import canon, exact_inverse, is_zero, solve_exact, tidy, trig_normal
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
@@ -56,9 +56,14 @@ from ..geometry._tangent import SecondOrderField
 from ..natural._mechanics import to_dynamic
 from ._model import Model
 
+if TYPE_CHECKING:
+    from sympy.physics import mechanics as me
+else:  # imported on first use: sympy.physics loads its units (~0.2 s)
+    me = LazyModule("sympy.physics.mechanics")
+
 __all__ = ["MechanicsImport", "from_mechanics", "mechanics_import", "mechanics_rates", "to_mechanics"]
 
-_T = me.dynamicsymbols._t
+_T = sp.Symbol("t")  # = dynamicsymbols._t (without importing sympy.physics)
 _KINDS = ("lagrange", "kane")
 
 

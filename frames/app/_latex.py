@@ -13,12 +13,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
-from sympy.physics.vector.printing import vlatex
 
+from .._lazy import LazyModule
 from ..errors import ArgumentError, FramesError
+
+if TYPE_CHECKING:
+    from sympy.physics.vector.printing import vlatex
+else:  # imported on first use: sympy.physics loads its units (~0.2 s)
+    _printing = LazyModule("sympy.physics.vector.printing")
+
+    def vlatex(expr: Any, **settings: Any) -> str:
+        return _printing.vlatex(expr, **settings)  # type: ignore[no-any-return]
+
 
 __all__ = ["equations_of", "latex_equations"]
 

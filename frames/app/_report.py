@@ -23,13 +23,14 @@ import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
-from sympy.physics.vector.printing import vlatex
+from sympy.core.mul import _keep_coeff
 
+from .._lazy import LazyModule
 from .._version import __version__
-from ..algebra import as_expr, step, tidy, trig_normal
+from ..algebra import RationalFunctions, UnsupportedExpression, as_expr, op_count, step, tidy, trig_normal
 from ..algebra import budget as _budget
 from ..dynamics._chaplygin import ChaplyginSystem
 from ..dynamics._consistency import strong_consistency, weak_consistency
@@ -40,6 +41,15 @@ from ..geometry._growth import bracket_flag
 from ..natural._mvm import ModifiedVakonomic
 from ._errata import ERRATA
 from ._model import Model
+
+if TYPE_CHECKING:
+    from sympy.physics.vector.printing import vlatex
+else:  # imported on first use: sympy.physics loads its units (~0.2 s)
+    _printing = LazyModule("sympy.physics.vector.printing")
+
+    def vlatex(expr: Any, **settings: Any) -> str:
+        return _printing.vlatex(expr, **settings)  # type: ignore[no-any-return]
+
 
 __all__ = [
     "ERRATA",
@@ -80,12 +90,48 @@ def display_form(expr: object) -> sp.Expr:
     if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
         return e
     try:
-        if sp.count_ops(e) <= FACTOR_OPS_LIMIT:
+        if op_count(e, FACTOR_OPS_LIMIT) <= FACTOR_OPS_LIMIT:
             return sp.factor(e)
+        large = _display_large(e)
+        if large is not None:
+            return large
         n, d = sp.fraction(sp.together(e))
         return sp.factor_terms(n) / sp.factor(d)
     except (sp.PolynomialError, NotImplementedError, TypeError):  # pragma: no cover - exotic input
         return e
+
+
+def _display_large(e: sp.Expr) -> sp.Expr | None:
+    """:func:`display_form` of a large rational expression, computed in the polynomial ring.
+
+    The numerator and denominator are built without gcds (as ``together``); the numerator's
+    rational content, common monomial and (when every coefficient is negative) sign are pulled
+    out (as ``factor_terms`` on an expanded numerator), the denominator is factored. None when
+    ``e`` is not a rational function of its generators (the caller falls back to sympy).
+    """
+    try:
+        ctx = RationalFunctions([e], pythagoras=False)
+    except UnsupportedExpression:
+        return None
+    f = ctx.from_expr(e)
+    atoms = ctx.atoms
+    num, den = f.numer, f.denom
+    if not num:
+        return sp.S.Zero
+    c, num = num.primitive()
+    if all(x < 0 for x in num.coeffs()):
+        c, num = -c, -num
+    monom = tuple(min(ks) for ks in zip(*num.monoms(), strict=True))
+    if any(monom):
+        num = num.ring.from_dict({tuple(a - b for a, b in zip(m, monom, strict=True)): k for m, k in num.terms()})
+    lead = sp.Mul(*[a**k for a, k in zip(atoms, monom, strict=True) if k])
+    dc, dfactors = den.factor_list()
+    den_e = sp.Mul(*[g.as_expr(*atoms) ** k for g, k in dfactors])
+    QQ = ctx.ring.domain
+    coeff = QQ.to_sympy(c) / QQ.to_sympy(dc)
+    body = num.as_expr(*atoms)
+    body = _keep_coeff(coeff, lead * body) if lead != 1 else _keep_coeff(coeff, body)
+    return body / den_e  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data
@@ -99,10 +145,16 @@ class Item:
 
     kind: str
     label: str
-    label_latex: str = ""
+    #: LaTeX of the label, or the label as an expression (printed in dot notation on request)
+    label_latex: str | sp.Expr = ""
     expr: sp.Expr | None = None
     text: str = ""
     value: bool | None = None
+
+    @property
+    def label_tex(self) -> str:
+        """LaTeX of the label (an expression label in dot notation, as :attr:`latex`)."""
+        return self.label_latex if isinstance(self.label_latex, str) else vlatex(self.label_latex)
 
     @property
     def latex(self) -> str:
@@ -130,7 +182,7 @@ class Section:
     note: str = ""
 
 
-def eq(label: str, expr: object, label_latex: str | None = None, factor: bool = True) -> Item:
+def eq(label: str, expr: object, label_latex: str | sp.Expr | None = None, factor: bool = True) -> Item:
     """An equation item ``label = expr`` (expr shown in :func:`display_form`)."""
     e = sp.sympify(expr, strict=True)
     return Item("equation", label, label_latex if label_latex is not None else label, display_form(e) if factor else e)
@@ -163,7 +215,7 @@ class Analysis:
 
     @cached_property
     def vk(self) -> Any:
-        return VakonomicSystem(self.model.lagrangian, self.model.frame, self.model.m)
+        return VakonomicSystem.from_nonholonomic(self.nh)  # shares the momenta and L_c on C
 
     @cached_property
     def transverse_momenta(self) -> tuple[sp.Expr, ...]:
@@ -284,7 +336,7 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
     for k, lam in zip(a.nh.a, a.nh.multipliers(), strict=True):
         yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
     for e in G.equations():
-        yield eq(sp.sstr(e.lhs), e.rhs, vlatex(e.lhs))
+        yield eq(sp.sstr(e.lhs), e.rhs, e.lhs)  # the LaTeX label is printed only when asked for
 
 
 @section("invariant_measure", "Invariant measure N(q) dq∧dv of the nonholonomic field (basic density)")
@@ -460,7 +512,7 @@ class Report:
                 out.append(f"> skipped: {s.note}")
             for it in s.items:
                 if it.kind == "equation":
-                    out.append(f"$$ {it.label_latex} = {it.latex} $$")
+                    out.append(f"$$ {it.label_tex} = {it.latex} $$")
                 elif it.kind == "verdict":
                     mark = {True: "**yes**", False: "**no**", None: "*undecided*"}[it.value]
                     out.append(f"- {it.label}: {mark}" + (f" — {it.text}" if it.text else ""))
@@ -491,7 +543,7 @@ class Report:
                 rows.append(txt(f"skipped: {s.note}"))
             for it in s.items:
                 if it.kind == "equation":
-                    rows.append(f"{it.label_latex} &= {it.latex}")
+                    rows.append(f"{it.label_tex} &= {it.latex}")
                 elif it.kind == "verdict":
                     rows.append(txt(f"{it.label}: " + {True: "yes", False: "no", None: "undecided"}[it.value]))
                 else:
@@ -514,7 +566,7 @@ class Report:
                 out.append(r"\emph{skipped: " + _tex_escape(s.note) + "}")
             for it in s.items:
                 if it.kind == "equation":
-                    out += [r"\begin{equation*}", f"{it.label_latex} = {it.latex}", r"\end{equation*}"]
+                    out += [r"\begin{equation*}", f"{it.label_tex} = {it.latex}", r"\end{equation*}"]
                 elif it.kind == "verdict":
                     mark = {True: "yes", False: "no", None: "undecided"}[it.value]
                     out.append(r"\par\noindent " + _tex_escape(f"{it.label}: {mark}"))
@@ -539,7 +591,7 @@ class Report:
                         {
                             "kind": it.kind,
                             "label": it.label,
-                            "label_latex": it.label_latex,
+                            "label_latex": it.label_tex,
                             "text": it.plain() if it.kind != "text" else it.text,
                             "latex": it.latex,
                             "value": it.value,

@@ -37,6 +37,7 @@ from ..algebra import (
     canon,
     checkpoint,
     is_zero,
+    solve_linear,
     tidy,
     trig_normal,
 )
@@ -47,7 +48,7 @@ from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField, TangentVectorField
 from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
-from ._lagrangian import Lagrangian
+from ._lagrangian import Lagrangian, frame_el_terms
 from ._measure import InvariantMeasure, invariant_measure
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
@@ -87,8 +88,11 @@ class Proposition5(Value):
         Hessian nonsingular on C.
     invariant : bool
         ``Ẽ_a^C(L̃) = 0`` for all a.
-    field : SecondOrderField
-        The Euler–Lagrange field ``Γ̃`` of ``L̃`` (Proposition 1).
+    field_on_C : SecondOrderField
+        The Euler–Lagrange field ``Γ̃`` of ``L̃`` restricted to C (all n components, functions of
+        ``q`` and ``v^α``). It is computed on C directly: the Hessian rows and right-hand sides of
+        ``Γ̃(X_i^V L̃) = X_i^C L̃`` are differentiated on TQ and then evaluated at ``v^a = 0``
+        before the linear solve (evaluation commutes with the solve where the Hessian is regular).
     tangent : bool
         ``Γ̃^a = 0`` on C.
     """
@@ -97,8 +101,13 @@ class Proposition5(Value):
     hessian_on_C: sp.ImmutableMatrix
     regular: bool
     invariant: bool
-    field: SecondOrderField
+    field_on_C: SecondOrderField
     tangent: bool
+
+    @property
+    def field(self) -> SecondOrderField:
+        """The Euler–Lagrange field ``Γ̃`` of ``L̃`` on all of TQ (Proposition 1; computed on request)."""
+        return self.routhian.euler_lagrange_field(self.field_on_C.frame)
 
     @property
     def holds(self) -> bool:
@@ -328,8 +337,12 @@ class ChaplyginSystem(AdaptedIndices, Value):
         H = self.routhian_hessian(on_C=True)
         regular = not is_zero(H.det(method="bareiss"))
         invariant = all(is_zero(self.frame.apply_complete(a, Ltv)) for a in self.a)
-        fld = Lt.euler_lagrange_field(self.frame)
-        tangent = all(is_zero(fld.Gamma[a].xreplace(self.on_C)) for a in self.a)
+        F = self.frame
+        t = Lt.chart.t if Lt.time_dependent else None
+        g, r = frame_el_terms(Ltv, F, range(self.n), dict(self.on_C), t)
+        G = solve_linear(g, r, f"Proposition 5: Euler-Lagrange field of the Routhian {Lt.expr} on C")
+        fld = SecondOrderField(F, [tidy(x) for x in G], m=self.m, time_dependent=Lt.time_dependent)
+        tangent = all(is_zero(fld.Gamma[a]) for a in self.a)
         out = Proposition5(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)
         self._cache["p5"] = out
         return out
@@ -347,9 +360,9 @@ class ChaplyginSystem(AdaptedIndices, Value):
 
     def proposition6(self) -> tuple[bool | None, bool | None]:
         r"""``(Γ̃|_C == Γ, R^a_αβ v^β p_a == 0)``: Proposition 6 says both agree."""
-        fld = self.proposition5().field
+        fld = self.proposition5().field_on_C
         G = self.nonholonomic.field()
-        diff = [canon(fld.Gamma[i].xreplace(self.on_C) - G.Gamma[i]) for i in range(self.n)]
+        diff = [canon(fld.Gamma[i] - G.Gamma[i]) for i in range(self.n)]
         return _decide(diff), _decide(self.proposition6_conditions())
 
     def consistency(self, kind: str = "strong") -> ConsistencyResult:
@@ -489,8 +502,8 @@ class ChaplyginSystem(AdaptedIndices, Value):
         its push-forward by ``φ_a = p_a`` has ``A_a = Γ̃^0(p_a)``. Returned are
         ``Γ̃^0(X_i^V L) − X_i^C L − p_a R^a_iα v^α − A_a δ^a_i`` on C, i = 1..n (all zero).
         """
-        fld = self.proposition5().field
-        Gt = [tidy(x.xreplace(self.on_C)) for x in fld.Gamma]
+        fld = self.proposition5().field_on_C
+        Gt = list(fld.Gamma)
         G0 = SecondOrderField(self.frame, Gt, m=self.m)
         p = self.momenta()
         A = [G0(x) for x in self.momenta(on_C=False)]

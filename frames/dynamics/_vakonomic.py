@@ -319,7 +319,9 @@ class VakonomicSystem(AdaptedIndices, Value):
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
         expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
-        return cls(nh.lagrangian, nh.frame, nh.m, **kw)
+        vk = cls(nh.lagrangian, nh.frame, nh.m, **kw)
+        vk._cache["nh"] = nh  # the same data: share its results on C (momenta, L_c, brackets, Γ)
+        return vk
 
     # ---------------------------------------------------------------- basics
     @property
@@ -337,10 +339,23 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _terms(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        L = self.lagrangian
-        return frame_el_terms(
-            L.in_frame(self.frame), self.frame, range(self.n), self.on_C, L.chart.t if L.time_dependent else None
-        )
+        r"""``(g, r)`` on C as in :func:`~frames.dynamics._lagrangian.frame_el_terms`, computed on C.
+
+        ``r_i = X_i^C(L) − v^β X_β(X_i^V L) − ∂_t X_i^V L`` on C is minus the nonholonomic
+        system's drift (its momenta ``p_i`` and ``L_c`` on C, restricted before differentiating:
+        ``v^a = 0`` commutes with the base derivatives ``X_β``), shared with
+        :attr:`nonholonomic`; ``g_ij = X_i^k X_j^l ∂²L/∂u^k∂u^l`` at ``u = v^α X_α``. The
+        Lagrangian is never written in all ``n`` quasi-velocities.
+        """
+        nh = self.nonholonomic
+        F = self.frame
+        ch = self.lagrangian.chart
+        uC = {ch.u[k]: sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)}
+        Hn = sp.hessian(self.lagrangian.expr, ch.u).xreplace(uC)
+        M = sp.Matrix(F.matrix)
+        g = (M * Hn * M.T).applyfunc(canon)
+        r = sp.Matrix([canon(-nh._drift(i)) for i in range(self.n)])
+        return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
 
     def hessian(self) -> sp.ImmutableMatrix:
         """``g_ij = X_i^V X_j^V L`` on C."""
@@ -570,13 +585,19 @@ class VakonomicSystem(AdaptedIndices, Value):
         Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.theorem1")
         tf = self.tangent_field(phi)
         F2 = self.frame
-        if extension is None:
-            # with Φ_a = φ_a (independent of v^a), L̃ = L − φ_a v^a directly in the frame coordinates
-            Ltv = self.lagrangian.in_frame(F2) - sum((p * F2.v[a] for p, a in zip(phi, self.a, strict=True)), sp.S.Zero)
-        else:
-            Ltv = Lt.in_frame(F2)
+        t = Lt.chart.t if Lt.time_dependent else None
         with step("Euler-Lagrange terms of L~ on C"):
-            g, r = frame_el_terms(Ltv, F2, range(self.n), self.on_C, Lt.chart.t if Lt.time_dependent else None)
+            if extension is None:
+                # Φ_a = φ_a (independent of v^a): L̃ = L − φ_a v^a in the frame coordinates. The terms are
+                # linear in the Lagrangian: those of L on C (shared with the vakonomic field, computed on C)
+                # plus those of the small −φ_a v^a
+                lin = -sum((p * F2.v[a] for p, a in zip(phi, self.a, strict=True)), sp.S.Zero)
+                g0, r0 = self._terms
+                g1, r1 = frame_el_terms(lin, F2, range(self.n), self.on_C, t)
+                g = sp.ImmutableMatrix((sp.Matrix(g0) + sp.Matrix(g1)).applyfunc(canon))
+                r = sp.ImmutableMatrix((sp.Matrix(r0) + sp.Matrix(r1)).applyfunc(canon))
+            else:
+                g, r = frame_el_terms(Lt.in_frame(F2), F2, range(self.n), self.on_C, t)
         with step("Theorem 1 residuals"):
             res = tuple(tidy(x.subs(sub)) for x in (sp.Matrix(g) * sp.Matrix(tf.Gamma) - sp.Matrix(r)))
             tang = tuple(tidy(sp.sympify(x, strict=True).subs(sub)) for x in tf.tangency_conditions())

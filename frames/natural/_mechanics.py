@@ -13,16 +13,21 @@ It shares no code with the frame-based route.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy as sp
-from sympy.physics import mechanics as me
 
+from .._lazy import LazyModule
 from ..algebra import as_flag, canon, solve_exact
 from ..dynamics._checks import expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry._chart import Chart
+
+if TYPE_CHECKING:
+    from sympy.physics import mechanics as me
+else:  # imported on first use: sympy.physics loads its units (~0.2 s)
+    me = LazyModule("sympy.physics.mechanics")
 
 __all__ = ["from_dynamic", "lagranges_method_accelerations", "to_dynamic"]
 
