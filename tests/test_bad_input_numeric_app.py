@@ -33,6 +33,22 @@ U0 = [1.0, math.cos(0.1), math.sin(0.1)]
 F = KE.frame
 m_sym = KE.chart.params[0]
 
+
+def _event(terminal=None, direction=None, fails=False):
+    """An event ``x − 1/2`` (optionally raising) carrying solve_ivp's attributes."""
+
+    def x_half(t, q, u):
+        if fails:
+            raise KeyError("boom")
+        return q[1] - 0.5
+
+    if terminal is not None:
+        x_half.terminal = terminal
+    if direction is not None:
+        x_half.direction = direction
+    return x_half
+
+
 E = fr.InvalidExpressionError
 A = fr.ArgumentError
 St = fr.StateError
@@ -168,6 +184,102 @@ ROWS = [
     ("integrate-extra0-unknown", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, extra0={"zz": [1]}), St, r"'zz'"),
     ("integrate-mu0", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, mu0=INJ), St, r"\['mu'\]"),
     ("integrate-system", lambda: fr.integrate(FIELD, (0, 1), Q0, U0, P, system=1), A, r"system must be"),
+    # ---------------------------------------------------------------- integrate: events, dense output, solver options
+    ("integrate-events-type", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=5), O, r"integrate: events must"),
+    ("integrate-events-str", lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=INJ), O, r"integrate: events must"),
+    (
+        "integrate-events-not-callable",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=[_event(), 5]),
+        O,
+        r"integrate: events\[1\] = 5 is not callable",
+    ),
+    (
+        "integrate-events-terminal",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=_event(terminal=-1)),
+        O,
+        r"events\[0\]\.terminal = -1",
+    ),
+    (
+        "integrate-events-direction",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=_event(direction="up")),
+        O,
+        r"events\[0\]\.direction = 'up'",
+    ),
+    (
+        "integrate-events-raises",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=_event(fails=True)),
+        fr.IntegrationError,
+        r"events\[0\] \(x_half\) raised KeyError",
+    ),
+    (
+        "integrate-events-lda",
+        lambda: fr.integrate(NH, (0, 1), Q0, U0, P, method="lda-midpoint", step=0.1, events=_event()),
+        O,
+        r"events need one of scipy's methods",
+    ),
+    (
+        "integrate-dense_output",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, dense_output="yes"),
+        O,
+        r"dense_output='yes'",
+    ),
+    (
+        "integrate-dense_output-lda",
+        lambda: fr.integrate(NH, (0, 1), Q0, U0, P, method="lda-midpoint", step=0.1, dense_output=True),
+        O,
+        r"dense_output=True needs one of scipy's methods",
+    ),
+    (
+        "integrate-solver_options-type",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options=[("first_step", 0.1)]),
+        O,
+        r"solver_options must be a mapping",
+    ),
+    (
+        "integrate-solver_options-key-type",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={1: 2}),
+        O,
+        r"solver_options key 1 is not an option name",
+    ),
+    *[
+        (
+            f"integrate-solver_options-clash-{key}",
+            lambda key=key: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={key: 1}),
+            O,
+            rf"solver_options\['{key}'\] is a parameter of integrate",
+        )
+        for key in ("rtol", "atol", "t_eval", "max_step", "method", "events", "dense_output")
+    ],
+    (
+        "integrate-solver_options-set-here",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={"fun": print}),
+        O,
+        r"solver_options\['fun'\] is set by integrate",
+    ),
+    (
+        "integrate-solver_options-vectorized",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={"vectorized": True}),
+        O,
+        r"solver_options\['vectorized'\] is not supported",
+    ),
+    (
+        "integrate-solver_options-unknown",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={"jac": None}),
+        O,
+        r"solver_options\['jac'\] is not an option of scipy's RK45; it accepts \['first_step'\]",
+    ),
+    (
+        "integrate-solver_options-value",
+        lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, solver_options={"first_step": -1.0}),
+        O,
+        r"solver_options \['first_step'\] refused by scipy's RK45",
+    ),
+    (
+        "integrate-solver_options-lda",
+        lambda: fr.integrate(NH, (0, 1), Q0, U0, P, method="lda-midpoint", step=0.1, solver_options={}),
+        O,
+        r"solver_options are passed to scipy's solvers",
+    ),
     # ---------------------------------------------------------------- integrate_system / integrate_batch
     (
         "integrate_system-comp",
@@ -178,6 +290,30 @@ ROWS = [
     ("integrate_system-q0", lambda: fr.integrate_system(COMP, (0, 1), "abc", U0, P), St, r"q0: not numbers"),
     ("integrate_system-extra0", lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, extra0=5), St, r"extra0"),
     ("integrate_system-method", lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, method=3), O, r"method=3"),
+    (
+        "integrate_system-events",
+        lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, events=[None]),
+        O,
+        r"events\[0\] = None is not callable",
+    ),
+    (
+        "integrate_system-solver_options",
+        lambda: fr.integrate_system(COMP, (0, 1), Q0, U0, P, method="Radau", solver_options={"min_step": 0.1}),
+        O,
+        r"solver_options\['min_step'\] is not an option of scipy's Radau",
+    ),
+    (
+        "integrate_batch-progress",
+        lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], P, progress="yes"),
+        A,
+        r"integrate_batch: progress: expected True, False or None, got 'yes'",
+    ),
+    (
+        "integrate_batch-progress-int",
+        lambda: fr.integrate_batch(COMP, (0, 1), [Q0], [U0], P, progress=1),
+        A,
+        r"integrate_batch: progress: expected True, False or None, got 1",
+    ),
     ("integrate_batch-q0-shape", lambda: fr.integrate_batch(COMP, (0, 1), [[0, 0]], [U0], P), St, r"q0: expected an"),
     (
         "integrate_batch-q0-injection",

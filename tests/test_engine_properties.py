@@ -167,3 +167,23 @@ def test_vakonomic_terms_on_C_equal_the_frame_computation(data):
     g0, r0 = frame_el_terms(L.in_frame(F), F, range(ch.dim), vk.on_C, None)
     assert all(is_zero(a - b) for a, b in zip(g, g0, strict=True))
     assert all(is_zero(a - b) for a, b in zip(r, r0, strict=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_canon_of_a_polynomial_is_sympy_expand(data):
+    """:func:`canon` of an expression without denominators (exponentials, negative ones included) is
+    multiplied out in the polynomial ring and equals :func:`sympy.expand`, term for term."""
+    factors = [
+        sum((data.draw(st.integers(-2, 2)) * data.draw(st.sampled_from(ATOMS)) for _ in range(3)), sp.S.One)
+        for _ in range(data.draw(st.integers(1, 3)))
+    ]
+    e = sp.Mul(*factors) * data.draw(st.sampled_from([1, sp.Rational(1, 3), sp.exp(-Q[0]), sp.exp(Q[1] / 2)]))
+    assert canon(e) == sp.expand(e)
+
+
+def test_canon_of_a_polynomial_expands_function_arguments_as_sympy():
+    """``expand`` is deep (``sin(2(a + b)) → sin(2a + 2b)``): the ring route writes its atoms the same way."""
+    a, b = sp.symbols("a b")
+    e = sp.sin(2 * (a + b)) * (a + 1) + sp.exp(3 * (a - b)) * b
+    assert canon(e) == sp.expand(e)

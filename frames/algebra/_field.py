@@ -59,11 +59,17 @@ class RationalFunctions:
         exp_gens: list[sp.Symbol] = []
         self._exp_gens: dict[sp.Expr, tuple[sp.Symbol, int]] = {}
         exp_back: dict[sp.Symbol, sp.Expr] = {}
-        if exp and any(e.has(sp.exp) for e in es):
-            es, self._exp_gens = _exp_generators(es)
+        # one walk of each tree: the trigonometric, exponential and function atoms
+        found = set().union(*(e.atoms(sp.sin, sp.cos, sp.exp, AppliedUndef, sp.Derivative) for e in es))
+        exp_atoms = {a for a in found if isinstance(a, sp.exp)}
+        exp_monomials: dict[sp.Expr, dict[sp.Symbol, int]] = {}
+        if exp_atoms:
+            if not exp:
+                raise UnsupportedExpression(f"exponential {next(iter(exp_atoms))} (exp=False)")
+            self._exp_gens, exp_monomials = _exp_generators(exp_atoms, found - exp_atoms)
             exp_back = {g: sp.exp(r / d) for r, (g, d) in self._exp_gens.items()}
             exp_gens = list(exp_back)
-        args = sorted({f.args[0] for e in es for f in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
+        args = sorted({f.args[0] for f in found if isinstance(f, sp.sin | sp.cos)}, key=sp.default_sort_key)
         rep: dict[sp.Expr, sp.Symbol] = {}
         pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
         for a in args:
@@ -73,8 +79,9 @@ class RationalFunctions:
             pairs.append((s_a, c_a))
         funcs: set[sp.Expr] = set()
         syms: set[sp.Symbol] = set()
+        known = rep | dict.fromkeys(exp_monomials, sp.S.One)  # atoms that are (monomials in) generators
         for e in es:
-            _collect_generators(e, rep, funcs, syms)
+            _collect_generators(e, known, funcs, syms)
         others: list[sp.Symbol] = []
         for f in sorted(funcs, key=sp.default_sort_key):
             d = sp.Dummy("f")
@@ -94,15 +101,22 @@ class RationalFunctions:
         one = self.ring.one
         #: expression -> (numerator, denominator) of a generator (sin a, cos a, f(t), exponentials, symbols)
         self._elem = {a: (gen_of[d], one) for a, d in rep.items()} | {g: (gen_of[g], one) for g in gens}
+        for a, mono in exp_monomials.items():  # exp(Σ c_k r_k) = Π E_k^(c_k d_k): numerator and denominator
+            num, den = one, one
+            for g, k in mono.items():
+                if k > 0:
+                    num *= gen_of[g] ** k
+                else:
+                    den *= gen_of[g] ** (-k)
+            self._elem[a] = (num, den)
         #: the expressions the generators stand for, in the ring's order
         self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
         self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
+        self._pairs = pairs if pythagoras else []
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
         e = sp.sympify(e, strict=True)
-        if self._exp_gens and e.has(sp.exp):
-            e = _exp_rewrite(e, self._exp_gens)
         num, den = self._fraction(e, {})
         return self.field.raw_new(num, den)  # not cancelled: :meth:`normal` cancels once
 
@@ -155,7 +169,26 @@ class RationalFunctions:
             n, d = self._fraction(e.base, memo)
             k = int(e.exp)
             return (n**k, d**k) if k >= 0 else (d ** (-k), n ** (-k))
-        return self.field.from_expr(e).numer, self.field.from_expr(e).denom  # pragma: no cover - other atoms
+        if isinstance(e, sp.exp) and self._exp_gens:
+            return self._exp_monomial(e)
+        f = self.field.from_expr(e)  # pragma: no cover - other atoms
+        return f.numer, f.denom
+
+    def _exp_monomial(self, a: sp.Expr) -> tuple[Any, Any]:
+        """``exp(Σ c_k r_k)`` as ``Π E_k^(c_k d_k)`` (numerator, denominator) in this context's generators."""
+        gen_of = dict(zip(self.ring.symbols, self.ring.gens, strict=True))
+        num, den = self.ring.one, self.ring.one
+        for c, r in _exp_terms(a):
+            if r not in self._exp_gens or (c * self._exp_gens[r][1]).q != 1:
+                raise UnsupportedExpression(f"{a} is not a power of this context's exponential generators")
+            g, d = self._exp_gens[r]
+            k = int(c * d)
+            if k > 0:
+                num *= gen_of[g] ** k
+            else:
+                den *= gen_of[g] ** (-k)
+        self._elem[a] = (num, den)
+        return num, den
 
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
@@ -167,6 +200,28 @@ class RationalFunctions:
     def atoms(self) -> tuple[sp.Expr, ...]:
         """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
         return self._atoms
+
+    def witness_nonzero(self, p: Any, tries: int = 2) -> bool:
+        """True if the polynomial ``p`` is proved nonzero by evaluation at a generic rational point.
+
+        Each ``(sin a, cos a)`` pair goes to a rational point of the unit circle
+        ``(2t/(1+t²), (1−t²)/(1+t²))``, every other generator (symbols, exponentials, undefined
+        functions) to a rational number. That assignment is a ring homomorphism of
+        ``QQ[gens]/(sin² + cos² − 1)`` to ``QQ`` (the generators are algebraically independent up to
+        the Pythagorean relations), so a nonzero value proves ``p`` nonzero modulo the identities —
+        exactly, with no reduction or gcd. A zero value proves nothing (False): the caller reduces.
+        """
+        syms = self.ring.symbols
+        pos = {g: i for i, g in enumerate(syms)}
+        for k in range(tries):
+            point: list[Any] = [QQ(*_GENERIC[(7 * i + 3 * k) % len(_GENERIC)]) for i in range(len(syms))]
+            for j, (s_a, c_a) in enumerate(self._pairs):
+                t = QQ(*_GENERIC[(5 * j + k + 1) % len(_GENERIC)])
+                point[pos[s_a]] = 2 * t / (1 + t * t)
+                point[pos[c_a]] = (1 - t * t) / (1 + t * t)
+            if p.evaluate(list(zip(self.ring.gens, point, strict=True))) != 0:
+                return True
+        return False
 
     def reduce(self, p: Any) -> Any:
         """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""
@@ -262,6 +317,13 @@ class RationalFunctions:
         return x, self.to_expr(det)
 
 
+#: the rational values of a "generic" point (distinct, no small-integer coincidences)
+_GENERIC = (
+    (7, 13), (-5, 11), (3, 17), (11, 19), (-13, 23), (17, 29), (19, 31), (-2, 37), (23, 41), (29, 43),
+    (-31, 47), (37, 53), (41, 59), (-43, 61), (47, 67), (53, 71), (-59, 73), (61, 79), (67, 83), (71, 89),
+)  # fmt: skip
+
+
 class _Canceller:
     """``num.cancel(den)`` for many numerators over one denominator.
 
@@ -292,18 +354,31 @@ class _Canceller:
         return num.cancel(den)  # type: ignore[no-any-return]
 
 
-def _exp_generators(es: list[sp.Expr]) -> tuple[list[sp.Expr], dict[sp.Expr, tuple[sp.Symbol, int]]]:
-    """Replace every ``exp(Σ c_k r_k)`` by ``Π E_k^(c_k d_k)`` (see :class:`RationalFunctions`, ``exp=True``)."""
-    for e in es:
-        for f in e.atoms(sp.sin, sp.cos, AppliedUndef, sp.Derivative):
-            if f.has(sp.exp):
-                raise UnsupportedExpression(f"exponential inside {f}")
+def _exp_generators(
+    exp_atoms: set[sp.Expr], others: set[sp.Expr]
+) -> tuple[dict[sp.Expr, tuple[sp.Symbol, int]], dict[sp.Expr, dict[sp.Symbol, int]]]:
+    """The generators ``E_k = exp(r_k/d_k)`` and each ``exp(Σ c_k r_k)`` as the monomial ``Π E_k^(c_k d_k)``.
+
+    ``others`` are the remaining function atoms (sin, cos, undefined functions), which must not
+    contain an exponential (see :class:`RationalFunctions`, ``exp=True``).
+    """
+    for f in others:
+        if f.has(sp.exp):
+            raise UnsupportedExpression(f"exponential inside {f}")
+    terms = {a: _exp_terms(a) for a in exp_atoms}
     dens: dict[sp.Expr, int] = {}
-    for a in {a for e in es for a in e.atoms(sp.exp)}:
-        for c, r in _exp_terms(a):
+    for ts in terms.values():
+        for c, r in ts:
             dens[r] = int(sp.ilcm(dens.get(r, 1), c.q))
     gens = {r: (sp.Dummy("E"), d) for r, d in sorted(dens.items(), key=lambda kv: sp.default_sort_key(kv[0]))}
-    return [_exp_rewrite(e, gens) for e in es], gens
+    monomials: dict[sp.Expr, dict[sp.Symbol, int]] = {}
+    for a, ts in terms.items():
+        mono: dict[sp.Symbol, int] = {}
+        for c, r in ts:
+            g, d = gens[r]
+            mono[g] = mono.get(g, 0) + int(c * d)
+        monomials[a] = mono
+    return gens, monomials
 
 
 def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:
@@ -319,19 +394,6 @@ def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:
             )
         out.append((c, r))
     return out
-
-
-def _exp_rewrite(e: sp.Expr, gens: dict[sp.Expr, tuple[sp.Symbol, int]]) -> sp.Expr:
-    """``e`` with each ``exp`` atom written as a monomial in the generators ``gens`` (r -> (E_r, d_r))."""
-    rep = {}
-    for a in e.atoms(sp.exp):
-        factors = []
-        for c, r in _exp_terms(a):
-            if r not in gens or (c * gens[r][1]).q != 1:
-                raise UnsupportedExpression(f"{a} is not a power of this context's exponential generators")
-            factors.append(gens[r][0] ** int(c * gens[r][1]))
-        rep[a] = sp.Mul(*factors)
-    return e.xreplace(rep) if rep else e
 
 
 def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:

@@ -92,20 +92,41 @@ def canon(expr: object) -> sp.Expr:
 @lru_cache(maxsize=CACHE_SIZE)
 def _canon(e: sp.Expr) -> sp.Expr:
     """:func:`canon` of a compound expression (memoised: report sections share their expressions)."""
-    if not _has_denominator(e):
-        # a polynomial in its generators: expansion is its canonical form (as cancel's numerator)
-        return sp.expand(e)
+    polynomial = not _has_denominator(e)
+    has_exp = e.has(sp.exp)
     try:  # numerator/denominator in the polynomial ring, built without intermediate gcds
-        ctx = RationalFunctions([e], pythagoras=False)
-    except UnsupportedExpression:  # exp, radicals, floats …: sympy's own cancel
-        return sp.cancel(e)
+        ctx = RationalFunctions([e], pythagoras=False, exp=has_exp)
+    except UnsupportedExpression:  # radicals, floats …: sympy's own expand / cancel
+        return sp.expand(e) if polynomial else sp.cancel(e)
     f = ctx.from_expr(e)
-    if op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
-        # large: cancelled once in the ring, the ring's sign convention
+    if polynomial:
+        # a polynomial in its generators: its expansion (as cancel's numerator), multiplied out in the
+        # ring (exponentials of multiples of one argument are powers of one generator, as in sympy)
+        return _expanded(ctx, f)
+    if has_exp or op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+        # large, or with exponential generators: cancelled once in the ring, the ring's sign convention
         return ctx.to_expr(ctx.normal(f))
     # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
     out = _cancel_as_sympy(ctx, f)
     return sp.cancel(e) if out is None else out
+
+
+def _expanded(ctx: RationalFunctions, f: object) -> sp.Expr:
+    """The expanded sum of terms of ``f = num/den``, ``den`` a monomial (a rational constant, or the
+    powers of exponential generators that ``exp(−r)`` contributes): each term of ``num`` with the
+    exponents of ``den`` subtracted, as :func:`sympy.expand` writes it."""
+    num, den = f.numer, f.denom  # type: ignore[attr-defined]
+    if len(den) != 1:  # pragma: no cover - a polynomial expression has a monomial denominator
+        return sp.expand(ctx.to_expr(f))
+    ((dmon, dc),) = den.terms()
+    atoms = [a if a.is_Symbol else sp.expand(a) for a in ctx.atoms]  # expand is deep: sin(2(a + b)) → sin(2a + 2b)
+    QQ = ctx.ring.domain
+    c0 = QQ.to_sympy(dc)
+    terms = []
+    for mon, c in num.terms():
+        factors = [a ** (k - j) for a, k, j in zip(atoms, mon, dmon, strict=True) if k != j]
+        terms.append(sp.Mul(QQ.to_sympy(c) / c0, *factors))
+    return sp.Add(*terms)
 
 
 @lru_cache(maxsize=4096)
@@ -281,7 +302,9 @@ def _tidy(e: sp.Expr) -> sp.Expr:
     """:func:`tidy` of a canonical compound expression (memoised)."""
     if e.has(sp.sin, sp.cos):
         t = trig_normal(e)
-        if sp.count_ops(t) <= sp.count_ops(e):
+        # sympy's count_ops walks and rebuilds the tree: for large expressions the cheap estimate decides
+        large = op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS
+        if (op_count(t) <= op_count(e)) if large else (sp.count_ops(t) <= sp.count_ops(e)):
             e = t
     return e
 
@@ -299,11 +322,39 @@ def is_zero(expr: object) -> bool:
     InvalidExpressionError
         If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
     """
-    e = canon(_scalar_arg(expr, "is_zero: expr"))
+    e = _scalar_arg(expr, "is_zero: expr")
+    if e == 0:
+        return True
+    if not e.is_Atom and not e.is_number:
+        decided = _ring_is_zero(e)
+        if decided is not None:
+            return decided
+    e = canon(e)
     if e == 0:
         return True
     _refuse_nan(e, "is_zero: expr")
     return _is_zero(e)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _ring_is_zero(e: sp.Expr) -> bool | None:
+    """Decide ``e == 0`` in ``QQ[x, sin a, cos a, exp r, f(t)]/(sin² + cos² − 1)`` without any gcd.
+
+    ``e = num/den`` is built without cancellation; ``e`` vanishes iff ``num`` reduces to zero modulo
+    the Pythagorean identities. A generic rational point usually proves ``num ≠ 0`` at the cost of one
+    evaluation (:meth:`RationalFunctions.witness_nonzero`); otherwise the reduction decides. None when
+    ``e`` is outside that ring (radicals, floats, other functions: the caller's route).
+    """
+    try:
+        ctx = RationalFunctions([e], exp=True)
+    except UnsupportedExpression:
+        return None
+    num = ctx.from_expr(e).numer
+    if not num:
+        return True
+    if ctx.witness_nonzero(num):
+        return False
+    return not ctx.reduce(num)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

@@ -110,7 +110,7 @@ def _display_large(e: sp.Expr) -> sp.Expr | None:
     ``e`` is not a rational function of its generators (the caller falls back to sympy).
     """
     try:
-        ctx = RationalFunctions([e], pythagoras=False)
+        ctx = RationalFunctions([e], pythagoras=False, exp=True)
     except UnsupportedExpression:
         return None
     f = ctx.from_expr(e)

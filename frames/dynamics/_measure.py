@@ -503,7 +503,7 @@ class _FieldAlgebra(_ExprAlgebra):
         for f in {a for e in es for a in e.atoms(AppliedUndef, sp.Derivative) if _depends(a, q)}:
             base = f.expr if isinstance(f, sp.Derivative) else f
             extra += [sp.Derivative(base, *[(x, k)]) for x in q if base.has(x) for k in range(1, 2 * self.ORDERS)]
-        self.ctx = ctx = RationalFunctions(es + extra)
+        self.ctx = ctx = RationalFunctions(es + extra, exp=True)
         gens = ctx.field.gens
         self.table = []
         for x in q:

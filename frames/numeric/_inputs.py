@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,6 +17,7 @@ from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
     ArgumentError,
     InconsistentInitialDataError,
+    IntegrationError,
     InvalidExpressionError,
     OptionError,
     ParameterError,
@@ -26,6 +27,7 @@ from ..errors import (
 from ..geometry._chart import Chart
 from ..geometry._tangent import SecondOrderField
 from ._compiled import CompiledSystem
+from ._rk import SOLVERS, solver_option_names
 from ._system import _FORMS, OdeSystem, ode_system
 
 __all__ = ["compile_system"]
@@ -313,3 +315,169 @@ def _check_t_eval(what: str, t_eval: Any, t0: float, t1: float) -> np.ndarray | 
     if te.min() < lo or te.max() > hi:
         raise OptionError(f"{what}: t_eval must lie inside t_span [{lo}, {hi}], got [{te.min()}, {te.max()}]")
     return te
+
+
+#: Parameters of the integrators that ``solver_options`` may not set again.
+_EXPLICIT = ("rtol", "atol", "t_eval", "max_step", "method", "events", "dense_output")
+#: Arguments of scipy's solvers that the integrator sets itself.
+_SET_BY_INTEGRATOR = ("fun", "t0", "y0", "t_bound", "t_span", "args")
+
+
+def _check_solver_options(what: str, method: str, solver_options: Any) -> dict[str, Any]:
+    """Extra keyword options for scipy's solver class ``method``: str keys it accepts, none set elsewhere.
+
+    Raises :class:`OptionError` naming the key: a non-str key, a key that is a parameter of the
+    integrator (``rtol``, ``atol``, ``t_eval``, ``max_step``, ``method``, ``events``,
+    ``dense_output``) or set by it (``fun``, ``t0``, ``y0``, ``t_bound``), ``vectorized`` (the
+    right-hand side takes one state), or a key the solver's constructor does not accept.
+    """
+    if solver_options is None:
+        return {}
+    if not isinstance(solver_options, Mapping):
+        raise OptionError(
+            f"{what}: solver_options must be a mapping option name -> value, got {type(solver_options).__name__}"
+        )
+    accepted = solver_option_names(method)
+    out: dict[str, Any] = {}
+    for key, val in solver_options.items():
+        if not isinstance(key, str):
+            raise OptionError(f"{what}: solver_options key {key!r} is not an option name (str)")
+        if key in _EXPLICIT:
+            raise OptionError(f"{what}: solver_options[{key!r}] is a parameter of {what}: pass {key}= directly")
+        if key in _SET_BY_INTEGRATOR:
+            raise OptionError(f"{what}: solver_options[{key!r}] is set by {what} itself")
+        if key == "vectorized":
+            raise OptionError(
+                f"{what}: solver_options['vectorized'] is not supported: the compiled right-hand side "
+                "is evaluated one state at a time"
+            )
+        if key not in accepted:
+            raise OptionError(
+                f"{what}: solver_options[{key!r}] is not an option of scipy's {method}; it accepts {list(accepted)}"
+            )
+        out[key] = val
+    return out
+
+
+def _check_events(what: str, events: Any) -> list[tuple[Any, float, float]]:
+    """``events``: None, one callable or a sequence of callables ``event(t, q, u)``.
+
+    Returns ``(event, max_events, direction)`` per event: ``max_events`` from the event's
+    ``terminal`` attribute (False/None/0: never stop, True: stop at the first occurrence, a positive
+    integer n: stop at the n-th), ``direction`` from its ``direction`` attribute (default 0). Raises
+    :class:`OptionError` naming ``events[k]`` (or its attribute) for a non-callable entry or a bad attribute.
+    """
+    if events is None:
+        return []
+    if callable(events):
+        events = [events]
+    elif isinstance(events, str | bytes | Mapping) or not isinstance(events, Sequence):
+        raise OptionError(
+            f"{what}: events must be a callable event(t, q, u) or a sequence of them, got {type(events).__name__}"
+        )
+    out = []
+    for k, ev in enumerate(events):
+        if not callable(ev):
+            raise OptionError(f"{what}: events[{k}] = {ev!r:.60} is not callable: expected event(t, q, u) -> float")
+        terminal = getattr(ev, "terminal", None)
+        if terminal is None or terminal is False:
+            n_max = math.inf
+        elif terminal is True:
+            n_max = 1.0
+        elif isinstance(terminal, int | np.integer) and terminal >= 0:
+            n_max = float(terminal) if terminal > 0 else math.inf
+        else:
+            raise OptionError(
+                f"{what}: events[{k}].terminal = {terminal!r} must be a bool or a non-negative integer "
+                "(stop at that occurrence)"
+            )
+        direction = getattr(ev, "direction", 0)
+        if (
+            isinstance(direction, bool)
+            or not isinstance(direction, int | float | np.integer | np.floating)
+            or not math.isfinite(direction)
+        ):
+            raise OptionError(
+                f"{what}: events[{k}].direction = {direction!r} must be a finite number "
+                "(> 0: upward crossings only, < 0: downward only, 0: both)"
+            )
+        out.append((ev, n_max, float(direction)))
+    return out
+
+
+def _check_dense_output(what: str, dense_output: Any) -> None:
+    if not isinstance(dense_output, bool | np.bool_):
+        raise OptionError(f"{what}: dense_output={dense_output!r} must be True or False")
+
+
+def _event_name(event: Any, k: int) -> str:
+    name = getattr(event, "__name__", None) or type(event).__name__
+    return f"events[{k}] ({name})"
+
+
+def _natural_event(comp: CompiledSystem, p: np.ndarray, event: Any, k: int) -> Callable[[float, np.ndarray], float]:
+    """``event(t, q, u)`` in natural coordinates as ``g(t, y)`` on the internal state (for the solver).
+
+    The state is mapped to ``(q, u)`` by the compiled observables (the map that fills
+    :attr:`Trajectory.q` and :attr:`Trajectory.u`). An exception raised by the event, or a value
+    that is not one finite real number, becomes an :class:`IntegrationError` naming ``events[k]``,
+    with the time and the state.
+    """
+    label = _event_name(event, k)
+
+    def g(t: float, y: np.ndarray) -> float:
+        obs = comp.observe(np.asarray(t, dtype=float), y, p)
+        q, u = np.array(obs["q"], dtype=float), np.array(obs["u"], dtype=float)
+        try:
+            val = event(t, q, u)
+        except Exception as exc:
+            raise IntegrationError(
+                f"integrate: {label} raised {type(exc).__name__} at t = {t!r}, q = {q.tolist()}, "
+                f"u = {u.tolist()}: {exc}",
+                t,
+                y,
+            ) from exc
+        try:
+            a = np.asarray(val, dtype=float)
+        except (TypeError, ValueError):
+            a = np.asarray(np.nan)
+            ok = False
+        else:
+            ok = a.size == 1 and bool(np.isfinite(a).all())
+        if not ok:
+            raise IntegrationError(
+                f"integrate: {label} returned {val!r:.60} at t = {t!r}, q = {q.tolist()}, u = {u.tolist()}: "
+                "expected one finite real number",
+                t,
+                y,
+            )
+        return float(a.reshape(()))
+
+    g.terminal = getattr(event, "terminal", None)  # type: ignore[attr-defined]
+    g.direction = getattr(event, "direction", 0)  # type: ignore[attr-defined]
+    return g
+
+
+def _scipy_only(what: str, events: Any, dense_output: Any, solver_options: Any) -> None:
+    """``events``, ``dense_output=True`` and ``solver_options`` need one of scipy's solvers."""
+    _check_dense_output("integrate", dense_output)
+    if events is not None:
+        raise OptionError(f"integrate: events need one of scipy's methods {list(SOLVERS)}; {what} has no events")
+    if dense_output:
+        raise OptionError(
+            f"integrate: dense_output=True needs one of scipy's methods {list(SOLVERS)}; {what} has no dense output"
+        )
+    if solver_options is not None:
+        raise OptionError(f"integrate: solver_options are passed to scipy's solvers {list(SOLVERS)}; {what} takes none")
+
+
+def _check_n_steps(meth: str, n_steps: Any, max_steps: int, backend: str) -> None:
+    """``n_steps``: only for RK4, a positive integer (at most ``max_steps`` on the NumPy path)."""
+    if meth == "RK45":
+        if n_steps is not None:
+            raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
+        return
+    if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
+        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
+    if backend == "numpy" and n_steps > max_steps:
+        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")

@@ -5,7 +5,7 @@ Importing this module installs :func:`integrate` as :meth:`frames.SecondOrderFie
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,6 +13,7 @@ import numpy as np
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
+    ArgumentError,
     InconsistentInitialDataError,
     InvalidExpressionError,
     OptionError,
@@ -25,11 +26,17 @@ from ._compiled import CompiledSystem
 from ._inputs import (
     _batch_array,
     _check_consistent,
+    _check_dense_output,
+    _check_events,
+    _check_n_steps,
     _check_options,
+    _check_solver_options,
     _check_t_eval,
     _extras,
     _merge_params,
+    _natural_event,
     _resolve,
+    _scipy_only,
     _singular_frame_message,
     _t_span,
     _vector,
@@ -37,7 +44,7 @@ from ._inputs import (
 )
 from ._lda import LDAScheme, lda_midpoint
 from ._numba import dp45_numba, integrate_one, rk4_numba
-from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
+from ._rk import SOLVERS, ProgressBar, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
 
@@ -88,6 +95,9 @@ def integrate_system(
     constraint_tol: float = 1e-9,
     max_steps: int = DEFAULT_MAX_STEPS,
     timeout: float | None = DEFAULT_TIMEOUT,
+    events: Any = None,
+    dense_output: bool = False,
+    solver_options: Mapping[str, Any] | None = None,
 ) -> Trajectory:
     """Integrate a compiled system with one of scipy's solvers, under a budget (see :func:`integrate`)."""
     if isinstance(comp, OdeSystem):
@@ -105,6 +115,9 @@ def integrate_system(
         max_steps=max_steps,
         timeout=timeout,
     )
+    _check_dense_output("integrate", dense_output)
+    opts = _check_solver_options("integrate", method, solver_options)
+    evs = _check_events("integrate", events)
     t0, t1 = _t_span(t_span)
     t_eval = _check_t_eval("integrate", t_eval, t0, t1)
     p, y0, projection = _initial_data(comp, t0, q0, u0, params, extra0, project, constraint_tol)
@@ -121,7 +134,7 @@ def integrate_system(
     def guard(t: float, y: np.ndarray) -> float:
         return float(comp.guard(t, y, p))  # type: ignore[arg-type]
 
-    ts, Y, info = solve_single(
+    res = solve_single(
         fun,
         t0,
         t1,
@@ -135,10 +148,29 @@ def integrate_system(
         guard_label=str(S.guard),
         max_steps=max_steps,
         timeout=timeout,
+        events=[(_natural_event(comp, p, ev, k), n_max, d) for k, (ev, n_max, d) in enumerate(evs)],
+        dense_output=bool(dense_output),
+        solver_options=opts,
     )
-    info |= {"rtol": rtol, "atol": atol}
+    info = res.info | {"rtol": rtol, "atol": atol}
+    if opts:
+        info["solver_options"] = dict(opts)
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
-    return _make_trajectory(comp, ts, Y, p, method, projection, info, pdict)
+    return _make_trajectory(
+        comp,
+        res.t,
+        res.y,
+        p,
+        method,
+        projection,
+        info,
+        pdict,
+        status=res.status,
+        message=res.message,
+        sol=res.sol,
+        t_events=res.t_events if evs else None,
+        y_events=res.y_events if evs else None,
+    )
 
 
 def integrate(
@@ -164,6 +196,9 @@ def integrate(
     timeout: float | None = DEFAULT_TIMEOUT,
     step: float | None = None,
     backend: str = "numpy",
+    events: Any = None,
+    dense_output: bool = False,
+    solver_options: Mapping[str, Any] | None = None,
 ) -> Trajectory:
     r"""Integrate a second-order field from natural initial data.
 
@@ -206,10 +241,36 @@ def integrate(
         (``v^a := 0``). The projection is recorded in :attr:`Trajectory.projection`.
     extra0, mu0 : optional
         Further initial data of plug-in systems (``mu0`` is ``extra0={"mu": mu0}``).
+    events : callable or sequence of callables, optional
+        Event functions ``event(t, q, u) -> float`` in **natural** coordinates (``q``, ``u`` arrays
+        in chart order, whatever the internal state): an event occurs where its value crosses zero,
+        located as in :func:`scipy.integrate.solve_ivp` (Brent's method on the step's dense output,
+        to ``4 ε``). The attributes of :func:`~scipy.integrate.solve_ivp` apply: ``event.terminal``
+        (True: stop at the first occurrence; a positive integer ``k``: at the ``k``-th) and
+        ``event.direction`` (> 0 upward crossings only, < 0 downward only, 0 both). Results in
+        :attr:`Trajectory.t_events`, :attr:`Trajectory.y_events` (natural ``(q, u)`` rows) and
+        :attr:`Trajectory.status` (1 when a terminal event stopped the run; with ``t_eval=None`` the
+        last sample is then at the event, with ``t_eval`` the samples stop before it). Only for scipy's
+        methods.
+    dense_output : bool, default False
+        Keep every step's interpolant: :attr:`Trajectory.sol` is then a :class:`DenseOutput`,
+        ``sol(t)`` the state (layout of :attr:`Trajectory.state`) at any ``t`` of the run, as
+        ``solve_ivp(dense_output=True).sol``. Off by default (it holds one interpolant per step);
+        ``sol`` is None without it. Only for scipy's methods (``"lda-midpoint"`` and
+        ``backend="numba"`` have no dense output and refuse ``dense_output=True``).
+    solver_options : mapping, optional
+        Further keyword options of the scipy solver class, passed to its constructor as
+        ``solve_ivp(**options)`` does: e.g. ``first_step`` (every method), ``jac``, ``jac_sparsity``
+        (``Radau``, ``BDF``, ``LSODA``; in the internal state's coordinates), ``min_step``, ``lband``,
+        ``uband`` (``LSODA``). A key the chosen solver does not accept, a non-str key, a key that is a
+        parameter here (``rtol``, ``atol``, ``t_eval``, ``max_step``, ``method``, ``events``,
+        ``dense_output``) and ``vectorized`` are refused (:class:`OptionError` naming the key).
 
     Returns
     -------
     Trajectory
+        With :attr:`~Trajectory.status` and :attr:`~Trajectory.message` (``"lda-midpoint"`` and
+        ``backend="numba"`` always report status 0 and name the method).
 
     Raises
     ------
@@ -221,7 +282,8 @@ def integrate(
         Singular Hessian (the guard changes sign or vanishes) or a non-finite right-hand side;
         carries ``t`` and ``state``.
     IntegrationError
-        The solver failed; the message is the solver's; carries ``t`` and ``state``.
+        The solver failed (the message is the solver's), or an event raised or returned something
+        other than one finite number (the message names ``events[k]``); carries ``t`` and ``state``.
     IntegrationBudgetError
         ``max_steps`` or ``timeout`` exceeded; carries ``t`` and ``state``.
     OptionalDependencyError
@@ -230,7 +292,9 @@ def integrate(
         An invalid ``method``, tolerance, ``max_step``, ``max_steps``, ``timeout``, ``t_eval`` or ``backend``;
         ``method="lda-midpoint"`` without a positive finite ``step``, with ``t_eval`` or another
         backend, for an ODE without its system, or with a time-dependent Lagrangian; ``step`` given
-        to another method.
+        to another method; a non-callable ``events[k]`` or a bad ``terminal`` / ``direction``
+        attribute; a refused ``solver_options`` key; ``dense_output`` not a bool; ``events``,
+        ``solver_options`` or ``dense_output=True`` with ``"lda-midpoint"`` or ``backend="numba"``.
 
     Examples
     --------
@@ -239,10 +303,26 @@ def integrate(
     >>> tr = fr.integrate(mdl, (0, 1), mdl.q0, mdl.u0, method="lda-midpoint", step=0.1)
     >>> len(tr.t), tr.info["nsteps"], bool(tr.residual.max() < 1e-12)
     (11, 10, True)
+
+    An event in natural coordinates, terminal, with the dense output kept:
+
+    >>> def x_reaches_half(t, q, u):
+    ...     return q[1] - 0.5
+    >>> x_reaches_half.terminal = True
+    >>> tr = fr.integrate(mdl, (0, 5), mdl.q0, mdl.u0, events=x_reaches_half, dense_output=True)
+    >>> tr.status, tr.message
+    (1, 'A termination event occurred.')
+    >>> bool(tr.t[-1] == tr.t_events[0][0]), bool(abs(tr.y_events[0][0, 1] - 0.5) < 1e-12)
+    (True, True)
+    >>> bool(abs(tr.sol(tr.t[-1])[1] - 0.5) < 1e-12)
+    True
     """
     if mu0 is not None:
         extra0 = dict(extra0 or {}) | {"mu": mu0}
-    if isinstance(method, str) and method.lower() == "lda-midpoint":
+    lda = isinstance(method, str) and method.lower() == "lda-midpoint"
+    if lda or (isinstance(backend, str) and backend.lower() == "numba"):
+        _scipy_only("method='lda-midpoint'" if lda else "backend='numba'", events, dense_output, solver_options)
+    if lda:
         if backend != "numpy":
             raise OptionError(f"integrate: method='lda-midpoint' has no backend={backend!r}; use backend='numpy'")
         return _integrate_lda(
@@ -292,6 +372,9 @@ def integrate(
         constraint_tol=constraint_tol,
         max_steps=max_steps,
         timeout=timeout,
+        events=events,
+        dense_output=dense_output,
+        solver_options=solver_options,
     )
 
 
@@ -356,7 +439,8 @@ def _integrate_numba(
     Y, info = integrate_one(comp, t0, t1, y0, p, te, rtol, atol, max_steps, timeout, max_step)
     info |= {"rtol": rtol, "atol": atol}
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
-    return _make_trajectory(comp, te, Y, p, meth, projection, info, pdict)
+    message = "backend='numba' (jitted Dormand–Prince 5(4)) reached the end of the integration interval."
+    return _make_trajectory(comp, te, Y, p, meth, projection, info, pdict, status=0, message=message)
 
 
 def _lda_options(what: str, step: Any, t_eval: Any, backend: Any, field: Any, max_steps: Any, timeout: Any) -> None:
@@ -420,7 +504,11 @@ def _integrate_lda(
     ts, Q, U, info = lda_midpoint(scheme, t0, t1, qv, uv, p, float(step), max_steps=max_steps, timeout=timeout)
     Y = np.vstack([Q.T, U.T])
     pdict = dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
-    return _make_trajectory(comp, ts, Y, p, "lda-midpoint", projection, info, pdict)
+    message = (
+        f"method='lda-midpoint' reached the end of the integration interval "
+        f"({info.get('nsteps', len(ts) - 1)} steps of h = {info.get('step', float(step)):.6g})."
+    )
+    return _make_trajectory(comp, ts, Y, p, "lda-midpoint", projection, info, pdict, status=0, message=message)
 
 
 def integrate_batch(
@@ -445,6 +533,7 @@ def integrate_batch(
     timeout: float | None = DEFAULT_TIMEOUT,
     backend: str = "numpy",
     step: float | None = None,
+    progress: bool | None = None,
 ) -> TrajectoryBatch:
     r"""Integrate many initial conditions / parameter sets in one vectorised run.
 
@@ -474,11 +563,29 @@ def integrate_batch(
         ``"numba"`` (the ``numba`` extra): a jitted right-hand side and jitted RK4 / Dormand–Prince 5(4)
         kernels, members in parallel (``prange``); RK45 then controls the step per member
         (:mod:`frames.numeric._numba`).
+    progress : bool or None, default None
+        A :mod:`tqdm` bar on stderr, as :func:`sweep`'s: ``True`` always, ``None`` only when stderr is a
+        terminal, ``False`` never. The NumPy ``"RK45"`` and ``"RK4"`` paths step all members together,
+        so the bar follows the common time ``t`` from ``t0`` to ``t1`` (one update per step);
+        ``"lda-midpoint"`` runs the members one after another and counts them; ``backend="numba"``
+        runs inside one jitted call and completes the bar (counting members) when it returns.
 
     Returns
     -------
     TrajectoryBatch
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.knife_edge()
+    >>> q0 = [[0.0, 0.0, 0.0], [0.3, 0.0, 0.0]]  # (phi, x, y) of two knife edges
+    >>> u0 = [[0.5, 1.0, 0.0], [0.5, 0.955336489125606, 0.29552020666133955]]  # rolling along phi
+    >>> tb = fr.integrate_batch(mdl, (0, 1), q0, u0, progress=False)
+    >>> tb.q.shape
+    (2, 101, 3)
     """
+    if progress is not None and not isinstance(progress, bool):
+        raise ArgumentError(f"integrate_batch: progress: expected True, False or None, got {progress!r}")
     lda = isinstance(method, str) and method.lower() == "lda-midpoint"
     if lda:
         _lda_options("integrate_batch", step, t_eval, backend, field, max_steps, timeout)
@@ -544,48 +651,13 @@ def integrate_batch(
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     backend = _check_backend("integrate_batch", backend)
     fb = comp.fun_batch(p)
-    if lda:
-        assert system is not None and step is not None
-        lag = lagrangian if lagrangian is not None else system.lagrangian
-        if lag.time_dependent:
-            raise OptionError("integrate_batch: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t)")
-        scheme = LDAScheme(lag, system.frame, system.m, S.params)
-        n = S.chart.dim
-        parts = []
-        for j in range(nb):
-            pj = p if p.ndim == 1 else p[:, j]
-            te, Qj, Uj, info = lda_midpoint(
-                scheme, t0, t1, Y0[:n, j], Y0[n : 2 * n, j], pj, float(step), max_steps=max_steps, timeout=timeout
-            )
-            parts.append(np.hstack([Qj, Uj]))
-        Ys = np.stack(parts, axis=2)
-    elif backend == "numba":
-        if meth == "RK45":
-            if n_steps is not None:
-                raise OptionError(
-                    "integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps"
-                )
-            Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, rtol, atol, max_steps, timeout)
-        else:
-            if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
-                raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
-            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(n_steps), timeout, max_steps)
-    elif meth == "RK45":
-        if n_steps is not None:
-            raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
-
-        def gb(t: float, Y: np.ndarray) -> np.ndarray:
-            return np.asarray(comp.guard(t, Y, p))
-
-        Ys, info = dp45_batch(
-            fb, t0, t1, Y0, te, rtol, atol, max_steps, timeout, gb if comp.guard_depends_on_state else None
-        )
-    else:
-        if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
-            raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
-        if n_steps > max_steps:
-            raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
-        Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps), timeout)
+    if not lda:
+        _check_n_steps(meth, n_steps, max_steps, backend)
+    with ProgressBar(progress, not lda and backend == "numpy", nb, t0, t1) as bar:
+        te, Ys, info = _run_batch(
+            comp, fb, p, Y0, te, t0, t1, meth, lda, backend, system, lagrangian, step, n_steps,
+            rtol, atol, max_steps, timeout, bar,
+        )  # fmt: skip
     if comp.guard_depends_on_state:
         G = np.broadcast_to(
             np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
@@ -637,6 +709,75 @@ def integrate_batch(
         info=info | {"rtol": rtol, "atol": atol},
         names=dict(S.names),
     )
+
+
+def _run_batch(
+    comp: CompiledSystem,
+    fb: Callable[[float, np.ndarray], np.ndarray],
+    p: np.ndarray,
+    Y0: np.ndarray,
+    te: np.ndarray,
+    t0: float,
+    t1: float,
+    meth: str,
+    lda: bool,
+    backend: str,
+    system: Any,
+    lagrangian: Any,
+    step: Any,
+    n_steps: Any,
+    rtol: float,
+    atol: float,
+    max_steps: int,
+    timeout: float | None,
+    bar: ProgressBar,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The integration of :func:`integrate_batch` (options checked): ``(t, Ys (N, n_state, B), info)``."""
+    S = comp.system
+    nb = Y0.shape[1]
+    if lda:
+        assert system is not None and step is not None
+        lag = lagrangian if lagrangian is not None else system.lagrangian
+        if lag.time_dependent:
+            raise OptionError("integrate_batch: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t)")
+        scheme = LDAScheme(lag, system.frame, system.m, S.params)
+        n = S.chart.dim
+        parts = []
+        for j in range(nb):
+            pj = p if p.ndim == 1 else p[:, j]
+            te, Qj, Uj, info = lda_midpoint(
+                scheme, t0, t1, Y0[:n, j], Y0[n : 2 * n, j], pj, float(step), max_steps=max_steps, timeout=timeout
+            )
+            parts.append(np.hstack([Qj, Uj]))
+            bar.member()
+        return te, np.stack(parts, axis=2), info
+    if backend == "numba":
+        if meth == "RK45":
+            Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, rtol, atol, max_steps, timeout)
+        else:
+            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(n_steps), timeout, max_steps)
+        return te, Ys, info
+    if meth == "RK45":
+
+        def gb(t: float, Y: np.ndarray) -> np.ndarray:
+            return np.asarray(comp.guard(t, Y, p))
+
+        Ys, info = dp45_batch(
+            fb,
+            t0,
+            t1,
+            Y0,
+            te,
+            rtol,
+            atol,
+            max_steps,
+            timeout,
+            gb if comp.guard_depends_on_state else None,
+            on_step=bar.on_step,
+        )
+        return te, Ys, info
+    Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps), timeout, on_step=bar.on_step)
+    return te, Ys, info
 
 
 register_integrator(integrate)

@@ -3,17 +3,45 @@ Dormand–Prince 5(4) and RK4 over a batch of states."""
 
 from __future__ import annotations
 
+import inspect
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import IntegrationBudgetError, IntegrationError, SingularityError
+from ..errors import FramesError, IntegrationBudgetError, IntegrationError, OptionError, SingularityError
 
-__all__ = ["SOLVERS", "dp45_batch", "rk4_batch", "solve_single"]
+__all__ = ["SOLVERS", "ProgressBar", "SingleSolution", "dp45_batch", "rk4_batch", "solve_single", "solver_option_names"]
 
 SOLVERS = ("RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA")
+
+#: Constructor arguments of scipy's solvers that :func:`solve_single` sets itself.
+_SET_HERE = ("self", "fun", "t0", "y0", "t_bound", "max_step", "rtol", "atol", "vectorized", "extraneous")
+
+#: ``solve_ivp``'s messages for ``status`` 0 and 1.
+MESSAGES = {
+    0: "The solver successfully reached the end of the integration interval.",
+    1: "A termination event occurred.",
+}
+
+
+def solver_option_names(method: str) -> tuple[str, ...]:
+    """The keyword options of scipy's solver class ``method`` that may be passed through ``solver_options``.
+
+    They are the arguments of the class's ``__init__`` except those set by :func:`solve_single`
+    (``fun``, ``t0``, ``y0``, ``t_bound``, ``max_step``, ``rtol``, ``atol``) and ``vectorized`` (the
+    right-hand side takes one state at a time): e.g. ``first_step`` for the Runge–Kutta methods, and
+    ``jac``, ``jac_sparsity`` for ``Radau`` and ``BDF``, ``min_step``, ``lband``, ``uband`` for ``LSODA``.
+    """
+    import scipy.integrate as si
+
+    params = inspect.signature(getattr(si, method).__init__).parameters
+    return tuple(
+        k
+        for k, par in params.items()
+        if k not in _SET_HERE and par.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
+    )
 
 
 def _lincomb(coeffs: Any, K: np.ndarray) -> np.ndarray:
@@ -33,6 +61,51 @@ def _bad(Y: np.ndarray) -> np.ndarray:
     return ~np.all(np.isfinite(Y), axis=0)  # type: ignore[no-any-return]
 
 
+class ProgressBar:
+    """The optional :mod:`tqdm` bar of :func:`~frames.integrate_batch` (a context manager; a no-op when off).
+
+    ``progress``: ``True`` always, ``None`` only when stderr is a terminal (tqdm's ``disable=None``),
+    ``False`` never (tqdm is then not imported), as :func:`~frames.sweep`.
+
+    ``in_time``: the bar runs over ``[t0, t1]`` and :meth:`at` moves it to the time reached (the
+    lock-step NumPy paths); otherwise it counts the ``nb`` members (:meth:`member`; the bar is completed on a clean exit).
+    """
+
+    def __init__(self, progress: bool | None, in_time: bool, nb: int, t0: float, t1: float) -> None:
+        self.bar: Any = None
+        self.in_time, self.nb, self.t0, self.t1 = in_time, nb, t0, t1
+        if progress is not False:
+            from tqdm import tqdm
+
+            total = abs(t1 - t0) if in_time else nb
+            unit = "t" if in_time else "member"
+            bar = tqdm(total=total, desc="integrate_batch", unit=unit, disable=None if progress is None else False)
+            self.bar = None if bar.disable else bar
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            if exc[0] is None and self.bar.n < self.bar.total:
+                self.bar.update(self.bar.total - self.bar.n)
+            self.bar.close()
+
+    def at(self, t: float) -> None:
+        """The common time ``t`` is reached."""
+        if self.bar is not None:
+            self.bar.update(abs(t - self.t0) - self.bar.n)
+
+    def member(self) -> None:
+        """One more member is done."""
+        if self.bar is not None:
+            self.bar.update(1)
+
+    @property
+    def on_step(self) -> Callable[[float], None] | None:
+        return self.at if self.bar is not None and self.in_time else None
+
+
 def dp45_batch(
     f: Callable[[float, np.ndarray], np.ndarray],
     t0: float,
@@ -44,8 +117,11 @@ def dp45_batch(
     max_steps: int,
     timeout: float | None = None,
     guard: Callable[[float, np.ndarray], np.ndarray] | None = None,
+    on_step: Callable[[float], None] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Lock-step Dormand–Prince 5(4) over a batch: every member's RMS error norm must be ≤ 1.
+
+    ``on_step(t)`` (optional) is called with the new time after every accepted step (a progress bar).
 
     ``guard(t, Y)`` (one value per member, zero where the system is singular) classifies a
     step-size failure: members whose guard has dropped to ``1e-6`` of its initial size make it a
@@ -153,6 +229,8 @@ def dp45_batch(
                 k_out += 1
             t, y, f0 = tn, y_new, f_new
             nsteps += 1
+            if on_step is not None:
+                on_step(t)
             fac = 10.0 if worst == 0 else min(10.0, 0.9 * worst ** (-0.2))
             if rejected:
                 fac = min(1.0, fac)
@@ -182,8 +260,12 @@ def rk4_batch(
     t_eval: np.ndarray,
     n_steps: int,
     timeout: float | None = None,
+    on_step: Callable[[float], None] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Classical fixed-step RK4 over a batch; output at ``t_eval`` by cubic Hermite interpolation."""
+    """Classical fixed-step RK4 over a batch; output at ``t_eval`` by cubic Hermite interpolation.
+
+    ``on_step(t)`` (optional) is called with the new time after every step (a progress bar).
+    """
     deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     h = (t1 - t0) / n_steps
     ns, nb = y0.shape
@@ -224,10 +306,84 @@ def rk4_batch(
             out[k_out] = h00 * y + h10 * h * k1 + h01 * y_new + h11 * h * f_new
             k_out += 1
         t, y, k1 = tn, y_new, f_new
+        if on_step is not None:
+            on_step(t)
     while k_out < len(t_eval):
         out[k_out] = y
         k_out += 1
     return out, {"steps": n_steps, "rejected": 0, "nfev": 4 * n_steps + 1}
+
+
+class SingleSolution(NamedTuple):
+    """What :func:`solve_single` returns (the fields of :func:`scipy.integrate.solve_ivp`'s result)."""
+
+    t: np.ndarray
+    """Output times ``(N,)``."""
+    y: np.ndarray
+    """States ``(n_state, N)``."""
+    info: dict[str, Any]
+    """``nfev``, ``njev``, ``steps``, ``message``."""
+    status: int
+    """0: reached the end of the interval; 1: stopped by a terminal event."""
+    message: str
+    sol: Any
+    """scipy's :class:`~scipy.integrate.OdeSolution` (state ``(n_state,)`` at a time), or None."""
+    t_events: list[np.ndarray]
+    """Per event, the times ``(k,)`` at which it occurred."""
+    y_events: list[np.ndarray]
+    """Per event, the states ``(k, n_state)`` at those times."""
+
+
+#: An event for :func:`solve_single`: ``(g(t, y), occurrences before stopping (inf: never), direction)``.
+Event = tuple[Callable[[float, np.ndarray], float], float, float]
+
+
+def _active_events(g: Sequence[float], g_new: Sequence[float], direction: np.ndarray) -> np.ndarray:
+    """Events whose function changes sign (or reaches zero) over the step in their direction (as solve_ivp)."""
+    ga, gb = np.asarray(g), np.asarray(g_new)
+    up = (ga <= 0) & (gb >= 0)
+    down = (ga >= 0) & (gb <= 0)
+    mask = up & (direction > 0) | down & (direction < 0) | (up | down) & (direction == 0)
+    return np.nonzero(mask)[0]
+
+
+def _event_roots(
+    dense: Callable[[float], np.ndarray],
+    funs: Sequence[Callable[[float, np.ndarray], float]],
+    active: np.ndarray,
+    count: np.ndarray,
+    max_events: np.ndarray,
+    t_old: float,
+    t_new: float,
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The roots of the active events on the step's dense output (brentq to 4 ε), and whether to stop.
+
+    As :func:`scipy.integrate.solve_ivp`: when an event reaches its count of occurrences, the roots
+    are ordered in the direction of integration and those after the first such event are dropped.
+    """
+    from scipy.optimize import brentq
+
+    eps = 4 * np.finfo(float).eps
+    roots = np.array(
+        [brentq(lambda s, g=funs[i]: g(s, dense(s)), t_old, t_new, xtol=eps, rtol=eps) for i in active], dtype=float
+    )
+    if not np.any(count[active] >= max_events[active]):
+        return active, roots, False
+    order = np.argsort(roots) if t_new > t_old else np.argsort(-roots)
+    active, roots = active[order], roots[order]
+    first = int(np.nonzero(count[active] >= max_events[active])[0][0])
+    return active[: first + 1], roots[: first + 1], True
+
+
+def _ode_solution(ts: list[float], interpolants: list[Any], method: str) -> Any:
+    """scipy's :class:`~scipy.integrate.OdeSolution` over the accepted steps (None without a step)."""
+    from scipy.integrate import OdeSolution
+
+    if not interpolants:
+        return None
+    if "alt_segment" in inspect.signature(OdeSolution).parameters:  # scipy >= 1.15: BDF/LSODA segments
+        return OdeSolution(ts, interpolants, alt_segment=method in ("BDF", "LSODA"))
+    return OdeSolution(ts, interpolants)
 
 
 def solve_single(
@@ -245,21 +401,42 @@ def solve_single(
     guard_label: str,
     max_steps: int,
     timeout: float | None,
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    events: Sequence[Event] = (),
+    dense_output: bool = False,
+    solver_options: Mapping[str, Any] | None = None,
+) -> SingleSolution:
     """One trajectory with a scipy :class:`~scipy.integrate.OdeSolver`, stepped here under a budget.
 
     The loop is :func:`scipy.integrate.solve_ivp`'s (same solvers, same dense output at
-    ``t_eval``) with three additions: at most ``max_steps`` accepted steps and ``timeout`` wall
-    seconds (else :class:`~frames.IntegrationBudgetError` with the time and state reached); a
-    solver failure is an :class:`~frames.IntegrationError` carrying the time and state; and a
-    sign change or non-finite value of ``guard`` (zero where the system is singular) is located
-    on the dense output and raised as :class:`~frames.SingularityError` with its time and state.
+    ``t_eval``, same event location, same ``sol``) with three additions: at most ``max_steps``
+    accepted steps and ``timeout`` wall seconds (else :class:`~frames.IntegrationBudgetError` with
+    the time and state reached); a solver failure is an :class:`~frames.IntegrationError` carrying
+    the time and state; and a sign change or non-finite value of ``guard`` (zero where the system is
+    singular) is located on the dense output and raised as :class:`~frames.SingularityError` with
+    its time and state.
 
-    Returns ``(t, Y, info)`` with ``Y`` of shape ``(n_state, N)``.
+    ``events`` are ``(g, max_events, direction)``: ``g(t, y)`` is evaluated after every step; where
+    it changes sign (only upwards for ``direction > 0``, only downwards for ``direction < 0``) the
+    root is found on the step's dense output by Brent's method to ``4 ε``, and after ``max_events``
+    occurrences the integration stops there (status 1; with ``t_eval=None`` the last output time is
+    the event's). A singularity past a terminal event within the same step is not reported.
+
+    ``dense_output`` keeps every step's interpolant and returns them as an
+    :class:`~scipy.integrate.OdeSolution` (``sol``). ``solver_options`` are passed to the solver's
+    constructor (see :func:`solver_option_names`); a value the solver refuses is an
+    :class:`~frames.OptionError`.
     """
     import scipy.integrate as si
 
-    solver = getattr(si, method)(fun, t0, y0, t1, rtol=rtol, atol=atol, max_step=max_step)
+    opts = dict(solver_options or {})
+    try:
+        solver = getattr(si, method)(fun, t0, y0, t1, rtol=rtol, atol=atol, max_step=max_step, **opts)
+    except FramesError:
+        raise
+    except (TypeError, ValueError) as exc:
+        if not opts:
+            raise
+        raise OptionError(f"integrate: solver_options {sorted(opts)} refused by scipy's {method}: {exc}") from exc
     direction = 1.0 if t1 > t0 else -1.0
     deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     if t_eval is None:
@@ -275,6 +452,16 @@ def solve_single(
             k_out += 1
     g_prev = None if guard is None else float(guard(t0, y0))
     g0 = g_prev or 0.0
+    ev_funs = [e[0] for e in events]
+    max_events = np.array([e[1] for e in events], dtype=float)
+    ev_dir = np.array([e[2] for e in events], dtype=float)
+    ev_count = np.zeros(len(events))
+    ev_g = [g(t0, y0) for g in ev_funs]
+    t_events: list[list[float]] = [[] for _ in events]
+    y_events: list[list[np.ndarray]] = [[] for _ in events]
+    nodes: list[float] = [t0]
+    interpolants: list[Any] = []
+    status = 0
     steps = 0
     while solver.status == "running":
         t_old = solver.t
@@ -296,11 +483,26 @@ def solve_single(
             )
         steps += 1
         t_new, y_new = float(solver.t), solver.y
-        dense = None
+        dense = solver.dense_output() if dense_output else None
+        if events:
+            g_new = [g(t_new, y_new) for g in ev_funs]
+            active = _active_events(ev_g, g_new, ev_dir)
+            if active.size:
+                dense = dense if dense is not None else solver.dense_output()
+                ev_count[active] += 1
+                idx, roots, stop = _event_roots(dense, ev_funs, active, ev_count, max_events, t_old, t_new)
+                for i, te in zip(idx.tolist(), roots.tolist(), strict=True):
+                    t_events[i].append(te)
+                    y_events[i].append(np.asarray(dense(te), dtype=float))
+                if stop:
+                    status = 1
+                    t_new = float(roots[-1])
+                    y_new = np.asarray(dense(t_new), dtype=float)
+            ev_g = g_new
         if guard is not None:
             g = float(guard(t_new, y_new))
             if not np.isfinite(g) or g == 0 or np.sign(g) != np.sign(g_prev or 0.0):
-                dense = solver.dense_output()
+                dense = dense if dense is not None else solver.dense_output()
                 te = t_new
                 if np.isfinite(g) and g != 0:
                     from scipy.optimize import brentq
@@ -315,8 +517,9 @@ def solve_single(
                 )
             g_prev = g
         if t_eval is None:
-            ts.append(t_new)
-            ys.append(np.array(y_new, dtype=float))
+            if t_new != ts[-1]:
+                ts.append(t_new)
+                ys.append(np.array(y_new, dtype=float))
         else:
             k_end = k_out
             while k_end < len(t_eval) and direction * (t_eval[k_end] - t_new) <= 0:
@@ -328,6 +531,11 @@ def solve_single(
                 ts.extend(float(x) for x in pts)
                 ys.extend(np.asarray(vals).T)
                 k_out = k_end
+        if dense_output and t_new != nodes[-1]:
+            interpolants.append(dense)
+            nodes.append(t_new)
+        if status == 1:
+            break
         if solver.status == "running":
             if steps >= max_steps:
                 raise IntegrationBudgetError(
@@ -342,10 +550,15 @@ def solve_single(
                     t_new,
                     y_new,
                 )
-    info = {
-        "nfev": int(solver.nfev),
-        "njev": int(solver.njev),
-        "steps": steps,
-        "message": "The solver successfully reached the end of the integration interval.",
-    }
-    return np.asarray(ts, dtype=float), np.array(ys, dtype=float).T, info
+    info = {"nfev": int(solver.nfev), "njev": int(solver.njev), "steps": steps, "message": MESSAGES[status]}
+    n_state = len(y0)
+    return SingleSolution(
+        t=np.asarray(ts, dtype=float),
+        y=np.array(ys, dtype=float).T.reshape(n_state, len(ts)),
+        info=info,
+        status=status,
+        message=MESSAGES[status],
+        sol=_ode_solution(nodes, interpolants, method) if dense_output else None,
+        t_events=[np.asarray(te, dtype=float) for te in t_events],
+        y_events=[np.asarray(ye, dtype=float).reshape(len(ye), n_state) for ye in y_events],
+    )

@@ -17,7 +17,7 @@ from ..errors import ArgumentError, OptionalDependencyError
 from ._compiled import CompiledSystem
 from ._plot import Panel, draw_panels, plot_panels, write_csv
 
-__all__ = ["Trajectory", "TrajectoryBatch"]
+__all__ = ["DenseOutput", "Trajectory", "TrajectoryBatch"]
 
 
 def _frozen(a: np.ndarray | None) -> np.ndarray | None:
@@ -26,6 +26,76 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
     a = np.ascontiguousarray(a)
     a.setflags(write=False)
     return a
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class DenseOutput:
+    r"""The continuous solution of a scipy solver (:attr:`Trajectory.sol`): the state at any time of the run.
+
+    It wraps the :class:`scipy.integrate.OdeSolution` built from every accepted step's interpolant
+    (for ``RK45`` the step's quartic, for ``DOP853`` its 7th-order polynomial, ...), so between the
+    steps it has the solver's own accuracy, and at the output times it reproduces
+    :attr:`Trajectory.state` to rounding (the samples are computed from the same interpolants).
+
+    ``sol(t)`` is the state in the trajectory's layout: shape ``(n_state,)`` for a scalar ``t`` and
+    ``(N, n_state)`` (one row per time, like :attr:`Trajectory.state`) for an array of ``N`` times.
+    :meth:`natural` gives the natural coordinates and velocities ``(q, u)`` instead.
+
+    Attributes
+    ----------
+    ode_solution : scipy.integrate.OdeSolution
+        scipy's object (its ``__call__`` returns ``(n_state, N)``, scipy's layout).
+    t_min, t_max : float
+        The time interval covered (the ends of the run; a terminal event's time ends it).
+    """
+
+    ode_solution: Any
+    compiled: CompiledSystem
+    p: np.ndarray
+
+    @property
+    def t_min(self) -> float:
+        return float(self.ode_solution.t_min)
+
+    @property
+    def t_max(self) -> float:
+        return float(self.ode_solution.t_max)
+
+    def __repr__(self) -> str:
+        return f"DenseOutput(t=[{self.t_min:g}, {self.t_max:g}], n_state={self.compiled.system.n_state})"
+
+    def _times(self, t: Any) -> np.ndarray:
+        try:
+            ta = np.asarray(t, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ArgumentError(f"sol: t must be a number or a 1-d array of numbers, got {t!r:.60}") from exc
+        if ta.ndim > 1:
+            raise ArgumentError(f"sol: t must be a number or a 1-d array of numbers, got shape {ta.shape}")
+        if not np.all(np.isfinite(ta)):
+            raise ArgumentError(f"sol: t must be finite, got {ta.tolist()}")
+        lo, hi = self.t_min, self.t_max
+        tol = 8 * np.finfo(float).eps * max(1.0, abs(lo), abs(hi))
+        if ta.size and (ta.min() < lo - tol or ta.max() > hi + tol):
+            raise ArgumentError(
+                f"sol: t = {ta.tolist() if ta.ndim else float(ta)} outside the integrated interval [{lo}, {hi}] "
+                "(the dense output does not extrapolate)"
+            )
+        return ta
+
+    def __call__(self, t: Any) -> np.ndarray:
+        """The state at ``t``: ``(n_state,)`` for a scalar, ``(N, n_state)`` for ``N`` times."""
+        ta = self._times(t)
+        y = np.asarray(self.ode_solution(ta), dtype=float)
+        return y if ta.ndim == 0 else y.T
+
+    def natural(self, t: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(q, u)`` at ``t``: arrays ``(n,)`` for a scalar, ``(N, n)`` for ``N`` times."""
+        ta = self._times(t)
+        y = np.asarray(self.ode_solution(ta), dtype=float)
+        obs = self.compiled.observe(ta, y, self.p)
+        if ta.ndim == 0:
+            return np.array(obs["q"]), np.array(obs["u"])
+        return np.array(obs["q"].T), np.array(obs["u"].T)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -64,6 +134,26 @@ class Trajectory:
         Solver statistics (``nfev``, ``message``, ...).
     names : dict
         Component names for the dataframe and plots.
+    sol : DenseOutput or None
+        The continuous solution, ``sol(t)`` -> state (layout of :attr:`state`; ``sol.natural(t)`` ->
+        ``(q, u)``), as :func:`scipy.integrate.solve_ivp`'s ``sol``. None unless
+        ``integrate(..., dense_output=True)`` was asked for a scipy method; always None for
+        ``method="lda-midpoint"``, ``backend="numba"`` and batch members (no dense output there).
+    t_events : tuple of ndarray, or None
+        One array per event given to :func:`integrate`: the times ``(k,)`` at which it occurred
+        (None when no events were given).
+    y_events : tuple of ndarray, or None
+        One array per event: the natural state at those times, shape ``(k, 2n)``, rows
+        ``(q, u)`` in chart order (unlike scipy's ``y_events``, which hold the internal state;
+        that is ``sol(t_events[i])`` when ``sol`` is kept).
+    status : int
+        As :func:`scipy.integrate.solve_ivp`: 0 the end of ``t_span`` was reached, 1 a terminal
+        event stopped the integration (its time is then ``t[-1]`` when ``t_eval`` was not given). A
+        failure (scipy's −1) raises :class:`~frames.IntegrationError` instead.
+    message : str
+        Why the integration stopped, in words.
+
+    Equality stays identity (``eq=False``), so the callable :attr:`sol` never enters a comparison or a hash.
     """
 
     t: np.ndarray
@@ -83,8 +173,15 @@ class Trajectory:
     projection: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sol: DenseOutput | None = field(default=None, compare=False)
+    t_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
+    y_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
+    status: int = 0
+    message: str = ""
 
     def __repr__(self) -> str:
+        if not len(self.t):  # a terminal event before the first of the requested t_eval
+            return f"Trajectory(form={self.form!r}, method={self.method!r}, N=0, status={self.status})"
         return (
             f"Trajectory(form={self.form!r}, method={self.method!r}, N={len(self.t)}, "
             f"t=[{self.t[0]:g}, {self.t[-1]:g}], max residual={float(np.max(self.residual)):.3g})"
@@ -96,7 +193,7 @@ class Trajectory:
     @property
     def energy_drift(self) -> float:
         """``max |E(t) − E(t0)|`` (nan without energy)."""
-        if self.energy is None:
+        if self.energy is None or not len(self.energy):
             return float("nan")
         return float(np.max(np.abs(self.energy - self.energy[0])))
 
@@ -225,17 +322,22 @@ class Trajectory:
             ("form", self.form),
             ("method", self.method),
             ("samples", str(len(self.t))),
-            ("t", f"[{self.t[0]:g}, {self.t[-1]:g}]"),
+            ("t", f"[{self.t[0]:g}, {self.t[-1]:g}]" if len(self.t) else "[]"),
             ("coordinates", ", ".join(self.names.get("q", tuple(f"q{i + 1}" for i in range(self.q.shape[1]))))),
-            ("max dist(u, D)", f"{float(np.max(self.residual)):.3g}"),
+            ("max dist(u, D)", f"{float(np.max(self.residual)):.3g}" if len(self.t) else "nan"),
         ]
         if self.energy is not None:
             rows.append(("max |E − E(0)|", f"{self.energy_drift:.3g}"))
         if self.params:
             rows.append(("parameters", ", ".join(f"{k} = {val:g}" for k, val in self.params.items())))
-        for key in ("nfev", "status", "message"):
-            if key in self.info:
-                rows.append((key, str(self.info[key])))
+        if "nfev" in self.info:
+            rows.append(("nfev", str(self.info["nfev"])))
+        rows.append(("status", str(self.status)))
+        message = self.message or self.info.get("message", "")
+        if message:
+            rows.append(("message", str(message)))
+        if self.t_events is not None:
+            rows.append(("events", ", ".join(str(len(te)) for te in self.t_events)))
         return rows
 
     def _repr_html_(self) -> str:
@@ -260,7 +362,18 @@ def _make_trajectory(
     projection: dict[str, Any] | None,
     info: dict[str, Any],
     params: dict[str, float],
+    *,
+    status: int = 0,
+    message: str = "",
+    sol: Any = None,
+    t_events: Sequence[np.ndarray] | None = None,
+    y_events: Sequence[np.ndarray] | None = None,
 ) -> Trajectory:
+    """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: observables, constraints, reactions.
+
+    ``sol`` (scipy's ``OdeSolution``) is wrapped as :class:`DenseOutput`; ``y_events`` (per event,
+    internal states ``(k, n_state)``) are mapped to the natural ``(q, u)`` rows.
+    """
     obs = comp.observe(t, Y, p)
     S = comp.system
     q, u = obs["q"], obs["u"]
@@ -290,7 +403,25 @@ def _make_trajectory(
         projection=projection,
         info=info,
         names=dict(S.names),
+        sol=None if sol is None else DenseOutput(sol, comp, np.array(p, dtype=float)),
+        t_events=None if t_events is None else tuple(_frozen(np.asarray(te, dtype=float)) for te in t_events),  # type: ignore[misc]
+        y_events=None
+        if y_events is None
+        else tuple(_natural_rows(comp, te, ye, p) for te, ye in zip(t_events or (), y_events, strict=True)),
+        status=int(status),
+        message=str(message),
     )
+
+
+def _natural_rows(comp: CompiledSystem, t: np.ndarray, Y: np.ndarray, p: Any) -> np.ndarray:
+    """Internal states ``Y`` ``(k, n_state)`` at times ``t`` -> rows ``(q, u)`` ``(k, 2n)``, read-only."""
+    n = comp.system.chart.dim
+    if len(t) == 0:
+        out = np.zeros((0, 2 * n))
+    else:
+        obs = comp.observe(np.asarray(t, dtype=float), np.asarray(Y, dtype=float).T, p)
+        out = np.hstack([obs["q"].T, obs["u"].T])
+    return _frozen(out)  # type: ignore[return-value]
 
 
 # ----------------------------------------------------------------------------- batches
