@@ -19,7 +19,7 @@ def test_budget_stops_a_long_computation_and_names_the_step():
     seen = []
     start = time.monotonic()
     with pytest.raises(fr.BudgetExceededError, match=r"during step 'VakonomicSystem\.field'") as info:
-        with fr.budget(0.3, progress=seen.append):
+        with fr.budget(1e-4, progress=seen.append):  # tiny: the library's caches may make the field fast
             with fr.step("vakonomic field"):
                 vk.field()
     assert time.monotonic() - start < 5

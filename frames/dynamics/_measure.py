@@ -76,11 +76,11 @@ from ..algebra import (
     is_zero,
     step,
     tidy,
-    trig_normal,
 )
 from ..errors import ArgumentError, BudgetExceededError, FramesError
 from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
+from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["ANSATZE", "InvariantMeasure", "invariant_measure"]
@@ -90,12 +90,6 @@ ANSATZE = ("basic",)
 
 #: Most unknown coefficients in the exact ansatz for ``log N`` (factors and monomials).
 MAX_UNKNOWNS = 60
-
-
-def _norm(e: Any) -> sp.Expr:
-    """Canonical form: ``cancel``, plus ``sin² + cos² = 1`` when trig is present."""
-    e = sp.sympify(e, strict=True)
-    return trig_normal(e) if e.has(sp.sin, sp.cos) else canon(e)
 
 
 def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
@@ -286,18 +280,6 @@ def _volume(nh: NonholonomicSystem) -> str:
     return "∧".join(f"d{x}" for x in coords) + f" on C = {{{cons}}}"
 
 
-def _brief(e: sp.Expr, limit: int = 120) -> str:
-    """``str(e)``, or a placeholder when ``e`` has more than ``limit`` nodes (printing those is slow)."""
-    for k, _ in enumerate(sp.preorder_traversal(e)):
-        if k > limit:
-            return "<large expression: see .obstruction / .log_form>"
-    return str(e)
-
-
-def _depends(e: sp.Expr, q: tuple[sp.Symbol, ...]) -> bool:
-    return bool(e.free_symbols & set(q))
-
-
 def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     """Irreducible q-dependent factors of the numerators and denominators of ``exprs`` (up to sign)."""
     out: list[sp.Expr] = []
@@ -465,85 +447,6 @@ def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr
 
 
 # ------------------------------------------------------------------ analysis
-class _ExprAlgebra:
-    """Expression-level arithmetic for the flag steps (the fallback): ``_norm`` after every operation."""
-
-    def __init__(self, q: tuple[sp.Symbol, ...]) -> None:
-        self.q = q
-
-    def el(self, e: Any) -> Any:
-        return _norm(e)
-
-    norm = el
-
-    def apply(self, comps: list[Any], f: Any) -> Any:
-        return _norm(sp.Add(*[c * sp.diff(f, x) for c, x in zip(comps, self.q, strict=True) if c != 0]))
-
-    def zero(self, f: Any) -> bool:
-        return f == 0 or is_zero(f)
-
-    def expr(self, f: Any) -> sp.Expr:
-        return tidy(f)
-
-
-class _FieldAlgebra(_ExprAlgebra):
-    """The same in the field ``QQ(q, sin, cos, f(q), f'(q), …, params)`` (sparse polynomials, fast).
-
-    ``∂/∂q^j`` acts through a table of the derivatives of the generators; undefined functions of q
-    come with their derivatives up to :data:`ORDERS` more orders. Raises ``UnsupportedExpression``
-    or ``ValueError`` outside that class (the caller then uses :class:`_ExprAlgebra`).
-    """
-
-    ORDERS = 4
-
-    def __init__(self, exprs: list[Any], q: tuple[sp.Symbol, ...]) -> None:
-        super().__init__(q)
-        es = [sp.sympify(e, strict=True) for e in exprs]
-        extra = []
-        for f in {a for e in es for a in e.atoms(AppliedUndef, sp.Derivative) if _depends(a, q)}:
-            base = f.expr if isinstance(f, sp.Derivative) else f
-            extra += [sp.Derivative(base, *[(x, k)]) for x in q if base.has(x) for k in range(1, 2 * self.ORDERS)]
-        self.ctx = ctx = RationalFunctions(es + extra, exp=True)
-        gens = ctx.field.gens
-        self.table = []
-        for x in q:
-            row = []
-            for g in gens:
-                ge = ctx.to_expr(g)
-                if not ge.has(x):
-                    continue
-                try:
-                    row.append((g, ctx.from_expr(sp.diff(ge, x))))
-                except ValueError:
-                    row.append((g, None))  # beyond the derivatives kept: refused if it is needed
-            self.table.append(row)
-
-    def el(self, e: Any) -> Any:
-        return self.ctx.normal(self.ctx.from_expr(e))
-
-    def norm(self, f: Any) -> Any:
-        return self.ctx.normal(f)
-
-    def apply(self, comps: list[Any], f: Any) -> Any:
-        out = self.ctx.field.zero
-        for c, row in zip(comps, self.table, strict=True):
-            if not c:
-                continue
-            for g, dg in row:
-                fg = f.diff(g)
-                if fg:
-                    if dg is None:
-                        raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
-                    out += c * fg * dg
-        return self.ctx.normal(out)
-
-    def zero(self, f: Any) -> bool:
-        return not self.ctx.normal(f)
-
-    def expr(self, f: Any) -> sp.Expr:
-        return self.ctx.to_expr(self.ctx.normal(f))  # already the canonical form: no second cancel
-
-
 @dataclass
 class _Flag:
     """Outcome of the compatibility and closedness steps (expressions)."""
@@ -551,7 +454,7 @@ class _Flag:
     conds: tuple[sp.Expr, ...] = ()
     free: int = 0
     integrable: bool = False
-    w: tuple[sp.Expr, ...] = ()
+    w: tuple[str, ...] = ()  # brief printed forms of w_i (the reason text)
     obs: list[tuple[str, sp.Expr]] = field(default_factory=list)
     omega: tuple[sp.Expr, ...] | None = None
 
@@ -607,7 +510,7 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
         return out
     for a in range(m, n):
         w[a] = sol[a - m]
-    out.w = tuple(alg.expr(x) for x in w)
+    out.w = tuple(alg.brief(x) for x in w)  # for the reason text only: large entries are not converted
     with step("invariant_measure: closedness"):
         for i, j in itertools.combinations(range(n), 2):
             if j < m:
@@ -619,6 +522,8 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
                     e -= r(k, i, j) * w[k]
             if not alg.zero(e):
                 out.obs.append((f"dω(X{i + 1}, X{j + 1})", alg.expr(e)))
+        if out.obs:
+            return out
         Th = [[alg.el(x) for x in F.coframe_matrix.row(k)] for k in range(n)]
         out.omega = tuple(alg.expr(sum((w[k] * Th[k][j] for k in range(1, n)), w[0] * Th[0][j])) for j in range(n))
     return out
@@ -686,7 +591,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
             obstruction_labels=tuple(lab for lab, _ in flag.obs),
             reason=(
                 "the first step of the bracket flag fixes d log N: ω = w_i θ^i with w_α = −c_α and "
-                f"w_a = ({', '.join(_brief(x) for x in flag.w[m:])}) (a > {m}); ω is not closed: "
+                f"w_a = ({', '.join(flag.w[m:])}) (a > {m}); ω is not closed: "
                 + ", ".join(f"{lab} = {_brief(e)}" for lab, e in flag.obs)
                 + " (not all zero for generic parameter values), so no density N(q) exists, even locally"
                 " (Fedorov–García-Naranjo–Marrero 2015)"
