@@ -86,3 +86,31 @@ class Value:
         rows = self._latex_rows()
         body = r" \\ ".join(f"{lab} &= {tex}" for lab, tex in rows)
         return rf"$\text{{{type(self).__name__}}}:\ \begin{{aligned}} {body} \end{{aligned}}$"
+
+
+class Multipliers(tuple):  # type: ignore[type-arg]
+    r"""A tuple of multipliers ``(λ_{m+1}, …, λ_n)`` that shows itself as equations in Jupyter.
+
+    It is a plain tuple for every other purpose (equality, hashing, unpacking, indexing).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> lam = Multipliers((x**2, -x), first=3)
+    >>> lam == (x**2, -x), lam._repr_latex_()
+    (True, '$\\begin{aligned} \\lambda_{3} &= x^{2} \\\\ \\lambda_{4} &= - x \\end{aligned}$')
+    """
+
+    first: int
+    symbol: str
+
+    def __new__(cls, items: Any, first: int = 1, symbol: str = r"\lambda") -> Multipliers:
+        out = super().__new__(cls, items)
+        out.first = first
+        out.symbol = symbol
+        return out
+
+    def _repr_latex_(self) -> str:
+        rows = [f"{self.symbol}_{{{self.first + k}}} &= {sp.latex(e)}" for k, e in enumerate(self)]
+        return "$\\begin{aligned} " + r" \\ ".join(rows) + " \\end{aligned}$"

@@ -124,3 +124,15 @@ def test_numerical_results_compare_by_identity():
     assert a == a and a != b
     assert "identity" in (fr.Trajectory.__doc__ or "") and "identity" in (fr.CompiledSystem.__doc__ or "")
     assert fr.compile_system(nh).system == fr.compile_system(mdl.nonholonomic()).system  # OdeSystem is a value
+
+
+def test_multipliers_show_as_latex_equations_and_stay_tuples():
+    """Issue 19 item 3: the multipliers tuple has ``_repr_latex_`` (λ_a = …, a = m+1..n) and is a tuple."""
+    import frames as fr
+
+    nh = fr.models.knife_edge().nonholonomic()
+    lam = nh.multipliers()
+    assert isinstance(lam, tuple) and lam == tuple(lam) and hash(lam) == hash(tuple(lam))
+    tex = lam._repr_latex_()
+    assert tex.startswith("$\\begin{aligned}") and "\\lambda_{3} &=" in tex
+    assert sp.latex(lam[0]) in tex
