@@ -246,6 +246,17 @@ class CompiledSystem:
         with np.errstate(all="ignore"):
             return self._guard(t, np.asarray(y, dtype=float), p)[0]  # type: ignore[no-any-return]
 
+    def check_initial_guard(self, t0: float, y0: np.ndarray, p: Any) -> None:
+        """Raise :class:`SingularityError` if the system is singular at the initial point (guard zero or not finite)."""
+        g0 = self.guard(t0, y0, p)
+        if g0 is not None and (not np.isfinite(g0) or g0 == 0):
+            raise SingularityError(
+                f"the system is singular at the initial point t = {t0}, state {y0.tolist()} "
+                f"(guard {self.system.guard} = {g0})",
+                t0,
+                y0,
+            )
+
     def observe(self, t: np.ndarray, Y: np.ndarray, p: Any) -> dict[str, np.ndarray]:
         """Observables along states ``Y`` (``(n_state, N)``) at times ``t`` (``(N,)``)."""
         with np.errstate(all="ignore"):

@@ -121,13 +121,7 @@ def integrate_system(
     t0, t1 = _t_span(t_span)
     t_eval = _check_t_eval("integrate", t_eval, t0, t1)
     p, y0, projection = _initial_data(comp, t0, q0, u0, params, extra0, project, constraint_tol)
-    g0 = comp.guard(t0, y0, p)
-    if g0 is not None and (not np.isfinite(g0) or g0 == 0):
-        raise SingularityError(
-            f"the system is singular at the initial point t = {t0}, state {y0.tolist()} (guard {S.guard} = {g0})",
-            t0,
-            y0,
-        )
+    comp.check_initial_guard(t0, y0, p)
     fun = comp.fun(p)
     fun(t0, y0)
 

@@ -700,13 +700,7 @@ def integrate_one(
     """
     y0 = np.asarray(y0, dtype=float)
     S = comp.system
-    g0 = comp.guard(t0, y0, p)
-    if g0 is not None and (not np.isfinite(g0) or g0 == 0):
-        raise SingularityError(
-            f"the system is singular at the initial point t = {t0}, state {y0.tolist()} (guard {S.guard} = {g0})",
-            t0,
-            y0,
-        )
+    comp.check_initial_guard(t0, y0, p)
     out, info = dp45_numba(comp, t0, t1, y0[:, None], p, t_eval, rtol, atol, max_steps, timeout, max_step)
     Y = np.ascontiguousarray(out[:, :, 0].T)
     if comp.guard_depends_on_state and len(t_eval):
