@@ -187,3 +187,20 @@ def test_canon_of_a_polynomial_expands_function_arguments_as_sympy():
     a, b = sp.symbols("a b")
     e = sp.sin(2 * (a + b)) * (a + 1) + sp.exp(3 * (a - b)) * b
     assert canon(e) == sp.expand(e)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_generic_point_witnesses_are_sound(data):
+    """A nonzero value at the generic point proves nonzero (and nonsingular) exactly: never for a zero
+    polynomial modulo ``sin² + cos² = 1``, always agreeing with the exact determinant."""
+    n = data.draw(st.integers(1, 3))
+    M = sp.Matrix(n, n, lambda i, j: data.draw(entries()))
+    if data.draw(st.booleans()) and n > 1:  # make it singular by a Pythagorean disguise of a repeated row
+        M[n - 1, :] = M[0, :] * (sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2)
+    ctx = RationalFunctions([*M, sp.sin(Q[0]), sp.cos(Q[0])], exp=True)
+    det = M.det(method="berkowitz")
+    if ctx.witness_nonsingular(M):
+        assert not is_zero(det)
+    zero = ctx.from_expr(sp.expand((sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2 - 1) * det)).numer
+    assert not ctx.witness_nonzero(zero)

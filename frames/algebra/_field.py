@@ -6,7 +6,7 @@ r"""The field of rational functions ``QQ(x, sin a, cos a, f(t), …)`` modulo ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sympy as sp
@@ -211,6 +211,31 @@ class RationalFunctions:
         the Pythagorean relations), so a nonzero value proves ``p`` nonzero modulo the identities —
         exactly, with no reduction or gcd. A zero value proves nothing (False): the caller reduces.
         """
+        return any(p.evaluate(point) != 0 for point in self._generic_points(tries))
+
+    def witness_nonsingular(self, M: sp.MatrixBase, tries: int = 2) -> bool:
+        """True if the square matrix ``M`` (entries in this context) is proved nonsingular at a generic point.
+
+        The entries are evaluated at the points of :meth:`witness_nonzero` where no denominator
+        vanishes; ``det M(point) = (det M)(point) ≠ 0`` proves ``det M ≠ 0`` exactly. False proves nothing.
+        """
+        fr = [self.from_expr(e) for e in M]
+        n = M.rows
+        for point in self._generic_points(tries):
+            vals = []
+            for f in fr:
+                d = f.denom.evaluate(point)
+                if d == 0:
+                    break
+                vals.append(f.numer.evaluate(point) / d)
+            else:
+                A = DomainMatrix([vals[i * n : (i + 1) * n] for i in range(n)], (n, n), QQ)
+                if A.det() != 0:
+                    return True
+        return False
+
+    def _generic_points(self, tries: int) -> Iterator[list[tuple[Any, Any]]]:
+        """Assignments ``[(generator, value)]``: sin/cos pairs on the unit circle, the rest rational."""
         syms = self.ring.symbols
         pos = {g: i for i, g in enumerate(syms)}
         for k in range(tries):
@@ -219,9 +244,7 @@ class RationalFunctions:
                 t = QQ(*_GENERIC[(5 * j + k + 1) % len(_GENERIC)])
                 point[pos[s_a]] = 2 * t / (1 + t * t)
                 point[pos[c_a]] = (1 - t * t) / (1 + t * t)
-            if p.evaluate(list(zip(self.ring.gens, point, strict=True))) != 0:
-                return True
-        return False
+            yield list(zip(self.ring.gens, point, strict=True))
 
     def reduce(self, p: Any) -> Any:
         """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""

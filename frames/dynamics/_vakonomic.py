@@ -31,6 +31,8 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
     as_expr,
     as_exprs,
     as_flag,
@@ -475,7 +477,8 @@ class VakonomicSystem(AdaptedIndices, Value):
             ) from None
         S = (g[m:, m:] - g[m:, :m] * X).applyfunc(canon)
         try:
-            exact_solve(S, sp.zeros(S.rows, 1))
+            if not _witness_nonsingular(S):  # a generic point usually proves it; else the exact solve decides
+                exact_solve(S, sp.zeros(S.rows, 1))
         except ZeroDivisionError:
             raise RegularityError(
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
@@ -625,3 +628,11 @@ class VakonomicSystem(AdaptedIndices, Value):
 def _check_same_chart(a: Any, b: Any, what: str) -> None:
     if a.chart.q != b.chart.q:
         raise ChartMismatchError(f"{what}: objects on different charts")
+
+
+def _witness_nonsingular(S: sp.MatrixBase) -> bool:
+    """True if ``S`` is proved nonsingular by evaluation at a generic point (False proves nothing)."""
+    try:
+        return RationalFunctions(list(S), exp=True).witness_nonsingular(S)
+    except UnsupportedExpression:
+        return False
