@@ -62,11 +62,10 @@ class RationalFunctions:
         # one walk of each tree: the trigonometric, exponential and function atoms
         found = set().union(*(e.atoms(sp.sin, sp.cos, sp.exp, AppliedUndef, sp.Derivative) for e in es))
         exp_atoms = {a for a in found if isinstance(a, sp.exp)}
-        exp_monomials: dict[sp.Expr, dict[sp.Symbol, int]] = {}
         if exp_atoms:
             if not exp:
                 raise UnsupportedExpression(f"exponential {next(iter(exp_atoms))} (exp=False)")
-            self._exp_gens, exp_monomials = _exp_generators(exp_atoms, found - exp_atoms)
+            self._exp_gens = _exp_generators(exp_atoms, found - exp_atoms)
             exp_back = {g: sp.exp(r / d) for r, (g, d) in self._exp_gens.items()}
             exp_gens = list(exp_back)
         args = sorted({f.args[0] for f in found if isinstance(f, sp.sin | sp.cos)}, key=sp.default_sort_key)
@@ -79,7 +78,7 @@ class RationalFunctions:
             pairs.append((s_a, c_a))
         funcs: set[sp.Expr] = set()
         syms: set[sp.Symbol] = set()
-        known = rep | dict.fromkeys(exp_monomials, sp.S.One)  # atoms that are (monomials in) generators
+        known = rep | dict.fromkeys(exp_atoms, sp.S.One)  # atoms that are (monomials in) generators
         for e in es:
             _collect_generators(e, known, funcs, syms)
         others: list[sp.Symbol] = []
@@ -97,18 +96,12 @@ class RationalFunctions:
             self.field, *_ = _rational_field([sp.Dummy("one")], QQ, lex)
         self.ring = self.field.ring
         self.domain = self.field.to_domain()
-        gen_of = dict(zip(self.ring.symbols, self.ring.gens, strict=True))
+        self._gen_of = gen_of = dict(zip(self.ring.symbols, self.ring.gens, strict=True))
         one = self.ring.one
         #: expression -> (numerator, denominator) of a generator (sin a, cos a, f(t), exponentials, symbols)
         self._elem = {a: (gen_of[d], one) for a, d in rep.items()} | {g: (gen_of[g], one) for g in gens}
-        for a, mono in exp_monomials.items():  # exp(Σ c_k r_k) = Π E_k^(c_k d_k): numerator and denominator
-            num, den = one, one
-            for g, k in mono.items():
-                if k > 0:
-                    num *= gen_of[g] ** k
-                else:
-                    den *= gen_of[g] ** (-k)
-            self._elem[a] = (num, den)
+        for a in exp_atoms:  # exp(Σ c_k r_k) = Π E_k^(c_k d_k), entered in _elem
+            self._exp_monomial(a)
         #: the expressions the generators stand for, in the ring's order
         self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
         self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
@@ -176,7 +169,7 @@ class RationalFunctions:
 
     def _exp_monomial(self, a: sp.Expr) -> tuple[Any, Any]:
         """``exp(Σ c_k r_k)`` as ``Π E_k^(c_k d_k)`` (numerator, denominator) in this context's generators."""
-        gen_of = dict(zip(self.ring.symbols, self.ring.gens, strict=True))
+        gen_of = self._gen_of
         num, den = self.ring.one, self.ring.one
         for c, r in _exp_terms(a):
             if r not in self._exp_gens or (c * self._exp_gens[r][1]).q != 1:
@@ -200,6 +193,20 @@ class RationalFunctions:
     def atoms(self) -> tuple[sp.Expr, ...]:
         """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
         return self._atoms
+
+    @property
+    def has_exponentials(self) -> bool:
+        """True if some generator is an exponential ``exp(r/d)``."""
+        return bool(self._exp_gens)
+
+    def vanishes(self, p: Any) -> bool:
+        """True iff the polynomial ``p`` is zero modulo ``sin² + cos² − 1``: a generic point usually proves
+        ``p ≠ 0`` with one evaluation (:meth:`witness_nonzero`); only otherwise is ``p`` reduced."""
+        if not p:
+            return True
+        if self.witness_nonzero(p):
+            return False
+        return not self.reduce(p)
 
     def witness_nonzero(self, p: Any, tries: int = 2) -> bool:
         """True if the polynomial ``p`` is proved nonzero by evaluation at a generic rational point.
@@ -377,10 +384,8 @@ class _Canceller:
         return num.cancel(den)  # type: ignore[no-any-return]
 
 
-def _exp_generators(
-    exp_atoms: set[sp.Expr], others: set[sp.Expr]
-) -> tuple[dict[sp.Expr, tuple[sp.Symbol, int]], dict[sp.Expr, dict[sp.Symbol, int]]]:
-    """The generators ``E_k = exp(r_k/d_k)`` and each ``exp(Σ c_k r_k)`` as the monomial ``Π E_k^(c_k d_k)``.
+def _exp_generators(exp_atoms: set[sp.Expr], others: set[sp.Expr]) -> dict[sp.Expr, tuple[sp.Symbol, int]]:
+    """The generators ``E_k = exp(r_k/d_k)``: ``r -> (E_r, d_r)``, ``d_r`` the lcm of the denominators of r's coefficients.
 
     ``others`` are the remaining function atoms (sin, cos, undefined functions), which must not
     contain an exponential (see :class:`RationalFunctions`, ``exp=True``).
@@ -393,15 +398,7 @@ def _exp_generators(
     for ts in terms.values():
         for c, r in ts:
             dens[r] = int(sp.ilcm(dens.get(r, 1), c.q))
-    gens = {r: (sp.Dummy("E"), d) for r, d in sorted(dens.items(), key=lambda kv: sp.default_sort_key(kv[0]))}
-    monomials: dict[sp.Expr, dict[sp.Symbol, int]] = {}
-    for a, ts in terms.items():
-        mono: dict[sp.Symbol, int] = {}
-        for c, r in ts:
-            g, d = gens[r]
-            mono[g] = mono.get(g, 0) + int(c * d)
-        monomials[a] = mono
-    return gens, monomials
+    return {r: (sp.Dummy("E"), d) for r, d in sorted(dens.items(), key=lambda kv: sp.default_sort_key(kv[0]))}
 
 
 def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:

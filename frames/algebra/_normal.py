@@ -68,8 +68,10 @@ def canon(expr: object) -> sp.Expr:
     The result is :func:`sympy.cancel`'s, term for term, but computed in the polynomial ring
     ``QQ[x, sin a, cos a, f(t), …]``: numerator and denominator are built without gcds, cancelled
     once, and given sympy's sign convention (positive leading coefficient of the denominator in
-    sympy's generator order). Expressions outside that ring (``exp``, radicals, floats) go to
-    sympy. Results are memoised per expression (:data:`CACHE_SIZE`).
+    sympy's generator order). With exponentials (ring generators ``exp(r/d)``) and for large
+    expressions the ring's own normal form is returned; polynomials are multiplied out as
+    :func:`sympy.expand` writes them. Expressions outside the ring (radicals, floats) go to sympy.
+    Results are memoised per expression (:data:`CACHE_SIZE`).
 
     Examples
     --------
@@ -93,9 +95,8 @@ def canon(expr: object) -> sp.Expr:
 def _canon(e: sp.Expr) -> sp.Expr:
     """:func:`canon` of a compound expression (memoised: report sections share their expressions)."""
     polynomial = not _has_denominator(e)
-    has_exp = e.has(sp.exp)
     try:  # numerator/denominator in the polynomial ring, built without intermediate gcds
-        ctx = RationalFunctions([e], pythagoras=False, exp=has_exp)
+        ctx = RationalFunctions([e], pythagoras=False, exp=True)
     except UnsupportedExpression:  # radicals, floats …: sympy's own expand / cancel
         return sp.expand(e) if polynomial else sp.cancel(e)
     f = ctx.from_expr(e)
@@ -103,7 +104,7 @@ def _canon(e: sp.Expr) -> sp.Expr:
         # a polynomial in its generators: its expansion (as cancel's numerator), multiplied out in the
         # ring (exponentials of multiples of one argument are powers of one generator, as in sympy)
         return _expanded(ctx, f)
-    if has_exp or op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+    if ctx.has_exponentials or op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
         # large, or with exponential generators: cancelled once in the ring, the ring's sign convention
         return ctx.to_expr(ctx.normal(f))
     # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
@@ -303,8 +304,8 @@ def _tidy(e: sp.Expr) -> sp.Expr:
     if e.has(sp.sin, sp.cos):
         t = trig_normal(e)
         # sympy's count_ops walks and rebuilds the tree: for large expressions the cheap estimate decides
-        large = op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS
-        if (op_count(t) <= op_count(e)) if large else (sp.count_ops(t) <= sp.count_ops(e)):
+        size = op_count if op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS else sp.count_ops
+        if size(t) <= size(e):
             e = t
     return e
 
@@ -349,12 +350,7 @@ def _ring_is_zero(e: sp.Expr) -> bool | None:
         ctx = RationalFunctions([e], exp=True)
     except UnsupportedExpression:
         return None
-    num = ctx.from_expr(e).numer
-    if not num:
-        return True
-    if ctx.witness_nonzero(num):
-        return False
-    return not ctx.reduce(num)
+    return ctx.vanishes(ctx.from_expr(e).numer)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

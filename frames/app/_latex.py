@@ -29,7 +29,7 @@ else:  # imported on first use: sympy.physics loads its units (~0.2 s)
         return _printing.vlatex(expr, **settings)  # type: ignore[no-any-return]
 
 
-__all__ = ["equations_of", "latex_equations"]
+__all__ = ["equations_of", "latex_equations", "vlatex"]
 
 
 def equations_of(obj: Any) -> list[sp.Eq]:

@@ -23,12 +23,11 @@ import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy as sp
 from sympy.core.mul import _keep_coeff
 
-from .._lazy import LazyModule
 from .._version import __version__
 from ..algebra import RationalFunctions, UnsupportedExpression, as_expr, op_count, step, tidy, trig_normal
 from ..algebra import budget as _budget
@@ -40,16 +39,8 @@ from ..errors import ArgumentError, FramesError
 from ..geometry._growth import bracket_flag
 from ..natural._mvm import ModifiedVakonomic
 from ._errata import ERRATA
+from ._latex import vlatex
 from ._model import Model
-
-if TYPE_CHECKING:
-    from sympy.physics.vector.printing import vlatex
-else:  # imported on first use: sympy.physics loads its units (~0.2 s)
-    _printing = LazyModule("sympy.physics.vector.printing")
-
-    def vlatex(expr: Any, **settings: Any) -> str:
-        return _printing.vlatex(expr, **settings)  # type: ignore[no-any-return]
-
 
 __all__ = [
     "ERRATA",
@@ -129,9 +120,7 @@ def _display_large(e: sp.Expr) -> sp.Expr | None:
     den_e = sp.Mul(*[g.as_expr(*atoms) ** k for g, k in dfactors])
     QQ = ctx.ring.domain
     coeff = QQ.to_sympy(c) / QQ.to_sympy(dc)
-    body = num.as_expr(*atoms)
-    body = _keep_coeff(coeff, lead * body) if lead != 1 else _keep_coeff(coeff, body)
-    return body / den_e  # type: ignore[no-any-return]
+    return _keep_coeff(coeff, lead * num.as_expr(*atoms)) / den_e  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data

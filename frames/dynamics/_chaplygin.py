@@ -49,7 +49,7 @@ from ..geometry._tangent import SecondOrderField, TangentVectorField
 from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian, frame_el_terms
-from ._measure import InvariantMeasure, invariant_measure
+from ._measure import InvariantMeasure, _divergence, invariant_measure
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
 
@@ -571,17 +571,12 @@ class ChaplyginSystem(AdaptedIndices, Value):
         )
         if is_zero(Nv):
             raise ArgumentError(f"ChaplyginSystem.is_invariant_density: N: {Nv} is zero, not a density")
-        F = self.frame
-        ch = F.chart
-        G = self.nonholonomic.field()
-        v_al = [F.v[i] for i in self.alpha]
+        nh = self.nonholonomic
+        G = nh.field()
         dlog = _log_derivative(G, Nv)
-        if volume == "momenta":
-            Lc = self.nonholonomic.constrained_lagrangian()
-            dlog += _log_derivative(G, sp.factor(sp.hessian(Lc, v_al).det()))
-        div = sum((sp.diff(F.u_in_v[j].xreplace(self.on_C), ch.q[j]) for j in range(self.n)), sp.S.Zero)
-        div += sum((sp.diff(G.Gamma[i], F.v[i]) for i in self.alpha), sp.S.Zero)
-        return is_zero(dlog + div)
+        if volume == "momenta":  # det(∂²L_c/∂v^α∂v^β) = det(g_αβ) on C
+            dlog += _log_derivative(G, sp.factor(sp.Matrix(nh.hessian_D()).det(method="bareiss")))
+        return is_zero(dlog + _divergence(nh))
 
 
 def _log_derivative(G: SecondOrderField, N: sp.Expr) -> sp.Expr:

@@ -134,11 +134,7 @@ class _FieldAlgebra(_ExprAlgebra):
         return self.norm(_Frac(dn.num * dd.den * f.den - f.num * dd.num * dn.den, dn.den * dd.den * f.den**2))
 
     def zero(self, f: Any) -> bool:
-        if not f.num:
-            return True
-        if self.ctx.witness_nonzero(f.num):
-            return False
-        return not self.ctx.reduce(f.num)
+        return self.ctx.vanishes(f.num)
 
     def brief(self, f: Any) -> str:
         if len(f.num) + len(f.den) > 40:

@@ -254,6 +254,13 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     # --------------------------------------------------------------- pieces
     @cached_property
+    def u_on_C(self) -> dict[sp.Symbol, sp.Expr]:
+        r"""The natural velocities on C: ``u^k = v^α X_α^k`` (α ≤ m), as a substitution."""
+        F = self.frame
+        u = self.lagrangian.chart.u
+        return {u[k]: sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)}
+
+    @cached_property
     def _on_C(self) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
         r"""``L_c`` and the momenta ``p_i = X_i^V(L)`` on C, as functions of ``(q, v^α, t)``.
 
@@ -263,8 +270,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         """
         F = self.frame
         ch = self.lagrangian.chart
-        uC = [sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)]
-        sub = dict(zip(ch.u, uC, strict=True))
+        sub = self.u_on_C
         L = self.lagrangian.expr
         dLdu = [sp.diff(L, uk).xreplace(sub) for uk in ch.u]
         Lc, *p = _normal_many(

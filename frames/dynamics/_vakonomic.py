@@ -350,11 +350,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         Lagrangian is never written in all ``n`` quasi-velocities.
         """
         nh = self.nonholonomic
-        F = self.frame
-        ch = self.lagrangian.chart
-        uC = {ch.u[k]: sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)}
-        Hn = sp.hessian(self.lagrangian.expr, ch.u).xreplace(uC)
-        M = sp.Matrix(F.matrix)
+        Hn = sp.hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
+        M = sp.Matrix(self.frame.matrix)
         g = (M * Hn * M.T).applyfunc(canon)
         r = sp.Matrix([canon(-nh._drift(i)) for i in range(self.n)])
         return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
