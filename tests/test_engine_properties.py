@@ -204,3 +204,69 @@ def test_generic_point_witnesses_are_sound(data):
         assert not is_zero(det)
     zero = ctx.from_expr(sp.expand((sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2 - 1) * det)).numer
     assert not ctx.witness_nonzero(zero)
+
+
+# ------------------------------------------------------------------ division, reduction, affine rows, jets
+@settings(max_examples=40, deadline=None)
+@given(entries(), entries(), entries())
+def test_exact_quotient_equals_polynomial_division(a, b, c):
+    """The heap division (``exact_quotient``) returns ``p/f`` exactly when ``PolyElement.div`` leaves no remainder."""
+    from frames.algebra._field import exact_quotient
+
+    ctx = RationalFunctions([a, b, c], exp=True)
+    f, g, h = (ctx.from_expr(e).numer for e in (a, b, c))
+    assume(f)
+    p = f * g
+    assert exact_quotient(p, f) == g
+    p2 = p + h
+    q, r = p2.div(f)
+    got = exact_quotient(p2, f)
+    assert (got is None) == bool(r)
+    if got is not None:
+        assert got == q
+
+
+@settings(max_examples=40, deadline=None)
+@given(entries(), entries())
+def test_pythagorean_reduction_equals_remainder(a, b):
+    """The one-pass reduction ``s^(2k+e) = s^e (1 − c²)^k`` is the remainder modulo ``s² + c² − 1``."""
+    e = sp.expand((a + sp.sin(Q[0]) ** 3) * (b + sp.sin(Q[0]) ** 2 * sp.cos(Q[0])))
+    ctx = RationalFunctions([e], exp=True)
+    p = ctx.from_expr(e).numer
+    assert ctx.reduce(p) == p.rem(ctx._ideal)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_tidy_affine_equals_tidy_of_the_sum(data):
+    """``tidy_affine(M, x, b)`` is ``tidy(M x + b)`` row by row."""
+    from frames.algebra import tidy, tidy_affine
+
+    M = sp.Matrix(2, 2, lambda i, j: data.draw(entries()))
+    x = [data.draw(entries()) / (data.draw(entries()) + 7) for _ in range(2)]
+    b = [data.draw(entries()) for _ in range(2)]
+    got = tidy_affine(M, x, b)
+    for i in range(2):
+        # the same function (tidy picks the smaller of two normal forms, so the printed form may differ)
+        assert is_zero(got[i] - tidy(M[i, 0] * x[0] + M[i, 1] * x[1] + b[i]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(entries(), entries(), entries())
+def test_jets_at_generic_points_equal_symbolic_derivatives(a, b, c):
+    """Value and q-gradient of ``f = a/(b + 7)`` at a generic point (``_FieldAlgebra.qjet``) equal the symbolic
+    derivatives substituted there (``witness_point``-style ``xreplace``)."""
+    from frames.dynamics._measure_algebra import _FieldAlgebra
+
+    poly = {sp.exp: lambda arg: 1 + arg**2}  # exp(q), exp(2q) would need rewriting as powers of one generator
+    f = ((a + c * sp.sin(Q[0])) / (b + 7)).replace(sp.exp, poly[sp.exp])
+    alg = _FieldAlgebra([f], Q)
+    for point in alg.points(2):
+        jet = alg.qjet(alg.el(f), point)
+        if jet is None:
+            continue
+        subs = dict(alg.point_subs(point))
+        value, grad = jet
+        assert sp.Rational(value.numerator, value.denominator) == sp.cancel(f.xreplace(subs))
+        for k, x in enumerate(Q):
+            assert sp.Rational(grad[k].numerator, grad[k].denominator) == sp.cancel(sp.diff(f, x).xreplace(subs))

@@ -23,6 +23,7 @@ from ._solve import (
     solve_linear,
     solve_linear_general,
     solve_rational,
+    tidy_affine,
     tidy_inverse,
 )
 from ._sparse import domain_determinant, structure_functions
@@ -59,6 +60,7 @@ __all__ = [
     "solve_linear_general",
     "solve_rational",
     "tidy",
+    "tidy_affine",
     "tidy_inverse",
     "tidy_matrix",
     "trig_normal",

@@ -6,7 +6,10 @@ r"""The field of rational functions ``QQ(x, sin a, cos a, f(t), …)`` modulo ``
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 import sympy as sp
@@ -21,6 +24,18 @@ from sympy.polys.rings import PolyElement
 from ._budget import checkpoint
 
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
+
+
+#: Expressions known to be in the final normal form of :func:`~frames.algebra.tidy`: ring normal forms
+#: (reduced modulo ``sin² + cos² − 1`` and cancelled) written by :meth:`RationalFunctions.normal_expr`.
+#: ``tidy`` returns a large one of them unchanged instead of converting it to the ring and back.
+_TIDY_FORMS: dict[sp.Expr, None] = {}
+_TIDY_FORMS_MAX = 4096
+
+
+def is_known_tidy(e: sp.Expr) -> bool:
+    """True if ``e`` was written as a ring normal form (see :data:`_TIDY_FORMS`)."""
+    return e in _TIDY_FORMS
 
 
 class UnsupportedExpression(ValueError):
@@ -106,6 +121,9 @@ class RationalFunctions:
         self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
         self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
         self._pairs = pairs if pythagoras else []
+        self._trig = bool(pairs)
+        index = {g: i for i, g in enumerate(self.ring.symbols)}
+        self._pair_index = [(index[s_a], index[c_a]) for s_a, c_a in self._pairs]
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
@@ -183,6 +201,19 @@ class RationalFunctions:
         self._elem[a] = (num, den)
         return num, den
 
+    def normal_expr(self, f: Any) -> sp.Expr:
+        """``to_expr(normal(f))``, remembered as a normal form of :func:`~frames.algebra.tidy`."""
+        return self._remember(self.to_expr(self.normal(f)))
+
+    def _remember(self, e: sp.Expr) -> sp.Expr:
+        """Record the normal form ``e`` in :data:`_TIDY_FORMS` (with the Pythagorean identities applied, or
+        with no sin/cos at all)."""
+        if (self._pairs or not self._trig) and not self._exp_gens:
+            if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
+                _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
+            _TIDY_FORMS[e] = None
+        return e
+
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
         if isinstance(f, PolyElement):
@@ -193,6 +224,10 @@ class RationalFunctions:
     def atoms(self) -> tuple[sp.Expr, ...]:
         """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
         return self._atoms
+
+    def generator(self, x: sp.Symbol) -> Any:
+        """The ring generator of the symbol ``x``, or None if ``x`` does not occur."""
+        return self._gen_of.get(x)
 
     @property
     def has_exponentials(self) -> bool:
@@ -218,7 +253,7 @@ class RationalFunctions:
         the Pythagorean relations), so a nonzero value proves ``p`` nonzero modulo the identities —
         exactly, with no reduction or gcd. A zero value proves nothing (False): the caller reduces.
         """
-        return any(p.evaluate(point) != 0 for point in self._generic_points(tries))
+        return any(p.evaluate(point) != 0 for point in self.generic_points(tries))
 
     def witness_nonsingular(self, M: sp.MatrixBase, tries: int = 2) -> bool:
         """True if the square matrix ``M`` (entries in this context) is proved nonsingular at a generic point.
@@ -228,7 +263,7 @@ class RationalFunctions:
         """
         fr = [self.from_expr(e) for e in M]
         n = M.rows
-        for point in self._generic_points(tries):
+        for point in self.generic_points(tries):
             vals = []
             for f in fr:
                 d = f.denom.evaluate(point)
@@ -241,7 +276,7 @@ class RationalFunctions:
                     return True
         return False
 
-    def _generic_points(self, tries: int) -> Iterator[list[tuple[Any, Any]]]:
+    def generic_points(self, tries: int) -> Iterator[list[tuple[Any, Any]]]:
         """Assignments ``[(generator, value)]``: sin/cos pairs on the unit circle, the rest rational."""
         syms = self.ring.symbols
         pos = {g: i for i, g in enumerate(syms)}
@@ -254,8 +289,34 @@ class RationalFunctions:
             yield list(zip(self.ring.gens, point, strict=True))
 
     def reduce(self, p: Any) -> Any:
-        """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair)."""
-        return p.rem(self._ideal) if self._ideal else p
+        """Normal form of the polynomial ``p`` modulo ``sin² + cos² − 1`` (each pair).
+
+        The relations have the coprime leading terms ``s_a²`` (lex, ``s_a`` before ``c_a``), so they are
+        a Gröbner basis and the normal form is the unique representative of degree ≤ 1 in every
+        ``s_a``: it is computed in one pass per pair by ``s^(2k+e) = s^e (1 − c²)^k`` (binomial
+        expansion), which is what :meth:`PolyElement.rem` returns, without its repeated leading-term
+        searches (quadratic in the number of terms).
+        """
+        if not self._ideal or not p:
+            return p
+        terms = dict(p.items())
+        for i_s, i_c in self._pair_index:
+            if all(m[i_s] < 2 for m in terms):
+                continue
+            out: dict[tuple[int, ...], Any] = {}
+            for mon, c in terms.items():
+                k, e = divmod(mon[i_s], 2)
+                if k == 0:
+                    out[mon] = out.get(mon, 0) + c
+                    continue
+                base = list(mon)
+                base[i_s] = e
+                for j, b in enumerate(_binomials(k)):
+                    base[i_c] = mon[i_c] + 2 * j
+                    key = tuple(base)
+                    out[key] = out.get(key, 0) + (c * b if j % 2 == 0 else -c * b)
+            terms = {m: c for m, c in out.items() if c}
+        return self.ring.from_dict(terms) if terms else self.ring.zero
 
     def normal(self, f: Any) -> Any:
         """Reduce numerator and denominator, then cancel their gcd."""
@@ -308,9 +369,10 @@ class RationalFunctions:
             raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
         cancel = _Canceller(den, uses=n * k)
         x = [
-            [self.to_expr(self.field.new(*cancel(self.reduce(xnum[i, j].element)))) for j in range(k)] for i in range(n)
+            [self._remember(self.to_expr(self.field.new(*cancel(self.reduce(xnum[i, j].element))))) for j in range(k)]
+            for i in range(n)
         ]
-        det = self.to_expr(self.normal(self.field.new(A.det(), self.ring.one) / scale))
+        det = self.normal_expr(self.field.new(A.det(), self.ring.one) / scale)
         return sp.ImmutableMatrix(x), det
 
     def _constant_pivot_elimination(self, elems: list[list[Any]], n: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
@@ -343,7 +405,7 @@ class RationalFunctions:
                 f = aug[r2][c]
                 if r2 != c and f:
                     aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
-        x = sp.ImmutableMatrix([[self.to_expr(self.normal(e)) for e in row[n:]] for row in aug])
+        x = sp.ImmutableMatrix([[self.normal_expr(e) for e in row[n:]] for row in aug])
         return x, self.to_expr(det)
 
 
@@ -377,11 +439,63 @@ class _Canceller:
         den = self.den
         for f, k in self.factors:
             for _ in range(k):
-                q, r = num.div(f)
-                if r:
+                q = exact_quotient(num, f)
+                if q is None:
                     break
                 num, den = q, den.exquo(f)
         return num.cancel(den)  # type: ignore[no-any-return]
+
+
+def exact_quotient(p: Any, f: Any) -> Any:
+    """``p / f`` if ``f`` divides the polynomial ``p`` exactly, else None (``f ≠ 0``, same ring, lex order).
+
+    Division by one polynomial with the remainder's leading terms taken from a heap (lazy deletion),
+    instead of :meth:`PolyElement.div`'s search of the whole remainder at every step (quadratic in
+    the number of terms). It stops at the first leading term that ``LT(f)`` does not divide: if
+    ``f | p`` then ``p = q f`` and ``LT(p) = LT(q) LT(f)``, for every remainder of the division.
+    """
+    ring = p.ring
+    if not p:
+        return ring.zero
+    if ring.order != lex:  # pragma: no cover - the rings of this module are lexicographic
+        q, r = p.div(f)
+        return None if r else q
+    fm, fc = f.LM, f.LC
+    rest = [(m, c) for m, c in f.items() if m != fm]
+    rem = dict(p.items())
+    heap = [tuple(-e for e in m) for m in rem]
+    heapq.heapify(heap)
+    quot: dict[tuple[int, ...], Any] = {}
+    while heap:
+        key = heapq.heappop(heap)
+        m = tuple(-e for e in key)
+        c = rem.pop(m, None)
+        if c is None or not c:
+            continue  # stale (already cancelled)
+        qm = tuple(a - b for a, b in zip(m, fm, strict=True))
+        if any(e < 0 for e in qm):
+            return None
+        qc = c / fc
+        quot[qm] = qc
+        for fmon, fcoef in rest:
+            mm = tuple(a + b for a, b in zip(qm, fmon, strict=True))
+            old = rem.get(mm)
+            if old is None:
+                rem[mm] = -qc * fcoef
+                heapq.heappush(heap, tuple(-e for e in mm))
+            else:
+                new = old - qc * fcoef
+                if new:
+                    rem[mm] = new
+                else:
+                    del rem[mm]
+    return ring.from_dict(quot)
+
+
+@lru_cache(maxsize=64)
+def _binomials(k: int) -> tuple[int, ...]:
+    """``C(k, j)`` for ``j = 0..k``."""
+    return tuple(math.comb(k, j) for j in range(k + 1))
 
 
 def _exp_generators(exp_atoms: set[sp.Expr], others: set[sp.Expr]) -> dict[sp.Expr, tuple[sp.Symbol, int]]:

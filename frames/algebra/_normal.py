@@ -20,7 +20,7 @@ from sympy.polys.polyutils import _sort_gens
 from ..errors import InvalidExpressionError
 from ._budget import checkpoint
 from ._coerce import as_expr
-from ._field import RationalFunctions, UnsupportedExpression
+from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -293,7 +293,10 @@ def tidy(expr: object) -> sp.Expr:
     InvalidExpressionError
         If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
     """
-    e = canon(_scalar_arg(expr, "tidy: expr"))
+    e = _scalar_arg(expr, "tidy: expr")
+    if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+        return e  # a large ring normal form (reduced, cancelled): converting it back and forth changes nothing
+    e = canon(e)
     _refuse_nan(e, "tidy: expr")
     return e if e.is_Atom else _tidy(e)
 

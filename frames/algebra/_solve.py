@@ -27,8 +27,8 @@ from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
 from ..errors import InvalidExpressionError, RegularityError
 from ._budget import checkpoint
-from ._field import RationalFunctions, UnsupportedExpression
-from ._normal import canon, is_zero, tidy
+from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._normal import RING_CANCEL_OPS, canon, is_zero, op_count, tidy
 
 __all__ = [
     "exact_inverse",
@@ -38,8 +38,52 @@ __all__ = [
     "solve_linear",
     "solve_linear_general",
     "solve_rational",
+    "tidy_affine",
     "tidy_inverse",
 ]
+
+
+def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
+    r"""``tidy(Σ_j M_ij x_j + b_i)`` for every row, computed in one polynomial ring.
+
+    Each entry is converted to the ring once; terms over the same denominator (the ``x_j`` of one
+    linear solve share theirs) are added as numerators, and each row is reduced modulo
+    ``sin² + cos² − 1`` and cancelled once, then written back (:meth:`RationalFunctions.normal_expr`).
+    Outside the ring (radicals, floats) the expression-level :func:`tidy` of the sum is returned.
+    """
+    M = sp.Matrix(M)
+    x = list(x)
+    b = list(b)
+    try:
+        ctx = RationalFunctions([*M, *x, *b], exp=True)
+    except UnsupportedExpression:
+        return [tidy(sp.Add(*[M[i, j] * x[j] for j in range(len(x))], b[i])) for i in range(M.rows)]
+    X = [ctx.from_expr(e) for e in x]
+    zero = ctx.ring.zero
+    out = []
+    for i in range(M.rows):
+        checkpoint()
+        parts: dict[Any, Any] = {}
+        for j, xj in enumerate(X):
+            if M[i, j] == 0 or not xj.numer:
+                continue
+            c = ctx.from_expr(M[i, j])
+            den = c.denom * xj.denom
+            parts[den] = parts.get(den, zero) + c.numer * xj.numer
+        if b[i] != 0:
+            f = ctx.from_expr(b[i])
+            parts[f.denom] = parts.get(f.denom, zero) + f.numer
+        num, den = zero, ctx.ring.one
+        for d, n_ in parts.items():
+            if n_:
+                num, den = (num + n_, den) if d == den else (num * d + n_ * den, den * d)
+        if not num:
+            out.append(sp.S.Zero)
+            continue
+        e = ctx.normal_expr(ctx.field.raw_new(num, den))
+        # a large normal form is final (tidy returns it unchanged); a small one gets tidy's exact form
+        out.append(e if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS else tidy(e))
+    return out
 
 
 def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:

@@ -45,6 +45,16 @@ unbounded ``integrate``: an ansatz ``f = Σ e_k log P_k + Σ d_m M_m`` over the 
 linear system for ``e_k, d_m`` (coefficients collected modulo ``sin² + cos² = 1``); a closed
 rational 1-form is also integrated by ``sympy.integrals.rationaltools.ratint``.
 
+**Large systems.** When the ``c_α`` are large (more than :data:`POINTWISE_TERMS` terms), the
+symbolic ``w_a`` and their derivatives grow beyond use; the two steps are then first decided at
+generic points of the ring (sin/cos pairs on the unit circle, every other generator an independent
+rational): the values, gradients and Hessians of the data give ``w_a`` and ``∂w_a`` there by a
+rational linear solve, and a nonzero residual or ``dω(X_i, X_j)`` at the point proves that no basic
+density exists (evaluation is a ring homomorphism). The obstructions are then those numbers, labelled
+"at the generic point", and :attr:`InvariantMeasure.witness_point` gives the point, so that the
+symbolic function, if a user forms it, can be checked against them. A zero value proves nothing:
+the symbolic steps run.
+
 >>> import frames as fr
 >>> res = invariant_measure(fr.models.nonholonomic_particle().nonholonomic())
 >>> res.exists, res.density, res.density_momenta
@@ -81,6 +91,7 @@ from ..errors import ArgumentError, BudgetExceededError, FramesError
 from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
+from ._measure_flag import _flag_steps, _pointwise_flag
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["ANSATZE", "InvariantMeasure", "invariant_measure"]
@@ -128,6 +139,11 @@ class InvariantMeasure(Value):
         Components ``ω_j`` of ``d log N = ω_j dq^j`` when they are determined.
     hessian_determinant : Expr or None
         ``det(g_αβ)``, ``g_αβ = X_α^V X_β^V L`` on C (``dq∧dp = det(g) dq∧dv``, ``p_α = X_α^V L``).
+    witness_point : tuple of (Expr, Rational)
+        For a large system, the generic point at which the obstructions labelled "at the generic
+        point" were evaluated: ``sin θ``, ``cos θ`` (on the unit circle), ``θ``, parameters … as
+        independent values. ``f.xreplace(dict(witness_point))`` of the symbolic obstruction gives the
+        printed number, a certificate that it is not identically zero. Empty otherwise.
     system : NonholonomicSystem or None
         The system (not compared; used by :meth:`check`).
     """
@@ -143,6 +159,7 @@ class InvariantMeasure(Value):
     coefficients: tuple[sp.Expr, ...] = ()
     log_form: tuple[sp.Expr, ...] | None = None
     hessian_determinant: sp.Expr | None = None
+    witness_point: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
     system: NonholonomicSystem | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -175,6 +192,12 @@ class InvariantMeasure(Value):
                 f"{what}: obstruction_labels: {len(labels)} labels for {len(self.obstruction)} obstructions"
             )
         object.__setattr__(self, "obstruction_labels", tuple(labels))
+        wp = self.witness_point
+        if not isinstance(wp, tuple | list) or not all(
+            isinstance(x, tuple) and len(x) == 2 and all(isinstance(y, sp.Expr) for y in x) for x in wp
+        ):
+            raise ArgumentError(f"{what}: witness_point: expected (expression, value) pairs, got {wp!r}")
+        object.__setattr__(self, "witness_point", tuple(wp))
         if self.system is not None:
             expect_obj(self.system, NonholonomicSystem, name=f"{what}: system")
 
@@ -268,8 +291,31 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
     q = F.chart.q
     G = nh.field()
     v = F.v[: nh.m]
-    e = sp.Add(*[v[al] * sp.diff(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)])
-    e += sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])
+    frame_part = [v[al] * sp.diff(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)]
+    try:  # ∂Γ^α/∂v^α in the ring (the quotient rule on numerator and denominator, one cancellation)
+        ctx = RationalFunctions([*frame_part, *G.Gamma[: nh.m]], exp=True)
+        total = ctx.from_expr(sp.Add(*frame_part))
+        parts: dict[Any, Any] = {total.denom: total.numer}  # denominator -> numerator (shared denominators added)
+        for al in range(nh.m):
+            f = ctx.from_expr(G.Gamma[al])
+            gen = ctx.generator(v[al])
+            if gen is None:
+                continue
+            dd = f.denom.diff(gen)
+            # Γ^α = N/D with D free of v (the Hessian's determinant): ∂_v Γ^α = ∂_v N / D, over the shared D
+            key, dn = (
+                (f.denom, f.numer.diff(gen)) if not dd else (f.denom**2, f.numer.diff(gen) * f.denom - f.numer * dd)
+            )
+            if dn:
+                parts[key] = parts.get(key, ctx.ring.zero) + dn
+        num, den = ctx.ring.zero, ctx.ring.one
+        for d, n_ in parts.items():
+            if n_:
+                num, den = (num + n_, den) if d == den else (num * d + n_ * den, den * d)
+        return ctx.to_expr(ctx.normal(ctx.field.raw_new(num, den)))
+    except (UnsupportedExpression, BasePolynomialError):
+        pass
+    e = sp.Add(*frame_part) + sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])
     return _norm(e)
 
 
@@ -447,86 +493,9 @@ def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr
 
 
 # ------------------------------------------------------------------ analysis
-@dataclass
-class _Flag:
-    """Outcome of the compatibility and closedness steps (expressions)."""
-
-    conds: tuple[sp.Expr, ...] = ()
-    free: int = 0
-    integrable: bool = False
-    w: tuple[str, ...] = ()  # brief printed forms of w_i (the reason text)
-    obs: list[tuple[str, sp.Expr]] = field(default_factory=list)
-    omega: tuple[sp.Expr, ...] | None = None
-
-
-def _gauss(rows: list[list[Any]], k: int, alg: _ExprAlgebra) -> tuple[dict[int, Any], list[Any], int]:
-    """Gauss–Jordan on ``[A | b]`` (``k`` unknowns): ``(pivot column → value if no free, conditions, #free)``."""
-    rows = [list(r) for r in rows]
-    pivots: list[tuple[int, int]] = []
-    used: set[int] = set()
-    for col in range(k):
-        r = next((i for i in range(len(rows)) if i not in used and not alg.zero(rows[i][col])), None)
-        if r is None:
-            continue
-        checkpoint()
-        used.add(r)
-        inv = 1 / rows[r][col]
-        rows[r] = [alg.norm(x * inv) for x in rows[r]]
-        for i in range(len(rows)):
-            if i != r and not alg.zero(rows[i][col]):
-                fct = rows[i][col]
-                rows[i] = [alg.norm(x - fct * y) for x, y in zip(rows[i], rows[r], strict=True)]
-        pivots.append((r, col))
-    conds = [rows[i][k] for i in range(len(rows)) if i not in used and not alg.zero(rows[i][k])]
-    return {col: rows[r][k] for r, col in pivots}, conds, k - len(pivots)
-
-
-def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlgebra) -> _Flag:
-    r"""Steps 1 and 2: solve ``R^a_αβ w_a = X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ``; if fixed, test ``dω = 0``."""
-    F = nh.frame
-    m, n = nh.m, nh.n
-    Xc = [[alg.el(x) for x in F.matrix.row(i)] for i in range(n)]
-    Rel: dict[tuple[int, int, int], Any] = {}
-
-    def r(k: int, i: int, j: int) -> Any:
-        if (k, i, j) not in Rel:
-            Rel[(k, i, j)] = alg.el(R[k, i, j])
-        return Rel[(k, i, j)]
-
-    w: list[Any] = [alg.el(-x) for x in c] + [None] * (n - m)
-    with step("invariant_measure: compatibility on D"):
-        pairs = list(itertools.combinations(range(m), 2))
-        rows = []
-        for al, be in pairs:
-            rhs = alg.apply(Xc[al], w[be]) - alg.apply(Xc[be], w[al])
-            for g in range(m):
-                if not alg.zero(r(g, al, be)):
-                    rhs -= r(g, al, be) * w[g]
-            rows.append([r(m + a, al, be) for a in range(n - m)] + [alg.norm(rhs)])
-        sol, conds, free = _gauss(rows, n - m, alg)
-        integrable = all(alg.zero(x) for row in rows for x in row[:-1])
-        out = _Flag(tuple(alg.expr(x) for x in conds), free, integrable)
-    if conds or free:
-        return out
-    for a in range(m, n):
-        w[a] = sol[a - m]
-    out.w = tuple(alg.brief(x) for x in w)  # for the reason text only: large entries are not converted
-    with step("invariant_measure: closedness"):
-        for i, j in itertools.combinations(range(n), 2):
-            if j < m:
-                continue
-            checkpoint()
-            e = alg.apply(Xc[i], w[j]) - alg.apply(Xc[j], w[i])
-            for k in range(n):
-                if R[k, i, j] != 0:
-                    e -= r(k, i, j) * w[k]
-            if not alg.zero(e):
-                out.obs.append((f"dω(X{i + 1}, X{j + 1})", alg.expr(e)))
-        if out.obs:
-            return out
-        Th = [[alg.el(x) for x in F.coframe_matrix.row(k)] for k in range(n)]
-        out.omega = tuple(alg.expr(sum((w[k] * Th[k][j] for k in range(1, n)), w[0] * Th[0][j])) for j in range(n))
-    return out
+#: above this many terms in the ``c_α`` (numerators and denominators) the flag steps are first decided at
+#: generic points (:func:`_pointwise_flag`): the symbolic ``w_a`` and their derivatives grow too large
+POINTWISE_TERMS = 150
 
 
 def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
@@ -566,19 +535,34 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         data.append(out["hessian_determinant"])
     R = F.anholonomy
     try:
-        flag = _flag_steps(nh, c, R, _FieldAlgebra([*c, *F.matrix, *entries(R)], q))
+        alg = _FieldAlgebra([*c, *F.matrix, *entries(R)], q)
+        flag = None
+        if sum(alg.size(alg.el(x)) for x in c) > POINTWISE_TERMS:
+            with step("invariant_measure: flag steps at generic points"):
+                flag = _pointwise_flag(nh, c, R, alg)
+        if flag is None:
+            flag = _flag_steps(nh, c, R, alg)
     except BudgetExceededError:
         raise
     except (UnsupportedExpression, ValueError, BasePolynomialError):  # outside the field: expression level
         flag = _flag_steps(nh, c, R, _ExprAlgebra(q))
+    if flag.point:
+        out["witness_point"] = flag.point
     if flag.conds:
         out.update(
             exists=False,
             obstruction=flag.conds,
-            obstruction_labels=tuple(f"compatibility on D∧D, {k + 1}" for k in range(len(flag.conds))),
+            obstruction_labels=flag.cond_labels
+            or tuple(f"compatibility on D∧D, {k + 1}" for k in range(len(flag.conds))),
             reason=(
                 "the equations X_α(w_β) − X_β(w_α) − R^k_αβ w_k = 0 (d(d log N)(X_α, X_β) = 0, w_α = −c_α) have "
                 "no solution w_a: the listed combinations of them must vanish"
+                + (
+                    f"; 'at the generic point' entries are residuals of the equations at {flag.witness}, after "
+                    "solving the others there (a ring homomorphism: a nonzero value proves that no w_a exists)"
+                    if flag.witness
+                    else ""
+                )
             ),
         )
         return
@@ -595,6 +579,13 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
                 + ", ".join(f"{lab} = {_brief(e)}" for lab, e in flag.obs)
                 + " (not all zero for generic parameter values), so no density N(q) exists, even locally"
                 " (Fedorov–García-Naranjo–Marrero 2015)"
+                + (
+                    f"; an entry 'at the generic point' is the value of a large dω(X_i, X_j) at {flag.witness} "
+                    "(each sin/cos pair on the unit circle, the other generators independent: a ring homomorphism, "
+                    "so a nonzero value proves the function nonzero; the function itself is not formed)"
+                    if flag.witness
+                    else ""
+                )
             ),
         )
         return

@@ -136,6 +136,120 @@ class _FieldAlgebra(_ExprAlgebra):
     def zero(self, f: Any) -> bool:
         return self.ctx.vanishes(f.num)
 
+    #: above this many terms (numerators and denominators together) a closedness condition is first
+    #: decided at generic points (:meth:`witness`) instead of being formed as one rational function
+    LARGE_TERMS = 400
+
+    def size(self, f: Any) -> int:
+        """Number of terms of ``f`` (numerator and denominator)."""
+        return int(len(f.num) + len(f.den))
+
+    def points(self, tries: int = 3) -> list[list[tuple[Any, Any]]]:
+        """Generic points of the ring (see :meth:`frames.algebra.RationalFunctions.witness_nonzero`)."""
+        return list(self.ctx.generic_points(tries))
+
+    def at(self, f: Any, point: list[tuple[Any, Any]]) -> Any:
+        """The value of ``f`` at ``point`` (an element of QQ), or None where its denominator vanishes."""
+        d = f.den.evaluate(point)
+        return None if d == 0 else f.num.evaluate(point) / d
+
+    def jet(self, p: Any, point: list[tuple[Any, Any]]) -> tuple[Any, list[Any]]:
+        """Value and gradient (with respect to the ring generators) of the polynomial ``p`` at ``point``.
+
+        One pass over the terms: a term ``t = c Π x_i^(e_i)`` contributes ``t`` to the value and
+        ``e_i t / x_i`` to ``∂p/∂x_i`` (the generic values are nonzero), so the derivative polynomials
+        are never formed.
+        """
+        vals = [v for _, v in point]
+        if any(v == 0 for v in vals):  # pragma: no cover - the generic points have no zero coordinate
+            raise ValueError("jet: a zero coordinate in the generic point")
+        ngen = len(vals)
+        pows: list[dict[int, Any]] = [{0: 1} for _ in range(ngen)]
+        value = 0
+        grad = [0] * ngen
+        for mon, c in p.items():
+            t = c
+            for i, e in enumerate(mon):
+                if e:
+                    pw = pows[i].get(e)
+                    if pw is None:
+                        pw = pows[i][e] = vals[i] ** e
+                    t *= pw
+            value += t
+            for i, e in enumerate(mon):
+                if e:
+                    grad[i] += e * t
+        return value, [g / v if g else g for g, v in zip(grad, vals, strict=True)]
+
+    def qjet(self, f: Any, point: list[tuple[Any, Any]]) -> tuple[Any, list[Any]] | None:
+        """Value and gradient ``(∂f/∂q^1, …, ∂f/∂q^n)`` of ``f`` at ``point``, or None at a pole.
+
+        The quotient rule on the values and generator gradients of numerator and denominator
+        (:meth:`jet`), then the chain rule through the table of ``∂g/∂q^l`` of the generators.
+        """
+        dv, dgrad = self.jet(f.den, point)
+        if dv == 0:
+            return None
+        nv, ngrad = self.jet(f.num, point)
+        index = {g: i for i, (g, _) in enumerate(point)}
+        grad = []
+        for row in self.table:
+            acc = 0
+            for g, dg in row:
+                k = index[g.numer]
+                dn, dd = ngrad[k], dgrad[k]
+                if not dn and not dd:
+                    continue
+                if dg is None:
+                    raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
+                gv = self.at(_Frac(dg.numer, dg.denom), point)
+                if gv is None:
+                    return None
+                acc += gv * (dn * dv - nv * dd)
+            grad.append(acc / (dv * dv))
+        return nv / dv, grad
+
+    def apply_at(self, comps: list[Any], f: Any, point: list[tuple[Any, Any]]) -> Any:
+        """``Σ_j comps_j ∂_j f`` at ``point`` (the quotient and chain rules on values), or None at a pole."""
+        dv, dgrad = self.jet(f.den, point)
+        if dv == 0:
+            return None
+        nv, ngrad = self.jet(f.num, point)
+        index = {g: i for i, (g, _) in enumerate(point)}
+        out = 0
+        for c, row in zip(comps, self.table, strict=True):
+            if not c:
+                continue
+            cv = self.at(c, point)
+            if cv is None:
+                return None
+            for g, dg in row:
+                k = index[g.numer]
+                dn, dd = ngrad[k], dgrad[k]
+                if not dn and not dd:
+                    continue
+                if dg is None:
+                    raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
+                gv = self.at(_Frac(dg.numer, dg.denom), point)
+                if gv is None:
+                    return None
+                out += cv * gv * (dn * dv - nv * dd)
+        return out / (dv * dv)
+
+    def point_subs(self, point: list[tuple[Any, Any]]) -> tuple[tuple[sp.Expr, sp.Rational], ...]:
+        """``point`` as ``(expression, value)`` pairs: ``sin(θ)``, ``cos(θ)``, ``θ``, parameters … each a rational.
+
+        ``expr.xreplace(dict(pairs))`` evaluates a function of the ring there (``xreplace`` replaces the
+        ``sin``/``cos`` atoms whole, so ``θ`` inside them is not substituted twice); an exponential is a
+        power of its generator ``exp(r/d)`` (``exp(2q) = exp(q)²``) and is written so before substituting.
+        """
+        dom = self.ctx.ring.domain
+        return tuple((self.ctx.to_expr(self.ctx.field(g)), dom.to_sympy(v)) for g, v in point)
+
+    def point_text(self, point: list[tuple[Any, Any]]) -> str:
+        """The assignment ``generator = value`` of ``point`` in words (sin/cos pairs on the unit circle)."""
+        return ", ".join(f"{e} = {v}" for e, v in self.point_subs(point))
+
     def brief(self, f: Any) -> str:
         if len(f.num) + len(f.den) > 40:
             return f"<large expression: {len(f.num)} terms over {len(f.den)}>"

@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.polys.fields import sfield
 
 from .._value import Multipliers, Value
-from ..algebra import as_exprs, budgeted, canon, canon_matrix, is_zero, solve_rational, tidy, trig_normal
+from ..algebra import as_exprs, budgeted, canon, canon_matrix, is_zero, solve_rational, tidy, tidy_affine, trig_normal
 from ..errors import ConstraintError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
@@ -368,7 +368,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
     def multipliers(self) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
         if "mult" not in self._cache:
-            self._cache["mult"] = Multipliers((tidy(self._epsilon(a)) for a in self.a), first=self.m + 1)
+            G = self.field().Gamma
+            rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
+            eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
+            self._cache["mult"] = Multipliers(eps, first=self.m + 1)
         return self._cache["mult"]  # type: ignore[no-any-return]
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:

@@ -44,6 +44,7 @@ from ..algebra import (
     solve_linear,
     step,
     tidy,
+    tidy_affine,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
 from ..geometry._distribution import AdaptedIndices
@@ -508,8 +509,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         Yal = sp.Matrix([r[al] + ral[al] for al in self.alpha])
         Ya = sp.Matrix([r[a] + ra[k] for k, a in enumerate(self.a)])
         Gal = sp.Matrix(exact_solve(g[:m, :m], Yal)[0]).applyfunc(tidy)
-        Lam = (g[m:, :m] * Gal - sp.Matrix(r[m:, :])).applyfunc(tidy)
-        A = (g[m:, :m] * Gal - Ya).applyfunc(tidy)
+        Lam = sp.Matrix(tidy_affine(g[m:, :m], list(Gal), [-x for x in r[m:, :]]))
+        A = sp.Matrix(tidy_affine(g[m:, :m], list(Gal), [-x for x in Ya]))
         fld = SecondOrderField(
             self.frame, list(Gal) + [0] * (self.n - m), m=m, time_dependent=self.lagrangian.time_dependent
         )
