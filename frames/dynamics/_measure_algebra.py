@@ -210,31 +210,18 @@ class _FieldAlgebra(_ExprAlgebra):
         return nv / dv, grad
 
     def apply_at(self, comps: list[Any], f: Any, point: list[tuple[Any, Any]]) -> Any:
-        """``Σ_j comps_j ∂_j f`` at ``point`` (the quotient and chain rules on values), or None at a pole."""
-        dv, dgrad = self.jet(f.den, point)
-        if dv == 0:
+        """``Σ_j comps_j ∂_j f`` at ``point`` (:meth:`qjet` contracted with the components), or None at a pole."""
+        jet = self.qjet(f, point)
+        if jet is None:
             return None
-        nv, ngrad = self.jet(f.num, point)
-        index = {g: i for i, (g, _) in enumerate(point)}
         out = 0
-        for c, row in zip(comps, self.table, strict=True):
-            if not c:
-                continue
-            cv = self.at(c, point)
-            if cv is None:
-                return None
-            for g, dg in row:
-                k = index[g.numer]
-                dn, dd = ngrad[k], dgrad[k]
-                if not dn and not dd:
-                    continue
-                if dg is None:
-                    raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
-                gv = self.at(_Frac(dg.numer, dg.denom), point)
-                if gv is None:
+        for c, d in zip(comps, jet[1], strict=True):
+            if c and d:
+                cv = self.at(c, point)
+                if cv is None:
                     return None
-                out += cv * gv * (dn * dv - nv * dd)
-        return out / (dv * dv)
+                out += cv * d
+        return out
 
     def point_subs(self, point: list[tuple[Any, Any]]) -> tuple[tuple[sp.Expr, sp.Rational], ...]:
         """``point`` as ``(expression, value)`` pairs: ``sin(θ)``, ``cos(θ)``, ``θ``, parameters … each a rational.
