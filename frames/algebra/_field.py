@@ -214,6 +214,15 @@ class RationalFunctions:
             _TIDY_FORMS[e] = None
         return e
 
+    def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
+        """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
+        unreduced fraction: no gcd; equal denominators are not multiplied again."""
+        num, den = self.ring.zero, self.ring.one
+        for d, n in parts.items():
+            if n:
+                num, den = (num + n, den) if d == den else (num * d + n * den, den * d)
+        return self.field.raw_new(num, den)
+
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
         if isinstance(f, PolyElement):

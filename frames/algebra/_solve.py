@@ -73,14 +73,11 @@ def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
         if b[i] != 0:
             f = ctx.from_expr(b[i])
             parts[f.denom] = parts.get(f.denom, zero) + f.numer
-        num, den = zero, ctx.ring.one
-        for d, n_ in parts.items():
-            if n_:
-                num, den = (num + n_, den) if d == den else (num * d + n_ * den, den * d)
-        if not num:
+        total = ctx.add_over_denominators(parts)
+        if not total.numer:
             out.append(sp.S.Zero)
             continue
-        e = ctx.normal_expr(ctx.field.raw_new(num, den))
+        e = ctx.normal_expr(total)
         # a large normal form is final (tidy returns it unchanged); a small one gets tidy's exact form
         out.append(e if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS else tidy(e))
     return out

@@ -308,11 +308,7 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
             )
             if dn:
                 parts[key] = parts.get(key, ctx.ring.zero) + dn
-        num, den = ctx.ring.zero, ctx.ring.one
-        for d, n_ in parts.items():
-            if n_:
-                num, den = (num + n_, den) if d == den else (num * d + n_ * den, den * d)
-        return ctx.to_expr(ctx.normal(ctx.field.raw_new(num, den)))
+        return ctx.to_expr(ctx.normal(ctx.add_over_denominators(parts)))
     except (UnsupportedExpression, BasePolynomialError):
         pass
     e = sp.Add(*frame_part) + sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])

@@ -103,7 +103,7 @@ class _FieldAlgebra(_ExprAlgebra):
     CANCEL_TERMS = 300
 
     def norm(self, f: Any) -> Any:
-        if len(f.num) + len(f.den) <= self.CANCEL_TERMS:
+        if self.size(f) <= self.CANCEL_TERMS:
             num, den = f.num.cancel(f.den)
             return _Frac(num, den)
         return f
@@ -137,7 +137,8 @@ class _FieldAlgebra(_ExprAlgebra):
         return self.ctx.vanishes(f.num)
 
     #: above this many terms (numerators and denominators together) a closedness condition is first
-    #: decided at generic points (:meth:`witness`) instead of being formed as one rational function
+    #: decided at generic points (``_measure_flag._closedness_witness``) instead of being formed as one
+    #: rational function
     LARGE_TERMS = 400
 
     def size(self, f: Any) -> int:
@@ -147,6 +148,10 @@ class _FieldAlgebra(_ExprAlgebra):
     def points(self, tries: int = 3) -> list[list[tuple[Any, Any]]]:
         """Generic points of the ring (see :meth:`frames.algebra.RationalFunctions.witness_nonzero`)."""
         return list(self.ctx.generic_points(tries))
+
+    def number(self, v: Any) -> sp.Rational:
+        """A value at a point (an element of QQ) as a sympy number."""
+        return self.ctx.ring.domain.to_sympy(v)  # type: ignore[no-any-return]
 
     def at(self, f: Any, point: list[tuple[Any, Any]]) -> Any:
         """The value of ``f`` at ``point`` (an element of QQ), or None where its denominator vanishes."""
@@ -230,15 +235,14 @@ class _FieldAlgebra(_ExprAlgebra):
         ``sin``/``cos`` atoms whole, so ``θ`` inside them is not substituted twice); an exponential is a
         power of its generator ``exp(r/d)`` (``exp(2q) = exp(q)²``) and is written so before substituting.
         """
-        dom = self.ctx.ring.domain
-        return tuple((self.ctx.to_expr(self.ctx.field(g)), dom.to_sympy(v)) for g, v in point)
+        return tuple((self.ctx.to_expr(self.ctx.field(g)), self.number(v)) for g, v in point)
 
     def point_text(self, point: list[tuple[Any, Any]]) -> str:
         """The assignment ``generator = value`` of ``point`` in words (sin/cos pairs on the unit circle)."""
         return ", ".join(f"{e} = {v}" for e, v in self.point_subs(point))
 
     def brief(self, f: Any) -> str:
-        if len(f.num) + len(f.den) > 40:
+        if self.size(f) > 40:
             return f"<large expression: {len(f.num)} terms over {len(f.den)}>"
         return _brief(self.expr(f))
 

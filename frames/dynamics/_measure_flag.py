@@ -98,7 +98,7 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
                 found = _closedness_witness(alg, Xc, w, r, R, i, j)
                 if found is not None:  # proved nonzero without forming the (large) rational function
                     value, point = found
-                    out.obs.append((f"{label} at the generic point", sp.Rational(value.numerator, value.denominator)))
+                    out.obs.append((f"{label} at the generic point", alg.number(value)))
                     out.witness = alg.point_text(point)
                     out.point = alg.point_subs(point)
                     continue
@@ -173,7 +173,7 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
 
     At a point ``P`` only numbers are computed: the values, gradients and Hessians of ``w_α = −c_α``,
     the values and gradients of the frame and of ``R``; the unknown ``w_a`` and their gradients solve
-    ``A w = b`` and ``A ∂_k w = ∂_k b − (∂_k A) w`` on ``m − m`` independent rows, ``A = (R^a_αβ)``,
+    ``A w = b`` and ``A ∂_k w = ∂_k b − (∂_k A) w`` on ``n − m`` independent rows, ``A = (R^a_αβ)``,
     ``b = X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ`` (the derivative of the compatibility equations). If a
     basic density ``e^f`` exists, ``w_a = X_a(f)`` solves every row identically and ``dω = 0``
     identically; so a nonzero residual of a remaining row, or a nonzero ``dω(X_i, X_j)``, at ``P``
@@ -240,29 +240,27 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
         out.point = alg.point_subs(point)
         bad = [(idx, r) for idx, r in residual if r != 0]
         if bad:
-            out.conds = tuple(sp.Rational(r.numerator, r.denominator) for _, r in bad)
+            out.conds = tuple(alg.number(r) for _, r in bad)
             out.cond_labels = tuple(
                 f"compatibility on D∧D, X{pairs[i][0] + 1}∧X{pairs[i][1] + 1}, at the generic point" for i, _ in bad
             )
             return out
         # gradients of w_a: A_S ∂_k w = ∂_k b_S − (∂_k A_S) w
-        grads = []
-        for k in range(n):
-            col = [rhs[idx][1 + k] - sum(rv(m + a, *pairs[idx])[1][k] * w_tr[a] for a in range(n - m)) for idx in rows]
-            _, gs = _qq_solve([A[idx] for idx in rows], [[x] for x in col])  # type: ignore[misc]
-            grads.append([g[0] for g in gs])
+        cols = [
+            [rhs[idx][1 + k] - sum(rv(m + a, *pairs[idx])[1][k] * w_tr[a] for a in range(n - m)) for k in range(n)]
+            for idx in rows
+        ]
+        _, grads = _qq_solve([A[idx] for idx in rows], cols)  # type: ignore[misc]  # one solve, n right-hand sides
         for a in range(n - m):
             wv[m + a] = w_tr[a]
-            wg[m + a] = [grads[k][a] for k in range(n)]
+            wg[m + a] = grads[a]
         for i, j in itertools.combinations(range(n), 2):
             if j < m:
                 continue
             val = sum(X[i][l][0] * wg[j][l] - X[j][l][0] * wg[i][l] for l in range(n))  # type: ignore[index]
             val -= sum(rv(k, i, j)[0] * wv[k] for k in range(n))
             if val != 0:
-                out.obs.append(
-                    (f"dω(X{i + 1}, X{j + 1}) at the generic point", sp.Rational(val.numerator, val.denominator))
-                )
+                out.obs.append((f"dω(X{i + 1}, X{j + 1}) at the generic point", alg.number(val)))
         if out.obs:
             out.w = tuple("(large)" for _ in range(n))
             return out
