@@ -6,11 +6,13 @@ import pytest
 import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from sympy.polys.domains import QQ
 
 import frames as fr
 from frames import strategies as fst
 from frames.algebra import canon, exact_solve, is_zero, solve_linear, solve_rational, trig_normal
-from frames.algebra._field import RationalFunctions, _Canceller
+from frames.algebra._field import RationalFunctions
+from frames.algebra._poly import _Canceller
 
 Q = sp.symbols("q1:4")
 ATOMS = [Q[0], Q[1], sp.sin(Q[0]), sp.cos(Q[0]), sp.exp(Q[1]), sp.exp(2 * Q[1]), sp.exp(-Q[2] / 2), Q[2]]
@@ -211,7 +213,7 @@ def test_generic_point_witnesses_are_sound(data):
 @given(entries(), entries(), entries())
 def test_exact_quotient_equals_polynomial_division(a, b, c):
     """The heap division (``exact_quotient``) returns ``p/f`` exactly when ``PolyElement.div`` leaves no remainder."""
-    from frames.algebra._field import exact_quotient
+    from frames.algebra._poly import exact_quotient
 
     ctx = RationalFunctions([a, b, c], exp=True)
     f, g, h = (ctx.from_expr(e).numer for e in (a, b, c))
@@ -224,6 +226,100 @@ def test_exact_quotient_equals_polynomial_division(a, b, c):
     assert (got is None) == bool(r)
     if got is not None:
         assert got == q
+
+
+@settings(max_examples=40, deadline=None)
+@given(entries(), entries(), entries(), st.integers(1, 3))
+def test_cancel_by_trial_division_equals_sympy_cancel(a, b, c, k):
+    """``RationalFunctions.cancel`` (factors of the denominator divided out, then only contents and sign,
+    ``cancel_coprime``) returns exactly ``PolyElement.cancel``'s normal form, common factors planted."""
+    ctx = RationalFunctions([a, b, c], exp=True)
+    f, g, h = (ctx.from_expr(e).numer for e in (a, b, c))
+    assume(g and h)
+    num, den = ctx.reduce(f * h**k).mul_ground(QQ(3, 4)), ctx.reduce(g * h).mul_ground(QQ(-5, 8))
+    assume(den)
+    large = _Canceller.LARGE
+    _Canceller.LARGE = 0  # every pair takes the trial-division path
+    try:
+        assert ctx.cancel(num, den) == num.cancel(den)
+        parts = {g: f * h, h**k: g}  # Σ num/den over two denominators: normal_sum factors each one
+        assert ctx.normal_sum(parts) == ctx.normal(ctx.add_over_denominators(parts))
+    finally:
+        _Canceller.LARGE = large
+
+
+@settings(max_examples=30, deadline=None)
+@given(entries(), entries(), entries())
+def test_remembered_ring_forms_convert_as_their_expressions(a, b, c):
+    """An expression written from a ring normal form is converted back by re-indexing its stored terms
+    (``_RING_FORMS``) onto another context's generators: the same element as walking its tree."""
+    from frames.algebra import _field
+
+    ctx = RationalFunctions([a, b], exp=True)
+    f = ctx.normal(ctx.from_expr(a / (b + 3)))
+    minimum = _field._RING_FORMS_MIN_TERMS
+    _field._RING_FORMS_MIN_TERMS = 0
+    try:
+        e = ctx._remember(ctx.to_expr(f), f)
+    finally:
+        _field._RING_FORMS_MIN_TERMS = minimum
+    assume(not e.is_Atom)
+    big = e * c + e**2 - sp.sin(Q[1])  # the remembered form inside a larger tree, in a context with more atoms
+    other = RationalFunctions([big, Q[2], sp.cos(Q[2])], exp=True)
+    if e in _field._RING_FORMS:
+        assert _field._RING_FORMS[e][0] == ctx.atoms
+    got = other.normal(other.from_expr(big))
+    stored = _field._RING_FORMS.pop(e, None)
+    try:
+        expected = other.normal(other.from_expr(big))  # the tree walked
+    finally:
+        if stored is not None:
+            _field._RING_FORMS[e] = stored
+    assert got == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(entries(), entries(), entries(), st.integers(2, 4))
+def test_poly_expr_is_the_expression_of_as_expr(a, b, c, k):
+    """The ring's polynomials are written back (``poly_expr``, canonical ``Mul``/``Add`` built directly)
+    as exactly the expression of sympy's ``as_expr``: equal, same arguments in the same order."""
+    from frames.algebra import _poly
+
+    e = sp.expand((a + b + 2) ** k * (c - sp.Rational(1, 3)) + sp.exp(Q[0]) * sp.exp(Q[1]) * b)
+    ctx = RationalFunctions([e], exp=True)
+    p = ctx.from_expr(e).numer
+    minimum = _poly._FAST_EXPR_TERMS
+    _poly._FAST_EXPR_TERMS = 0
+    try:
+        got = _poly.poly_expr(p, ctx.atoms)
+    finally:
+        _poly._FAST_EXPR_TERMS = minimum
+    expected = p.as_expr(*ctx.atoms)
+    assert got == expected
+    assert sp.srepr(got) == sp.srepr(expected)
+    assert hash(got) == hash(expected)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_exact_domain_elimination_equals_sympy(data):
+    """Fraction-free elimination and the Bareiss determinant over ``exact_domain`` (exact division by the
+    heap) give exactly sympy's results over the plain polynomial-ring domain."""
+    from sympy.polys.matrices import DomainMatrix
+
+    from frames.algebra._poly import exact_domain
+
+    n = data.draw(st.integers(2, 3))
+    M = sp.Matrix(n, n, lambda i, j: data.draw(entries()))
+    ctx = RationalFunctions(list(M), exp=True)
+    rows = [[ctx.from_expr(x).numer for x in M.row(i)] for i in range(n)]
+    plain = DomainMatrix(rows, (n, n), ctx.ring.to_domain())
+    fast = DomainMatrix(rows, (n, n), exact_domain(ctx.ring))
+    assert fast.det() == plain.det()
+    assume(plain.det())
+    (i1, d1), (i2, d2) = plain.inv_den(method="rref"), fast.inv_den(method="rref")
+    assert d1 == d2
+    assert all(i1[r, c].element == i2[r, c].element for r in range(n) for c in range(n))
 
 
 @settings(max_examples=40, deadline=None)

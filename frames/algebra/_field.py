@@ -6,10 +6,7 @@ r"""The field of rational functions ``QQ(x, sin a, cos a, f(t), …)`` modulo ``
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 from typing import Any
 
 import sympy as sp
@@ -22,6 +19,7 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
+from ._poly import _binomials, _Canceller, exact_domain, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
 
@@ -36,6 +34,22 @@ _TIDY_FORMS_MAX = 4096
 def is_known_tidy(e: sp.Expr) -> bool:
     """True if ``e`` was written as a ring normal form (see :data:`_TIDY_FORMS`)."""
     return e in _TIDY_FORMS
+
+
+#: Large ring normal forms written back as expressions, with their ring form:
+#: ``expr -> (atoms, numerator terms, denominator terms)``. :meth:`RationalFunctions.from_expr` of an
+#: expression containing one of them (a result of an earlier solve, the Γ of a report's later sections)
+#: re-indexes the stored terms onto its own generators instead of walking the expression tree again.
+_RING_FORMS: dict[sp.Expr, tuple[tuple[sp.Expr, ...], dict[Any, Any], dict[Any, Any]]] = {}
+_RING_FORMS_MAX = 256
+#: and at most this many terms in all (memory: a term is an exponent tuple and a rational)
+_RING_FORMS_MAX_TERMS = 1_000_000
+_RING_FORMS_TERMS = 0
+#: factorizations of :meth:`RationalFunctions.factor_list`: ``(atoms, terms) -> (content, [(terms, multiplicity)])``
+_FACTORS: dict[tuple[Any, ...], tuple[Any, list[tuple[dict[Any, Any], int]]]] = {}
+_FACTORS_MAX = 256
+#: ring forms with fewer terms are not stored (converting the tree is cheap)
+_RING_FORMS_MIN_TERMS = 64
 
 
 class UnsupportedExpression(ValueError):
@@ -119,11 +133,14 @@ class RationalFunctions:
             self._exp_monomial(a)
         #: the expressions the generators stand for, in the ring's order
         self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
+        self._atom_index = {a: i for i, a in enumerate(self._atoms)}
         self._ideal = [self.ring(s_a) ** 2 + self.ring(c_a) ** 2 - 1 for s_a, c_a in pairs] if pythagoras else []
         self._pairs = pairs if pythagoras else []
         self._trig = bool(pairs)
         index = {g: i for i, g in enumerate(self.ring.symbols)}
         self._pair_index = [(index[s_a], index[c_a]) for s_a, c_a in self._pairs]
+        #: factored denominators of :meth:`cancel`
+        self._cancellers: dict[Any, _Canceller] = {}
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
@@ -149,8 +166,53 @@ class RationalFunctions:
             return R(e), R.one
         if e in memo:  # shared sub-expressions of a large tree are converted once
             return memo[e]
-        memo[e] = out = self._fraction_node(e, memo)
+        stored = _RING_FORMS.get(e)
+        out = self._reindexed(*stored) if stored is not None else None
+        memo[e] = out = self._fraction_node(e, memo) if out is None else out
         return out
+
+    def _reindexed(
+        self, atoms: tuple[sp.Expr, ...], num: dict[Any, Any], den: dict[Any, Any]
+    ) -> tuple[Any, Any] | None:
+        """A stored ring form (:data:`_RING_FORMS`) on this ring's generators, or None if an atom is not one of
+        them (an exponential written over another generator, say): the exponent vectors are re-indexed."""
+        p, q = self._moved(atoms, num), self._moved(atoms, den)
+        return None if p is None or q is None else (p, q)
+
+    def _moved(self, atoms: Sequence[sp.Expr], terms: dict[Any, Any]) -> Any:
+        """The polynomial with ``terms`` (exponent vectors over ``atoms``) in this ring, or None if an atom
+        is not one of its generators."""
+        pairs: list[tuple[int, int]] = []
+        for j, a in enumerate(atoms):
+            i = self._atom_index.get(a)
+            if i is None:
+                return None
+            pairs.append((j, i))
+        n = self.ring.ngens
+        out = {}
+        for mon, c in terms.items():
+            new = [0] * n
+            for j, i in pairs:
+                new[i] = mon[j]
+            out[tuple(new)] = c
+        return self.ring.from_dict(out)
+
+    def factor_list(self, p: Any) -> tuple[Any, list[tuple[Any, int]]]:
+        """``p.factor_list()``, remembered across contexts (:data:`_FACTORS`, keyed by the atoms ``p`` uses):
+        a determinant is factored once for the solve, the multipliers, the divergence and the display."""
+        mons = list(p.itermonoms())
+        used = [i for i in range(self.ring.ngens) if any(m[i] for m in mons)]
+        atoms = tuple(self._atoms[i] for i in used)
+        key = (atoms, frozenset((tuple(m[i] for i in used), c) for m, c in p.items()))
+        hit = _FACTORS.get(key)
+        if hit is None:
+            c, fs = p.factor_list()
+            hit = (c, [({tuple(m[i] for i in used): a for m, a in f.items()}, k) for f, k in fs])
+            if len(_FACTORS) >= _FACTORS_MAX:
+                _FACTORS.pop(next(iter(_FACTORS)))
+            _FACTORS[key] = hit
+        c, fs = hit
+        return c, [(self._moved(atoms, d), k) for d, k in fs]
 
     def _fraction_node(self, e: sp.Expr, memo: dict[sp.Expr, tuple[Any, Any]]) -> tuple[Any, Any]:
         """:meth:`_fraction` of a sum, product or integer power."""
@@ -203,16 +265,37 @@ class RationalFunctions:
 
     def normal_expr(self, f: Any) -> sp.Expr:
         """``to_expr(normal(f))``, remembered as a normal form of :func:`~frames.algebra.tidy`."""
-        return self._remember(self.to_expr(self.normal(f)))
+        f = self.normal(f)
+        return self._remember(self.to_expr(f), f)
 
-    def _remember(self, e: sp.Expr) -> sp.Expr:
+    def normal_sum_expr(self, parts: dict[Any, Any]) -> sp.Expr:
+        """``to_expr(normal_sum(parts))``, remembered as a normal form of :func:`~frames.algebra.tidy`."""
+        f = self.normal_sum(parts)
+        return self._remember(self.to_expr(f), f)
+
+    def _remember(self, e: sp.Expr, f: Any = None) -> sp.Expr:
         """Record the normal form ``e`` in :data:`_TIDY_FORMS` (with the Pythagorean identities applied, or
-        with no sin/cos at all)."""
-        if (self._pairs or not self._trig) and not self._exp_gens:
+        with no sin/cos at all) and a large one's ring form ``f`` in :data:`_RING_FORMS`."""
+        if self._pairs or not self._trig:
             if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
                 _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
             _TIDY_FORMS[e] = None
+        size = len(f.numer) + len(f.denom) if f is not None else 0
+        if size >= _RING_FORMS_MIN_TERMS and not e.is_Atom and e not in _RING_FORMS:
+            global _RING_FORMS_TERMS
+            while _RING_FORMS and (
+                len(_RING_FORMS) >= _RING_FORMS_MAX or _RING_FORMS_TERMS + size > _RING_FORMS_MAX_TERMS
+            ):
+                _, num, den = _RING_FORMS.pop(next(iter(_RING_FORMS)))
+                _RING_FORMS_TERMS -= len(num) + len(den)
+            _RING_FORMS[e] = (self._atoms, dict(f.numer.items()), dict(f.denom.items()))
+            _RING_FORMS_TERMS += size
         return e
+
+    def _remember_fraction(self, num: Any, den: Any) -> sp.Expr:
+        """``num/den`` (a normal form) as a remembered expression."""
+        f = self.field.raw_new(num, den)
+        return self._remember(self.to_expr(f), f)
 
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
@@ -223,11 +306,44 @@ class RationalFunctions:
                 num, den = (num + n, den) if d == den else (num * d + n * den, den * d)
         return self.field.raw_new(num, den)
 
+    def normal_sum(self, parts: dict[Any, Any]) -> Any:
+        """:meth:`normal` of :meth:`add_over_denominators` ``(parts)``, exactly, with the factors of the
+        denominator taken from those of the parts' denominators (each small enough to factor, when their
+        product is not): the large numerator is then cancelled by trial division (:meth:`cancel`)."""
+        total = self.add_over_denominators(parts)
+        num, den = self.reduce(total.numer), total.denom
+        if not num:
+            return self.field.zero
+        dens = [d for d, n in parts.items() if n and not d.is_ground]
+        if (
+            len(dens) < 2
+            or len(num) + len(den) <= _Canceller.LARGE
+            or any(len(d) > _Canceller.MAX_TERMS for d in dens)
+            or self.reduce(den) != den
+        ):
+            return self.normal(self.field.raw_new(num, den))
+        factors: dict[Any, int] = {}
+        for d in dens:
+            for f, k in self._canceller(d).factors or ():
+                factors[f] = factors.get(f, 0) + k
+        canceller = _Canceller(den, uses=0)
+        canceller.factors = list(factors.items())
+        return self.field.raw_new(*canceller(num))
+
+    def _canceller(self, den: Any) -> _Canceller:
+        """The factored denominator ``den`` (cached on this object)."""
+        canceller = self._cancellers.get(den)
+        if canceller is None:
+            if len(self._cancellers) > 64:
+                self._cancellers.clear()
+            canceller = self._cancellers[den] = _Canceller(den, uses=2, min_terms=1, factor=self.factor_list)
+        return canceller
+
     def to_expr(self, f: Any) -> sp.Expr:
         """Back to a sympy expression ``numerator/denominator``."""
         if isinstance(f, PolyElement):
-            return f.as_expr(*self._atoms)  # type: ignore[no-any-return]
-        return f.numer.as_expr(*self._atoms) / f.denom.as_expr(*self._atoms)  # type: ignore[no-any-return]
+            return poly_expr(f, self._atoms)
+        return poly_expr(f.numer, self._atoms) / poly_expr(f.denom, self._atoms)
 
     @property
     def atoms(self) -> tuple[sp.Expr, ...]:
@@ -332,8 +448,23 @@ class RationalFunctions:
         num, den = self.reduce(f.numer), self.reduce(f.denom)
         if not den:
             raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
-        num, den = num.cancel(den)
+        num, den = self.cancel(num, den)
         return self.field.raw_new(num, den)
+
+    def cancel(self, num: Any, den: Any) -> tuple[Any, Any]:
+        """``num.cancel(den)``, exactly; for large polynomials by trial division with the factors of ``den``.
+
+        sympy's ``cancel`` computes a gcd by the heuristic algorithm, whose trial divisions search the
+        whole remainder for its leading term at every step (quadratic in the terms of ``num``: minutes for
+        a numerator of 10⁴–10⁵ terms). When ``num`` is large and ``den`` small enough to factor, the
+        irreducible factors of ``den`` (found once per denominator, :class:`_Canceller`) are divided out
+        of ``num`` (:func:`exact_quotient`, which stops at the first leading term that does not divide);
+        what is left is coprime, and only the integer contents and the sign are normalised
+        (:func:`cancel_coprime`).
+        """
+        if den.is_ground or len(num) + len(den) <= _Canceller.LARGE or len(den) > _Canceller.MAX_TERMS:
+            return num.cancel(den)  # type: ignore[no-any-return]
+        return self._canceller(den)(num)
 
     def solve(self, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
         """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
@@ -360,7 +491,7 @@ class RationalFunctions:
                 m = m.lcm(x.denom)
             rows.append([x.numer * m.exquo(x.denom) for x in row])
             scale = scale * m
-        R = self.ring.to_domain()
+        R = exact_domain(self.ring)
         A = DomainMatrix([r[:n] for r in rows], (n, n), R)
         B = DomainMatrix([r[n:] for r in rows], (n, k), R)
         try:
@@ -376,11 +507,8 @@ class RationalFunctions:
         den = self.reduce(xden)
         if not den:
             raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
-        cancel = _Canceller(den, uses=n * k)
-        x = [
-            [self._remember(self.to_expr(self.field.new(*cancel(self.reduce(xnum[i, j].element))))) for j in range(k)]
-            for i in range(n)
-        ]
+        cancel = _Canceller(den, uses=n * k, factor=self.factor_list)
+        x = [[self._remember_fraction(*cancel(self.reduce(xnum[i, j].element))) for j in range(k)] for i in range(n)]
         det = self.normal_expr(self.field.new(A.det(), self.ring.one) / scale)
         return sp.ImmutableMatrix(x), det
 
@@ -423,88 +551,6 @@ _GENERIC = (
     (7, 13), (-5, 11), (3, 17), (11, 19), (-13, 23), (17, 29), (19, 31), (-2, 37), (23, 41), (29, 43),
     (-31, 47), (37, 53), (41, 59), (-43, 61), (47, 67), (53, 71), (-59, 73), (61, 79), (67, 83), (71, 89),
 )  # fmt: skip
-
-
-class _Canceller:
-    """``num.cancel(den)`` for many numerators over one denominator.
-
-    The irreducible factors of a large denominator (a determinant) are found once; each numerator is
-    divided by those it contains before the final ``cancel``, whose gcd is then trivial. The result
-    is ``num.cancel(den)`` exactly: ``cancel`` returns the unique normal form of the fraction
-    (coprime, integer contents coprime, positive leading coefficient of the denominator).
-    """
-
-    #: denominators with fewer terms are cancelled directly, larger ones are not factored (cost)
-    MIN_TERMS = 24
-    MAX_TERMS = 400
-
-    def __init__(self, den: Any, uses: int = 2) -> None:
-        self.den = den
-        self.factors: list[tuple[Any, int]] = []
-        if uses > 1 and self.MIN_TERMS <= len(den) <= self.MAX_TERMS:
-            self.factors = [(f, k) for f, k in den.factor_list()[1] if not f.is_ground]
-
-    def __call__(self, num: Any) -> tuple[Any, Any]:
-        den = self.den
-        for f, k in self.factors:
-            for _ in range(k):
-                q = exact_quotient(num, f)
-                if q is None:
-                    break
-                num, den = q, den.exquo(f)
-        return num.cancel(den)  # type: ignore[no-any-return]
-
-
-def exact_quotient(p: Any, f: Any) -> Any:
-    """``p / f`` if ``f`` divides the polynomial ``p`` exactly, else None (``f ≠ 0``, same ring, lex order).
-
-    Division by one polynomial with the remainder's leading terms taken from a heap (lazy deletion),
-    instead of :meth:`PolyElement.div`'s search of the whole remainder at every step (quadratic in
-    the number of terms). It stops at the first leading term that ``LT(f)`` does not divide: if
-    ``f | p`` then ``p = q f`` and ``LT(p) = LT(q) LT(f)``, for every remainder of the division.
-    """
-    ring = p.ring
-    if not p:
-        return ring.zero
-    if ring.order != lex:  # pragma: no cover - the rings of this module are lexicographic
-        q, r = p.div(f)
-        return None if r else q
-    fm, fc = f.LM, f.LC
-    rest = [(m, c) for m, c in f.items() if m != fm]
-    rem = dict(p.items())
-    heap = [tuple(-e for e in m) for m in rem]
-    heapq.heapify(heap)
-    quot: dict[tuple[int, ...], Any] = {}
-    while heap:
-        key = heapq.heappop(heap)
-        m = tuple(-e for e in key)
-        c = rem.pop(m, None)
-        if c is None or not c:
-            continue  # stale (already cancelled)
-        qm = tuple(a - b for a, b in zip(m, fm, strict=True))
-        if any(e < 0 for e in qm):
-            return None
-        qc = c / fc
-        quot[qm] = qc
-        for fmon, fcoef in rest:
-            mm = tuple(a + b for a, b in zip(qm, fmon, strict=True))
-            old = rem.get(mm)
-            if old is None:
-                rem[mm] = -qc * fcoef
-                heapq.heappush(heap, tuple(-e for e in mm))
-            else:
-                new = old - qc * fcoef
-                if new:
-                    rem[mm] = new
-                else:
-                    del rem[mm]
-    return ring.from_dict(quot)
-
-
-@lru_cache(maxsize=64)
-def _binomials(k: int) -> tuple[int, ...]:
-    """``C(k, j)`` for ``j = 0..k``."""
-    return tuple(math.comb(k, j) for j in range(k + 1))
 
 
 def _exp_generators(exp_atoms: set[sp.Expr], others: set[sp.Expr]) -> dict[sp.Expr, tuple[sp.Symbol, int]]:

@@ -73,11 +73,10 @@ def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
         if b[i] != 0:
             f = ctx.from_expr(b[i])
             parts[f.denom] = parts.get(f.denom, zero) + f.numer
-        total = ctx.add_over_denominators(parts)
-        if not total.numer:
+        e = ctx.normal_sum_expr(parts)
+        if e == 0:
             out.append(sp.S.Zero)
             continue
-        e = ctx.normal_expr(total)
         # a large normal form is final (tidy returns it unchanged); a small one gets tidy's exact form
         out.append(e if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS else tidy(e))
     return out

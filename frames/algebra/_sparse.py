@@ -30,6 +30,7 @@ from sympy.polys.matrices import DomainMatrix
 
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
+from ._poly import exact_domain
 
 __all__ = ["domain_determinant", "structure_functions"]
 
@@ -322,5 +323,5 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
             polys.append([f.n * m.exquo(f.d) for f in row])
             scale *= m
         elems = polys
-    det = DomainMatrix(elems, (n, n), el.ring.to_domain()).det()
+    det = DomainMatrix(elems, (n, n), exact_domain(el.ring)).det()
     return el.expr(det if polynomial else _Frac(det, scale))

@@ -116,11 +116,11 @@ def _display_large(e: sp.Expr) -> sp.Expr | None:
     if any(monom):
         num = num.ring.from_dict({tuple(a - b for a, b in zip(m, monom, strict=True)): k for m, k in num.terms()})
     lead = sp.Mul(*[a**k for a, k in zip(atoms, monom, strict=True) if k])
-    dc, dfactors = den.factor_list()
-    den_e = sp.Mul(*[g.as_expr(*atoms) ** k for g, k in dfactors])
+    dc, dfactors = ctx.factor_list(den)
+    den_e = sp.Mul(*[ctx.to_expr(g) ** k for g, k in dfactors])
     QQ = ctx.ring.domain
     coeff = QQ.to_sympy(c) / QQ.to_sympy(dc)
-    return _keep_coeff(coeff, lead * num.as_expr(*atoms)) / den_e  # type: ignore[no-any-return]
+    return _keep_coeff(coeff, lead * ctx.to_expr(num)) / den_e  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data

@@ -84,6 +84,7 @@ from ..algebra import (
     checkpoint,
     entries,
     is_zero,
+    op_count,
     step,
     tidy,
 )
@@ -101,6 +102,9 @@ ANSATZE = ("basic",)
 
 #: Most unknown coefficients in the exact ansatz for ``log N`` (factors and monomials).
 MAX_UNKNOWNS = 60
+#: numerators of the data with more operations than this give no candidate factors to the ansatz (factoring
+#: a numerator of thousands of terms takes minutes; the poles of log N's derivative are the denominators')
+FACTOR_NUMERATOR_OPS = 2000
 
 
 def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
@@ -308,7 +312,7 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
             )
             if dn:
                 parts[key] = parts.get(key, ctx.ring.zero) + dn
-        return ctx.to_expr(ctx.normal(ctx.add_over_denominators(parts)))
+        return ctx.to_expr(ctx.normal_sum(parts))
     except (UnsupportedExpression, BasePolynomialError):
         pass
     e = sp.Add(*frame_part) + sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])
@@ -329,9 +333,9 @@ def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[s
         checkpoint()
         if not _depends(e, q):
             continue
-        for part in sp.fraction(sp.together(e)):
-            if not _depends(part, q):
-                continue
+        for k, part in enumerate(sp.fraction(sp.together(e))):
+            if not _depends(part, q) or (k == 0 and op_count(part, FACTOR_NUMERATOR_OPS) > FACTOR_NUMERATOR_OPS):
+                continue  # a large numerator is not factored (minutes); denominators always are
             try:
                 _, fl = sp.factor_list(part)
             except (sp.PolynomialError, NotImplementedError):

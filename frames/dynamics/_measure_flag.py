@@ -73,6 +73,13 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
     w: list[Any] = [alg.el(-x) for x in c] + [None] * (n - m)
     with step("invariant_measure: compatibility on D"):
         pairs = list(itertools.combinations(range(m), 2))
+        zero = alg.el(0)
+        coefficients = [[r(m + a, al, be) for a in range(n - m)] + [zero] for al, be in pairs]
+        pivoted, _, free = _gauss(coefficients, n - m, alg)
+        if free and len(pivoted) == len(pairs):
+            # every equation has a pivot in R^a_αβ and some w_a stay free: whatever the right-hand sides
+            # X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ are, there is no condition and no fixed ω; they are not formed
+            return _Flag((), free, all(alg.zero(x) for row in coefficients for x in row[:-1]))
         rows = []
         for al, be in pairs:
             rhs = alg.apply(Xc[al], w[be]) - alg.apply(Xc[be], w[al])
@@ -185,6 +192,10 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
     pairs = list(itertools.combinations(range(m), 2))
     if not pairs:
         return None
+    zero = alg.el(0)
+    _, _, free = _gauss([[alg.el(R[m + a, al, be]) for a in range(n - m)] + [zero] for al, be in pairs], n - m, alg)
+    if free:
+        return None  # the equations leave some w_a free (rank of R^a_αβ < n − m): nothing to decide at a point
     Xc = [[alg.el(x) for x in F.matrix.row(i)] for i in range(n)]
     cs = [alg.el(x) for x in c]
     nonzero = {(k, i, j): alg.el(R[k, i, j]) for k in range(n) for i in range(n) for j in range(n) if R[k, i, j] != 0}

@@ -1,0 +1,250 @@
+r"""Polynomial arithmetic under :class:`~frames.algebra.RationalFunctions`: exact division, cancellation, writing back.
+
+* :func:`exact_quotient` — ``p / f`` when ``f`` divides ``p`` (heap division on packed monomials);
+* :class:`_Canceller`, :func:`cancel_coprime` — ``num.cancel(den)`` by trial division with the factors of
+  ``den``, without a polynomial gcd;
+* :func:`poly_expr` — ``p.as_expr(*atoms)``, the identical expression built without ``Mul``/``Add`` flattening;
+* :func:`exact_domain` — the polynomial ring as a ``DomainMatrix`` domain whose exact division (every
+  division of fraction-free elimination and of the Bareiss determinant) is :func:`exact_quotient`.
+
+Each returns exactly what the sympy operation it replaces returns (property tests in
+``tests/test_engine_properties.py``); they exist because sympy's versions are quadratic in the number of
+terms (a leading-term search of the whole remainder at every step) or rebuild every term.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import operator
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+from sympy.core.basic import _args_sortkey
+from sympy.polys.domains import PolynomialRing
+from sympy.polys.orderings import lex
+from sympy.polys.polyerrors import ExactQuotientFailed
+
+from ._budget import checkpoint
+
+__all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "poly_expr"]
+
+
+class _Canceller:
+    """``num.cancel(den)`` for many numerators over one denominator.
+
+    The irreducible factors of a large denominator (a determinant) are found once; each numerator is
+    divided by those it contains, after which numerator and denominator are coprime and only their
+    integer contents and sign are normalised (:func:`cancel_coprime`, no gcd). The result is
+    ``num.cancel(den)`` exactly: ``cancel`` returns the unique normal form of the fraction (coprime,
+    integer contents coprime, positive leading coefficient of the denominator).
+    """
+
+    #: denominators with fewer terms are cancelled directly, larger ones are not factored (cost)
+    MIN_TERMS = 24
+    MAX_TERMS = 400
+    #: numerator and denominator with more terms in all are cancelled by trial division (see
+    #: :meth:`RationalFunctions.cancel`); below, sympy's gcd is fast
+    LARGE = 2000
+
+    def __init__(self, den: Any, uses: int = 2, min_terms: int | None = None, factor: Any = None) -> None:
+        self.den = den
+        self.factors: list[tuple[Any, int]] | None = None
+        low = self.MIN_TERMS if min_terms is None else min_terms
+        if uses > 1 and low <= len(den) <= self.MAX_TERMS and not den.is_ground:
+            fs = (factor or (lambda p: p.factor_list()))(den)[1]
+            self.factors = [(f, k) for f, k in fs if not f.is_ground]
+
+    def __call__(self, num: Any) -> tuple[Any, Any]:
+        den = self.den
+        if self.factors is None:
+            return num.cancel(den)  # type: ignore[no-any-return]
+        for f, k in self.factors:
+            for _ in range(k):
+                checkpoint()
+                q = exact_quotient(num, f)
+                if q is None:
+                    break
+                num, den = q, den.exquo(f)
+        return cancel_coprime(num, den)
+
+
+def cancel_coprime(num: Any, den: Any) -> tuple[Any, Any]:
+    """``num.cancel(den)`` for polynomials over QQ with no common factor of positive degree (no gcd).
+
+    The same steps as :meth:`PolyElement.cancel` with the polynomial gcd known to be 1: denominators
+    cleared, the gcd of the integer contents divided out, the cleared constants cancelled against each
+    other, and the sign chosen so that the leading coefficient of the denominator is positive.
+    """
+    ring = num.ring
+    if not num:
+        return num, ring.one
+    domain = ring.domain
+    if not (domain.is_Field and domain.has_assoc_Ring):  # pragma: no cover - the rings here are over QQ
+        return num.cancel(den)  # type: ignore[no-any-return]
+    ZZ = domain.get_ring()
+    zring = ring.clone(domain=ZZ)
+    cq, f = num.clear_denoms()
+    cp, g = den.clear_denoms()
+    f, g = f.set_ring(zring), g.set_ring(zring)
+    c = ZZ.gcd(f.content(), g.content())
+    if c != 1:
+        f, g = f.quo_ground(c), g.quo_ground(c)
+    _, cp, cq = ZZ.cofactors(cp, cq)
+    p = f.set_ring(ring).mul_ground(cp)
+    q = g.set_ring(ring).mul_ground(cq)
+    if q.LC < 0:
+        p, q = -p, -q
+    return p, q
+
+
+#: polynomials with fewer terms are written by sympy's ``as_expr``
+_FAST_EXPR_TERMS = 32
+
+
+def poly_expr(p: Any, atoms: Sequence[sp.Expr]) -> sp.Expr:
+    """``p.as_expr(*atoms)``, the identical expression, built without sympy's ``Mul``/``Add`` flattening.
+
+    Each term is assembled as ``Mul``'s canonical form (the coefficient first, the factors ``a**k`` in
+    sympy's canonical order) and the sum as ``Add``'s (the terms in canonical order, a constant first);
+    the monomials of a polynomial are distinct, so no term combines with another. A term with more than
+    one exponential factor (which ``Mul`` merges, ``exp(a) exp(b) = exp(a + b)``) is built by ``Mul``.
+    """
+    if len(p) < _FAST_EXPR_TERMS:
+        return p.as_expr(*atoms)  # type: ignore[no-any-return]
+    to_sympy = p.ring.domain.to_sympy
+    key = _args_sortkey
+    powers: dict[tuple[int, int], sp.Expr] = {}
+    is_exp = [isinstance(a, sp.exp) for a in atoms]
+    terms: list[sp.Expr] = []
+    constant = sp.S.Zero
+    for mon, c in p.items():
+        coeff = to_sympy(c)
+        factors = []
+        exps = 0
+        for i, k in enumerate(mon):
+            if k:
+                f = powers.get((i, k))
+                if f is None:
+                    f = powers[(i, k)] = atoms[i] if k == 1 else sp.Pow(atoms[i], k)
+                factors.append(f)
+                exps += is_exp[i]
+        if not factors:
+            constant = coeff
+            continue
+        if exps > 1 or any(not f.is_commutative or f.is_Number or f.is_Mul or f.is_Add for f in factors):
+            terms.append(sp.Mul(coeff, *factors))
+            continue
+        if len(factors) == 1 and coeff is sp.S.One:
+            terms.append(factors[0])
+            continue
+        factors.sort(key=key)
+        if coeff is not sp.S.One:
+            factors.insert(0, coeff)
+        terms.append(sp.Mul._from_args(factors))
+    if len(terms) == 1 and constant is sp.S.Zero:
+        return terms[0]
+    terms.sort(key=key)
+    if constant is not sp.S.Zero:
+        terms.insert(0, constant)
+    return sp.Add._from_args(terms)
+
+
+def exact_quotient(p: Any, f: Any) -> Any:
+    """``p / f`` if ``f`` divides the polynomial ``p`` exactly, else None (``f ≠ 0``, same ring, lex order).
+
+    Division by one polynomial with the remainder's leading terms taken from a heap (lazy deletion),
+    instead of :meth:`PolyElement.div`'s search of the whole remainder at every step (quadratic in
+    the number of terms). It stops at the first leading term that ``LT(f)`` does not divide: if
+    ``f | p`` then ``p = q f`` and ``LT(p) = LT(q) LT(f)``, for every remainder of the division; and
+    at the first quotient term of degree above ``deg_i p − deg_i f`` in some generator.
+
+    Monomials are packed into integers, one field per generator with a guard bit, the first generator
+    most significant: lex comparison is integer comparison, a product of monomials is a sum, and
+    ``LT(f)`` divides ``m`` iff ``m − LM(f)`` sets no guard bit (no borrow). The degree bound keeps every
+    monomial of the division within the fields (``deg_i`` of a remainder term ``≤ deg_i p``).
+    """
+    ring = p.ring
+    if not p:
+        return ring.zero
+    if ring.order != lex:  # pragma: no cover - the rings of this module are lexicographic
+        q, r = p.div(f)
+        return None if r else q
+    if any(a < b for a, b in zip(p.LM, f.LM, strict=True)):
+        return None  # LT(f) does not divide LT(p)
+    n = ring.ngens
+    pdeg = list(map(max, zip(*p.itermonoms(), strict=True)))
+    fdeg = list(map(max, zip(*f.itermonoms(), strict=True)))
+    if any(a < b for a, b in zip(pdeg, fdeg, strict=True)):
+        return None
+    widths = [d.bit_length() + 1 for d in pdeg]
+    shifts = [0] * n
+    for i in range(n - 2, -1, -1):
+        shifts[i] = shifts[i + 1] + widths[i + 1]
+    guard = sum(1 << (s + w - 1) for s, w in zip(shifts, widths, strict=True))
+
+    def pack(m: Sequence[int]) -> int:
+        return sum(map(operator.lshift, m, shifts))
+
+    qlim = pack([a - b for a, b in zip(pdeg, fdeg, strict=True)])
+    fm = pack(f.LM)
+    fc = f.LC
+    rest = [(pack(m), c) for m, c in f.items() if pack(m) != fm]
+    rem = {pack(m): c for m, c in p.items()}
+    heap = [-k for k in rem]
+    heapq.heapify(heap)
+    quot: dict[int, Any] = {}
+    while heap:
+        m = -heapq.heappop(heap)
+        c = rem.pop(m, None)
+        if c is None or not c:
+            continue  # stale (already cancelled)
+        qm = m - fm
+        if qm & guard or (qlim - qm) & guard:  # LM(f) does not divide m, or the quotient's degree is too high
+            return None
+        qc = c / fc
+        quot[qm] = qc
+        for fk, fcoef in rest:
+            mm = qm + fk
+            old = rem.get(mm)
+            if old is None:
+                rem[mm] = -qc * fcoef
+                heapq.heappush(heap, -mm)
+            else:
+                new = old - qc * fcoef
+                if new:
+                    rem[mm] = new
+                else:
+                    del rem[mm]
+    masks = [(1 << w) - 1 for w in widths]
+    return ring.from_dict(
+        {tuple((k >> s) & mk for s, mk in zip(shifts, masks, strict=True)): c for k, c in quot.items()}
+    )
+
+
+@lru_cache(maxsize=64)
+def _binomials(k: int) -> tuple[int, ...]:
+    """``C(k, j)`` for ``j = 0..k``."""
+    return tuple(math.comb(k, j) for j in range(k + 1))
+
+
+class _ExactPolynomialRing(PolynomialRing):  # type: ignore[misc]
+    """sympy's polynomial-ring domain with :func:`exact_quotient` as its exact division.
+
+    ``Ring.exquo`` computes ``a % b`` and then ``a // b``, two divisions each quadratic in the terms of
+    ``a``; fraction-free elimination (``DomainMatrix.rref_den``, ``inv_den``, ``solve_den``) and the Bareiss
+    determinant divide exactly at every step. Equal to the plain domain of the same ring.
+    """
+
+    def exquo(self, a: Any, b: Any) -> Any:
+        q = exact_quotient(a, b)
+        if q is None:
+            raise ExactQuotientFailed(a, b, self)
+        return q
+
+
+def exact_domain(ring: Any) -> Any:
+    """``ring.to_domain()`` with exact division by :func:`exact_quotient` (see :class:`_ExactPolynomialRing`)."""
+    return _ExactPolynomialRing(ring)
