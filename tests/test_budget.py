@@ -162,3 +162,23 @@ def test_nonholonomic_field_budget_and_steps():
     acc = nh.accelerations(budget=300, progress=seen.append)
     assert seen[:2] == ["NonholonomicSystem.accelerations", "NonholonomicSystem.field"]
     assert acc == md.nonholonomic().accelerations()
+
+
+def test_budget_is_honoured_inside_one_long_polynomial_division():
+    """A budget stops fraction-free elimination inside a single exact division (the heap division checks
+    it every 1024 quotient terms), not only between sympy operations."""
+    from sympy.polys.domains import QQ
+    from sympy.polys.orderings import lex
+    from sympy.polys.rings import ring
+
+    from frames.algebra._poly import exact_quotient
+
+    _R, x, y, z = ring("x,y,z", QQ, lex)
+    f = (x + 2 * y + 3 * z + 1) ** 4
+    q = (x - y + z + 5) ** 16
+    p = q * (x + y + 1) ** 3 * f  # the quotient p/f has more than 1024 terms
+    assert len(p.exquo(f)) > 1024
+    assert exact_quotient(q * f, f) == q
+    with pytest.raises(fr.BudgetExceededError):
+        with fr.budget(1e-9):
+            exact_quotient(p, f)

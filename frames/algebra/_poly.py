@@ -120,7 +120,9 @@ def poly_expr(p: Any, atoms: Sequence[sp.Expr]) -> sp.Expr:
     is_exp = [isinstance(a, sp.exp) for a in atoms]
     terms: list[sp.Expr] = []
     constant = sp.S.Zero
-    for mon, c in p.items():
+    for count, (mon, c) in enumerate(p.items()):
+        if not count % 4096:
+            checkpoint()
         coeff = to_sympy(c)
         factors = []
         exps = 0
@@ -206,6 +208,8 @@ def exact_quotient(p: Any, f: Any) -> Any:
             return None
         qc = c / fc
         quot[qm] = qc
+        if not len(quot) % 1024:
+            checkpoint()  # a budget is honoured inside a long division (fraction-free elimination's steps)
         for fk, fcoef in rest:
             mm = qm + fk
             old = rem.get(mm)
