@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import os
+
 import pytest
 import sympy as sp
 from hypothesis import assume, given, settings
@@ -209,23 +213,49 @@ def test_generic_point_witnesses_are_sound(data):
 
 
 # ------------------------------------------------------------------ division, reduction, affine rows, jets
+#: the polynomial back ends: pure Python, and FLINT when python-flint (the ``fast`` extra) is installed
+BACKENDS = ["python"] + (["flint"] if importlib.util.find_spec("flint") else [])
+
+
+@contextlib.contextmanager
+def backend(name):
+    """Run the block on one back end; with FLINT every operand size goes to it (``MIN_TERMS = 0``)."""
+    from frames.algebra import _flint
+
+    env, minimum = os.environ.get("FRAMES_FLINT"), _flint.MIN_TERMS
+    os.environ["FRAMES_FLINT"] = "1" if name == "flint" else "0"
+    _flint.MIN_TERMS = 0
+    try:
+        yield
+    finally:
+        _flint.MIN_TERMS = minimum
+        if env is None:
+            os.environ.pop("FRAMES_FLINT", None)
+        else:
+            os.environ["FRAMES_FLINT"] = env
+
+
 @settings(max_examples=40, deadline=None)
 @given(entries(), entries(), entries())
 def test_exact_quotient_equals_polynomial_division(a, b, c):
     """The heap division (``exact_quotient``) returns ``p/f`` exactly when ``PolyElement.div`` leaves no remainder."""
+    from frames.algebra._flint import flint_product
     from frames.algebra._poly import exact_quotient
 
     ctx = RationalFunctions([a, b, c], exp=True)
     f, g, h = (ctx.from_expr(e).numer for e in (a, b, c))
     assume(f)
     p = f * g
-    assert exact_quotient(p, f) == g
     p2 = p + h
     q, r = p2.div(f)
-    got = exact_quotient(p2, f)
-    assert (got is None) == bool(r)
-    if got is not None:
-        assert got == q
+    for name in BACKENDS:
+        with backend(name):
+            assert flint_product(f, g) == p
+            assert exact_quotient(p, f) == g
+            got = exact_quotient(p2, f)
+            assert (got is None) == bool(r)
+            if got is not None:
+                assert got == q
 
 
 @settings(max_examples=40, deadline=None)
@@ -239,11 +269,26 @@ def test_cancel_by_trial_division_equals_sympy_cancel(a, b, c, k):
     num, den = ctx.reduce(f * h**k).mul_ground(QQ(3, 4)), ctx.reduce(g * h).mul_ground(QQ(-5, 8))
     assume(den)
     large = _Canceller.LARGE
-    _Canceller.LARGE = 0  # every pair takes the trial-division path
+    _Canceller.LARGE = 0  # every pair takes the trial-division path (or FLINT's gcd)
     try:
-        assert ctx.cancel(num, den) == num.cancel(den)
         parts = {g: f * h, h**k: g}  # Σ num/den over two denominators: normal_sum factors each one
-        assert ctx.normal_sum(parts) == ctx.normal(ctx.add_over_denominators(parts))
+        more = parts | {g * h**k: f * g * h}  # a key equal to the product so far is added, not multiplied again
+        with backend("python"):  # the reference: sympy's reduction (rem) and cancel on the summed fraction
+            expected = [
+                (x.numer.rem(ctx._ideal) if ctx._ideal else x.numer, x.denom.rem(ctx._ideal) if ctx._ideal else x.denom)
+                for x in (ctx.add_over_denominators(parts), ctx.add_over_denominators(more))
+            ]
+            expected = [ctx.field.raw_new(*a.cancel(b)) for a, b in expected]
+        for name in BACKENDS:
+            with backend(name):
+                ctx._cancellers.clear()
+                assert ctx.cancel(num, den) == num.cancel(den)
+                assert _Canceller(den, uses=2, min_terms=1)(num) == num.cancel(den)
+                for ps, want in zip((parts, more), expected, strict=True):
+                    got = ctx.normal_sum(ps)
+                    assert (got.numer, got.denom) == (want.numer, want.denom)
+                    got = ctx.normal(ctx.add_over_denominators(ps))
+                    assert (got.numer, got.denom) == (want.numer, want.denom)
     finally:
         _Canceller.LARGE = large
 
@@ -315,11 +360,20 @@ def test_exact_domain_elimination_equals_sympy(data):
     rows = [[ctx.from_expr(x).numer for x in M.row(i)] for i in range(n)]
     plain = DomainMatrix(rows, (n, n), ctx.ring.to_domain())
     fast = DomainMatrix(rows, (n, n), exact_domain(ctx.ring))
-    assert fast.det() == plain.det()
     assume(plain.det())
-    (i1, d1), (i2, d2) = plain.inv_den(method="rref"), fast.inv_den(method="rref")
-    assert d1 == d2
-    assert all(i1[r, c].element == i2[r, c].element for r in range(n) for c in range(n))
+    i1, d1 = plain.inv_den(method="rref")
+    b = sp.Matrix(n, 2, lambda i, j: data.draw(entries()))
+    M = M * (Q[0] ** 2 + 1)  # no constant pivot: the fraction-free solve
+    with backend("python"):
+        expected = RationalFunctions([*M, *b], exp=True).solve(M, b)
+    for name in BACKENDS:
+        with backend(name):
+            assert fast.det() == plain.det()
+            i2, d2 = fast.inv_den(method="rref")
+            assert d1 == d2
+            assert all(i1[r, c].element == i2[r, c].element for r in range(n) for c in range(n))
+            # the whole solve (FLINT's fraction-free Gauss–Jordan when installed): the same expressions
+            assert RationalFunctions([*M, *b], exp=True).solve(M, b) == expected
 
 
 @settings(max_examples=40, deadline=None)

@@ -19,7 +19,9 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._poly import _binomials, _Canceller, exact_domain, poly_expr
+from ._flint import enabled as _flint_enabled
+from ._flint import flint_gcd, flint_normal, flint_product, flint_solve_den
+from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
 
@@ -300,23 +302,37 @@ class RationalFunctions:
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
         unreduced fraction: no gcd; equal denominators are not multiplied again."""
+        num, den, _ = self._add_over(parts)
+        return self.field.raw_new(num, den)
+
+    def _add_over(self, parts: dict[Any, Any]) -> tuple[Any, Any, list[Any]]:
+        """:meth:`add_over_denominators` as ``(numerator, denominator, the denominators multiplied into it)``."""
         num, den = self.ring.zero, self.ring.one
+        multiplied = []
         for d, n in parts.items():
             if n:
-                num, den = (num + n, den) if d == den else (num * d + n * den, den * d)
-        return self.field.raw_new(num, den)
+                if d == den:
+                    num = num + n
+                else:
+                    num, den = flint_product(num, d) + flint_product(n, den), flint_product(den, d)
+                    multiplied.append(d)
+        return num, den, multiplied
 
     def normal_sum(self, parts: dict[Any, Any]) -> Any:
         """:meth:`normal` of :meth:`add_over_denominators` ``(parts)``, exactly, with the factors of the
         denominator taken from those of the parts' denominators (each small enough to factor, when their
         product is not): the large numerator is then cancelled by trial division (:meth:`cancel`)."""
-        total = self.add_over_denominators(parts)
-        num, den = self.reduce(total.numer), total.denom
+        fast = flint_normal([(d, n) for d, n in parts.items()], self._ideal, reduce_den=True)
+        if fast is not None:  # FLINT (the ``fast`` extra): the sum, the reduction and the gcd in C
+            return self.field.raw_new(*cancel_coprime(*fast))
+        num, den, multiplied = self._add_over(parts)
+        num = self.reduce(num)
         if not num:
             return self.field.zero
-        dens = [d for d, n in parts.items() if n and not d.is_ground]
+        dens = [d for d in multiplied if not d.is_ground]  # den is their product (times constants)
         if (
-            len(dens) < 2
+            _flint_enabled()  # FLINT's gcd needs no factors
+            or len(dens) < 2
             or len(num) + len(den) <= _Canceller.LARGE
             or any(len(d) > _Canceller.MAX_TERMS for d in dens)
             or self.reduce(den) != den
@@ -445,6 +461,9 @@ class RationalFunctions:
 
     def normal(self, f: Any) -> Any:
         """Reduce numerator and denominator, then cancel their gcd."""
+        fast = flint_normal([(f.denom, f.numer)], self._ideal)
+        if fast is not None:  # FLINT (the ``fast`` extra): the reduction and the gcd in C
+            return self.field.raw_new(*cancel_coprime(*fast))
         num, den = self.reduce(f.numer), self.reduce(f.denom)
         if not den:
             raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
@@ -462,6 +481,10 @@ class RationalFunctions:
         what is left is coprime, and only the integer contents and the sign are normalised
         (:func:`cancel_coprime`).
         """
+        if not den.is_ground:
+            coprime = flint_gcd(num, den)  # FLINT's gcd when installed (the ``fast`` extra) and the operands are large
+            if coprime is not None:
+                return cancel_coprime(*coprime)
         if den.is_ground or len(num) + len(den) <= _Canceller.LARGE or len(den) > _Canceller.MAX_TERMS:
             return num.cancel(den)  # type: ignore[no-any-return]
         return self._canceller(den)(num)
@@ -491,6 +514,9 @@ class RationalFunctions:
                 m = m.lcm(x.denom)
             rows.append([x.numer * m.exquo(x.denom) for x in row])
             scale = scale * m
+        fast = flint_solve_den([r[:n] for r in rows], [r[n:] for r in rows])  # FLINT (the ``fast`` extra)
+        if fast is not None:
+            return self._finish_solve(fast[0], fast[1], fast[1], scale, n, k)
         R = exact_domain(self.ring)
         A = DomainMatrix([r[:n] for r in rows], (n, n), R)
         B = DomainMatrix([r[n:] for r in rows], (n, k), R)
@@ -504,13 +530,24 @@ class RationalFunctions:
                 xnum, xden = A.solve_den(B, method="rref")
         except DMNonInvertibleMatrixError:
             raise ZeroDivisionError("exact_solve: singular matrix") from None
+        numerators = [[xnum[i, j].element for j in range(k)] for i in range(n)]
+        return self._finish_solve(numerators, xden, A.det(), scale, n, k)
+
+    def _finish_solve(
+        self, xnum: list[list[Any]], xden: Any, det: Any, scale: Any, n: int, k: int
+    ) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+        """``x = xnum / xden`` reduced and cancelled entry by entry, and ``det A / scale``, as expressions."""
         den = self.reduce(xden)
         if not den:
             raise ZeroDivisionError("exact_solve: singular matrix (its determinant vanishes by sin² + cos² = 1)")
         cancel = _Canceller(den, uses=n * k, factor=self.factor_list)
-        x = [[self._remember_fraction(*cancel(self.reduce(xnum[i, j].element))) for j in range(k)] for i in range(n)]
-        det = self.normal_expr(self.field.new(A.det(), self.ring.one) / scale)
-        return sp.ImmutableMatrix(x), det
+
+        def entry(num: Any) -> sp.Expr:
+            fast = flint_normal([(den, num)], self._ideal, reduce_den=False)  # reduction and gcd in C
+            return self._remember_fraction(*(cancel_coprime(*fast) if fast is not None else cancel(self.reduce(num))))
+
+        x = [[entry(xnum[i][j]) for j in range(k)] for i in range(n)]
+        return sp.ImmutableMatrix(x), self.normal_expr(self.field.new(det, self.ring.one) / scale)
 
     def _constant_pivot_elimination(self, elems: list[list[Any]], n: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
         """Gauss–Jordan in the field while a nonzero constant pivot exists in every column.

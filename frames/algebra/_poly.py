@@ -4,6 +4,8 @@ r"""Polynomial arithmetic under :class:`~frames.algebra.RationalFunctions`: exac
 * :class:`_Canceller`, :func:`cancel_coprime` — ``num.cancel(den)`` by trial division with the factors of
   ``den``, without a polynomial gcd;
 * :func:`poly_expr` — ``p.as_expr(*atoms)``, the identical expression built without ``Mul``/``Add`` flattening;
+* with python-flint installed (the ``fast`` extra, :mod:`frames.algebra._flint`), large exact quotients,
+  products and cancellations are computed by FLINT, with identical results;
 * :func:`exact_domain` — the polynomial ring as a ``DomainMatrix`` domain whose exact division (every
   division of fraction-free elimination and of the Bareiss determinant) is :func:`exact_quotient`.
 
@@ -28,6 +30,8 @@ from sympy.polys.orderings import lex
 from sympy.polys.polyerrors import ExactQuotientFailed
 
 from ._budget import checkpoint
+from ._flint import enabled as _flint_enabled
+from ._flint import flint_gcd, flint_quotient
 
 __all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "poly_expr"]
 
@@ -53,12 +57,16 @@ class _Canceller:
         self.den = den
         self.factors: list[tuple[Any, int]] | None = None
         low = self.MIN_TERMS if min_terms is None else min_terms
-        if uses > 1 and low <= len(den) <= self.MAX_TERMS and not den.is_ground:
+        if uses > 1 and low <= len(den) <= self.MAX_TERMS and not den.is_ground and not _flint_enabled():
             fs = (factor or (lambda p: p.factor_list()))(den)[1]
             self.factors = [(f, k) for f, k in fs if not f.is_ground]
 
     def __call__(self, num: Any) -> tuple[Any, Any]:
         den = self.den
+        if not den.is_ground:
+            coprime = flint_gcd(num, den)  # FLINT's gcd when installed (the ``fast`` extra) and the operands are large
+            if coprime is not None:
+                return cancel_coprime(*coprime)
         if self.factors is None:
             return num.cancel(den)  # type: ignore[no-any-return]
         for f, k in self.factors:
@@ -171,6 +179,9 @@ def exact_quotient(p: Any, f: Any) -> Any:
     ring = p.ring
     if not p:
         return ring.zero
+    used, q = flint_quotient(p, f)  # FLINT's exact division when installed and the operands are large
+    if used:
+        return q
     if ring.order != lex:  # pragma: no cover - the rings of this module are lexicographic
         q, r = p.div(f)
         return None if r else q

@@ -28,6 +28,7 @@ from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 from ..errors import InvalidExpressionError, RegularityError
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._flint import flint_product
 from ._normal import RING_CANCEL_OPS, canon, is_zero, op_count, tidy
 
 __all__ = [
@@ -69,7 +70,7 @@ def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
                 continue
             c = ctx.from_expr(M[i, j])
             den = c.denom * xj.denom
-            parts[den] = parts.get(den, zero) + c.numer * xj.numer
+            parts[den] = parts.get(den, zero) + flint_product(c.numer, xj.numer)
         if b[i] != 0:
             f = ctx.from_expr(b[i])
             parts[f.denom] = parts.get(f.denom, zero) + f.numer

@@ -1,0 +1,178 @@
+r"""Optional C arithmetic for large polynomials: python-flint's ``fmpq_mpoly`` (the ``fast`` extra).
+
+When :mod:`flint` imports (``pip install "frames[fast]"``), the operations of :mod:`frames.algebra._poly`
+whose result is unique hand their large operands to FLINT: the exact quotient, the product, and the gcd of a
+cancellation. The results are converted back to sympy's ``PolyElement`` and are *identical* to the pure-Python
+ones (a quotient, a product and a normalised cancelled fraction are unique), so every normal form and every
+printed result is the same with or without the extra; only the time differs. ``FRAMES_FLINT=0`` in the
+environment switches it off.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+_flint: Any = None
+_loaded = False
+
+__all__ = ["enabled", "flint_gcd", "flint_product", "flint_quotient"]
+
+#: operands with fewer terms (both together) stay in Python (conversion costs more than it saves)
+MIN_TERMS = 200
+
+
+def enabled() -> bool:
+    """True if python-flint is installed and not switched off by ``FRAMES_FLINT=0`` (imported on first use,
+    not by ``import frames``)."""
+    global _flint, _loaded
+    if os.environ.get("FRAMES_FLINT", "1") == "0":
+        return False
+    if not _loaded:
+        _loaded = True
+        try:  # pragma: no cover - depends on the installed extras
+            import flint
+
+            # fmpq_mpoly contexts by name: python-flint 0.9 (older releases are not used)
+            _flint = flint if hasattr(getattr(flint, "fmpq_mpoly_ctx", None), "get") else None
+        except ImportError:  # pragma: no cover
+            _flint = None
+    return _flint is not None
+
+
+@lru_cache(maxsize=64)
+def _context(ngens: int) -> Any:
+    return _flint.fmpq_mpoly_ctx.get(tuple(f"x{i}" for i in range(ngens)), "lex")
+
+
+def _to(p: Any, ctx: Any) -> Any:
+    fmpq = _flint.fmpq
+    return ctx.from_dict({m: fmpq(int(c.numerator), int(c.denominator)) for m, c in p.items()})
+
+
+def _back(f: Any, ring: Any) -> Any:
+    QQ = ring.domain
+    return ring.from_dict({m: QQ(int(c.p), int(c.q)) for m, c in f.to_dict().items()})
+
+
+def _use(*ps: Any) -> bool:
+    return enabled() and sum(len(p) for p in ps) >= MIN_TERMS and ps[0].ring.ngens > 0
+
+
+def flint_quotient(p: Any, f: Any) -> tuple[bool, Any]:
+    """``(True, p / f or None)`` computed by FLINT, or ``(False, None)`` when not used (small, or no flint)."""
+    if not _use(p, f):
+        return False, None
+    ctx = _context(p.ring.ngens)
+    try:
+        q = _to(p, ctx) / _to(f, ctx)
+    except Exception as exc:  # FLINT's DomainError (flint.utils.flint_exceptions): not exact
+        if type(exc).__name__ != "DomainError":
+            raise
+        return True, None
+    return True, _back(q, p.ring)
+
+
+def flint_product(p: Any, q: Any) -> Any:
+    """``p * q`` (FLINT for large operands)."""
+    if not _use(p, q) or len(p) < 2 or len(q) < 2:
+        return p * q
+    ctx = _context(p.ring.ngens)
+    return _back(_to(p, ctx) * _to(q, ctx), p.ring)
+
+
+def flint_gcd(p: Any, q: Any) -> Any:
+    """``(p / g, q / g)`` with ``g = gcd(p, q)`` by FLINT, or None when not used (small, or no flint)."""
+    if not _use(p, q):
+        return None
+    ctx = _context(p.ring.ngens)
+    a, b = _to(p, ctx), _to(q, ctx)
+    g = a.gcd(b)
+    if not g.is_one():
+        a, b = a / g, b / g
+    return _back(a, p.ring), _back(b, p.ring)
+
+
+def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: bool = True) -> tuple[Any, Any] | None:
+    """``Σ n/d`` over ``parts`` (pairs ``(d, n)``) reduced modulo ``ideal`` and cancelled, computed by FLINT.
+
+    The numerators are added over the product of the distinct denominators (as
+    :meth:`~frames.algebra.RationalFunctions.add_over_denominators`), numerator and denominator (unless
+    ``reduce_den`` is False) are reduced by division with remainder by each ``s² + c² − 1`` (a Gröbner basis:
+    the remainder is the normal form), and their gcd is divided out. Returns ``(num, den)`` as ``PolyElement``
+    (coprime; contents and sign not yet normalised, see :func:`~frames.algebra._poly.cancel_coprime`), or None
+    when FLINT is not used (small operands, or no flint). Raises ``ZeroDivisionError`` if the reduced
+    denominator vanishes.
+    """
+    if not parts or not _use(*(p for pair in parts for p in pair)):
+        return None
+    ring = parts[0][0].ring
+    ctx = _context(ring.ngens)
+    num, den = ctx.from_dict({}), ctx.from_dict({(0,) * ring.ngens: 1})
+    for d, n in parts:
+        if not n:
+            continue
+        fd, fn = _to(d, ctx), _to(n, ctx)
+        if fd == den:
+            num = num + fn
+        else:
+            num, den = num * fd + fn * den, den * fd
+    gens = [_to(g, ctx) for g in ideal]
+    for g in gens:
+        num = divmod(num, g)[1]
+        if reduce_den:
+            den = divmod(den, g)[1]
+    if den.is_zero():
+        raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
+    if num.is_zero():
+        return ring.zero, ring.one
+    g = num.gcd(den)
+    if not g.is_one():
+        num, den = num / g, den / g
+    return _back(num, ring), _back(den, ring)
+
+
+def flint_solve_den(A: list[list[Any]], B: list[list[Any]]) -> tuple[list[list[Any]], Any] | None:
+    """``(xnum, xden)`` with ``xden = det A`` and ``xnum = adj(A) B`` (so ``A xnum = xden B``), by FLINT.
+
+    Fraction-free Gauss–Jordan elimination on ``[A | B]``: at step ``c`` every other row becomes
+    ``(p M_ij − M_ic M_cj) / p_prev`` (an exact division: the entries are minors of ``[A | B]``), so that at the
+    end every diagonal entry is ``± det A`` and the right-hand block is ``± adj(A) B``. The pair is unique, hence
+    exactly sympy's ``DomainMatrix.solve_den(method="rref")`` (whose denominator is ``det A``). None when FLINT is
+    not used (small entries, or no flint); ``ZeroDivisionError`` if ``A`` is singular.
+    """
+    entries = [p for row in A for p in row] + [p for row in B for p in row]
+    if not entries or not _use(*entries):
+        return None
+    ring = entries[0].ring
+    ctx = _context(ring.ngens)
+    n, k = len(A), len(B[0]) if B else 0
+    M = [[_to(p, ctx) for p in A[i]] + [_to(p, ctx) for p in B[i]] for i in range(n)]
+    prev = ctx.from_dict({(0,) * ring.ngens: 1})
+    sign = 1
+    for c in range(n):
+        rows = [r for r in range(c, n) if not M[r][c].is_zero()]
+        if not rows:
+            raise ZeroDivisionError("exact_solve: singular matrix")
+        r = min(rows, key=lambda i: len(M[i][c]))
+        if r != c:
+            M[c], M[r] = M[r], M[c]
+            sign = -sign
+        p, row_c = M[c][c], M[c]
+        for i in range(n):
+            if i == c:
+                continue
+            a = M[i][c]
+            row = M[i]
+            for j in range(n + k):
+                if j == c:
+                    continue
+                if a.is_zero():
+                    row[j] = row[j] * p / prev
+                else:
+                    row[j] = (p * row[j] - a * row_c[j]) / prev
+            row[c] = ctx.from_dict({})
+        prev = p
+    xnum = [[_back(M[i][n + j] if sign > 0 else -M[i][n + j], ring) for j in range(k)] for i in range(n)]
+    return xnum, _back(prev if sign > 0 else -prev, ring)
