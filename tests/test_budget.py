@@ -184,3 +184,18 @@ def test_budget_is_honoured_inside_one_long_polynomial_division(monkeypatch):
     with pytest.raises(fr.BudgetExceededError):
         with fr.budget(1e-9):
             exact_quotient(p, f)
+
+
+def test_an_uninterruptible_c_product_that_would_overrun_the_budget_is_refused_before_it_starts():
+    """With python-flint (the ``fast`` extra) one polynomial product is one C call that no signal interrupts:
+    when its estimated cost exceeds what is left of the budget, the library's error is raised before it."""
+    from frames.algebra._flint import _afford
+
+    _afford(10**15)  # no budget open: nothing is checked
+    with fr.budget(60) as b:
+        with fr.step("a long product"):
+            _afford(10)  # cheap: allowed
+            with pytest.raises(fr.BudgetExceededError, match="would be exceeded during step 'a long product'") as exc:
+                _afford(10**15)
+    assert exc.value.step == "a long product"
+    assert b.steps == ["a long product"]

@@ -376,6 +376,31 @@ def test_exact_domain_elimination_equals_sympy(data):
             assert RationalFunctions([*M, *b], exp=True).solve(M, b) == expected
 
 
+@pytest.mark.parametrize("name", BACKENDS)
+def test_large_solve_outputs_are_their_own_canonical_and_tidy_forms(name):
+    """``canon`` and ``tidy`` return a large solve output (a remembered ring normal form) unchanged: the
+    shortcut agrees with computing the canonical form from scratch."""
+    from frames.algebra._normal import _canon
+
+    q1, q2, q3 = Q[:3]
+    M = sp.Matrix(
+        [
+            [q1**2 + sp.sin(q2) + 2, q1 * sp.cos(q3) + q2, sp.exp(q1) + q3],
+            [q2 * sp.sin(q1) - 1, q2**2 + sp.cos(q1) + 3, q1 * q3 + sp.sin(q3)],
+            [sp.exp(q2) + q1, q3 * sp.cos(q2) - q1, q3**2 + q1 * q2 + 4],
+        ]
+    )
+    b = sp.Matrix([q1 * sp.sin(q3) + 1, sp.exp(q1) * q2 - q3, sp.cos(q1) + q2**2])
+    with backend(name):
+        x, _det = exact_solve(M, b)
+    large = [e for e in x if sp.count_ops(e) > 400]
+    assert large
+    for e in large:
+        assert canon(e) == e
+        assert _canon.__wrapped__(e) == e  # the canonical form computed from scratch
+        assert fr.algebra.tidy(e) == e
+
+
 @settings(max_examples=40, deadline=None)
 @given(entries(), entries())
 def test_pythagorean_reduction_equals_remainder(a, b):

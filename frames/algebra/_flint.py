@@ -14,6 +14,9 @@ import os
 from functools import lru_cache
 from typing import Any
 
+from ..errors import BudgetExceededError
+from ._budget import checkpoint, current_budget
+
 _flint: Any = None
 _loaded = False
 
@@ -54,6 +57,26 @@ def _to(p: Any, ctx: Any) -> Any:
 def _back(f: Any, ring: Any) -> Any:
     QQ = ring.domain
     return ring.from_dict({m: QQ(int(c.p), int(c.q)) for m, c in f.to_dict().items()})
+
+
+#: a conservative rate of FLINT's sparse multiplication (term products per second on one core): a single C call
+#: cannot be interrupted, so one that would overrun an open budget is refused before it starts
+PRODUCTS_PER_SECOND = 2e7
+#: seconds a refused C call may still overrun (as the SIGALRM grace of :func:`~frames.algebra.budget`)
+GRACE = 2.0
+
+
+def _afford(products: int) -> None:
+    """Raise the open budget's :class:`~frames.BudgetExceededError` now if ``products`` term products would
+    run past it (the estimate is coarse; without a budget nothing is checked)."""
+    b = current_budget()
+    if b is not None and products / PRODUCTS_PER_SECOND > b.remaining + GRACE:
+        raise BudgetExceededError(
+            f"time budget of {b.seconds:g} s would be exceeded during step {b.current!r}: its next polynomial "
+            f"product (about {products:.2g} term products, one C call that cannot be interrupted) needs more than "
+            f"the {max(b.remaining, 0.0):.1f} s left (steps started: {', '.join(b.steps) or 'none'})",
+            step=b.current,
+        )
 
 
 def _use(*ps: Any) -> bool:
@@ -114,11 +137,13 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
         if not n:
             continue
         fd, fn = _to(d, ctx), _to(n, ctx)
+        _afford(len(num) * len(fd) + len(fn) * len(den))
         if fd == den:
             num = num + fn
         else:
             num, den = num * fd + fn * den, den * fd
     gens = [_to(g, ctx) for g in ideal]
+    checkpoint()
     for g in gens:
         num = divmod(num, g)[1]
         if reduce_den:
@@ -168,6 +193,8 @@ def flint_solve_den(A: list[list[Any]], B: list[list[Any]]) -> tuple[list[list[A
             for j in range(n + k):
                 if j == c:
                     continue
+                checkpoint()  # a budget is honoured between the (C) entry updates
+                _afford(len(p) * len(row[j]) + len(a) * len(row_c[j]))
                 if a.is_zero():
                     row[j] = row[j] * p / prev
                 else:
