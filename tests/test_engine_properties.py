@@ -305,7 +305,7 @@ def test_remembered_ring_forms_convert_as_their_expressions(a, b, c):
     minimum = _field._RING_FORMS_MIN_TERMS
     _field._RING_FORMS_MIN_TERMS = 0
     try:
-        e = ctx._remember(ctx.to_expr(f), f)
+        e = ctx._remember(f)
     finally:
         _field._RING_FORMS_MIN_TERMS = minimum
     assume(not e.is_Atom)

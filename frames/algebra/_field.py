@@ -19,8 +19,7 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._flint import enabled as _flint_enabled
-from ._flint import flint_gcd, flint_normal, flint_product, flint_solve_den
+from ._flint import flint_normal, flint_solve_den
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
@@ -267,22 +266,21 @@ class RationalFunctions:
 
     def normal_expr(self, f: Any) -> sp.Expr:
         """``to_expr(normal(f))``, remembered as a normal form of :func:`~frames.algebra.tidy`."""
-        f = self.normal(f)
-        return self._remember(self.to_expr(f), f)
+        return self._remember(self.normal(f))
 
     def normal_sum_expr(self, parts: dict[Any, Any]) -> sp.Expr:
         """``to_expr(normal_sum(parts))``, remembered as a normal form of :func:`~frames.algebra.tidy`."""
-        f = self.normal_sum(parts)
-        return self._remember(self.to_expr(f), f)
+        return self._remember(self.normal_sum(parts))
 
-    def _remember(self, e: sp.Expr, f: Any = None) -> sp.Expr:
-        """Record the normal form ``e`` in :data:`_TIDY_FORMS` (with the Pythagorean identities applied, or
-        with no sin/cos at all) and a large one's ring form ``f`` in :data:`_RING_FORMS`."""
+    def _remember(self, f: Any) -> sp.Expr:
+        """``to_expr(f)`` of a normal form ``f``, recorded in :data:`_TIDY_FORMS` (with the Pythagorean
+        identities applied, or with no sin/cos at all) and, when large, with its ring form in :data:`_RING_FORMS`."""
+        e = self.to_expr(f)
         if self._pairs or not self._trig:
             if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
                 _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
             _TIDY_FORMS[e] = None
-        size = len(f.numer) + len(f.denom) if f is not None else 0
+        size = len(f.numer) + len(f.denom)
         if size >= _RING_FORMS_MIN_TERMS and not e.is_Atom and e not in _RING_FORMS:
             global _RING_FORMS_TERMS
             while _RING_FORMS and (
@@ -293,11 +291,6 @@ class RationalFunctions:
             _RING_FORMS[e] = (self._atoms, dict(f.numer.items()), dict(f.denom.items()))
             _RING_FORMS_TERMS += size
         return e
-
-    def _remember_fraction(self, num: Any, den: Any) -> sp.Expr:
-        """``num/den`` (a normal form) as a remembered expression."""
-        f = self.field.raw_new(num, den)
-        return self._remember(self.to_expr(f), f)
 
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
@@ -314,7 +307,7 @@ class RationalFunctions:
                 if d == den:
                     num = num + n
                 else:
-                    num, den = flint_product(num, d) + flint_product(n, den), flint_product(den, d)
+                    num, den = num * d + n * den, den * d
                     multiplied.append(d)
         return num, den, multiplied
 
@@ -331,8 +324,7 @@ class RationalFunctions:
             return self.field.zero
         dens = [d for d in multiplied if not d.is_ground]  # den is their product (times constants)
         if (
-            _flint_enabled()  # FLINT's gcd needs no factors
-            or len(dens) < 2
+            len(dens) < 2
             or len(num) + len(den) <= _Canceller.LARGE
             or any(len(d) > _Canceller.MAX_TERMS for d in dens)
             or self.reduce(den) != den
@@ -340,7 +332,10 @@ class RationalFunctions:
             return self.normal(self.field.raw_new(num, den))
         factors: dict[Any, int] = {}
         for d in dens:
-            for f, k in self._canceller(d).factors or ():
+            fs = self._canceller(d).factors
+            if fs is None:  # not factored (FLINT's gcd cancels instead): the plain normal form
+                return self.normal(self.field.raw_new(num, den))
+            for f, k in fs:
                 factors[f] = factors.get(f, 0) + k
         canceller = _Canceller(den, uses=0)
         canceller.factors = list(factors.items())
@@ -482,7 +477,7 @@ class RationalFunctions:
         (:func:`cancel_coprime`).
         """
         if not den.is_ground:
-            coprime = flint_gcd(num, den)  # FLINT's gcd when installed (the ``fast`` extra) and the operands are large
+            coprime = flint_normal([(den, num)], [])  # FLINT's gcd when installed (``fast`` extra), large operands
             if coprime is not None:
                 return cancel_coprime(*coprime)
         if den.is_ground or len(num) + len(den) <= _Canceller.LARGE or len(den) > _Canceller.MAX_TERMS:
@@ -544,7 +539,8 @@ class RationalFunctions:
 
         def entry(num: Any) -> sp.Expr:
             fast = flint_normal([(den, num)], self._ideal, reduce_den=False)  # reduction and gcd in C
-            return self._remember_fraction(*(cancel_coprime(*fast) if fast is not None else cancel(self.reduce(num))))
+            pair = cancel_coprime(*fast) if fast is not None else cancel(self.reduce(num))
+            return self._remember(self.field.raw_new(*pair))
 
         x = [[entry(xnum[i][j]) for j in range(k)] for i in range(n)]
         return sp.ImmutableMatrix(x), self.normal_expr(self.field.new(det, self.ring.one) / scale)

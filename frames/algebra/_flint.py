@@ -1,8 +1,8 @@
 r"""Optional C arithmetic for large polynomials: python-flint's ``fmpq_mpoly`` (the ``fast`` extra).
 
-When :mod:`flint` imports (``pip install "frames[fast]"``), the operations of :mod:`frames.algebra._poly`
-whose result is unique hand their large operands to FLINT: the exact quotient, the product, and the gcd of a
-cancellation. The results are converted back to sympy's ``PolyElement`` and are *identical* to the pure-Python
+When :mod:`flint` imports (``pip install "frames[fast]"``), the operations whose result is unique hand their
+large operands to FLINT: the exact quotient, the product, a sum of fractions reduced modulo ``s² + c² − 1`` and
+cancelled (:func:`flint_normal`), and the fraction-free solve ``(adj(A) B, det A)`` (:func:`flint_solve_den`). The results are converted back to sympy's ``PolyElement`` and are *identical* to the pure-Python
 ones (a quotient, a product and a normalised cancelled fraction are unique), so every normal form and every
 printed result is the same with or without the extra; only the time differs. ``FRAMES_FLINT=0`` in the
 environment switches it off.
@@ -20,7 +20,7 @@ from ._budget import checkpoint, current_budget
 _flint: Any = None
 _loaded = False
 
-__all__ = ["enabled", "flint_gcd", "flint_product", "flint_quotient"]
+__all__ = ["enabled", "flint_normal", "flint_product", "flint_quotient", "flint_solve_den"]
 
 #: operands with fewer terms (both together) stay in Python (conversion costs more than it saves)
 MIN_TERMS = 200
@@ -105,25 +105,13 @@ def flint_product(p: Any, q: Any) -> Any:
     return _back(_to(p, ctx) * _to(q, ctx), p.ring)
 
 
-def flint_gcd(p: Any, q: Any) -> Any:
-    """``(p / g, q / g)`` with ``g = gcd(p, q)`` by FLINT, or None when not used (small, or no flint)."""
-    if not _use(p, q):
-        return None
-    ctx = _context(p.ring.ngens)
-    a, b = _to(p, ctx), _to(q, ctx)
-    g = a.gcd(b)
-    if not g.is_one():
-        a, b = a / g, b / g
-    return _back(a, p.ring), _back(b, p.ring)
-
-
 def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: bool = True) -> tuple[Any, Any] | None:
     """``Σ n/d`` over ``parts`` (pairs ``(d, n)``) reduced modulo ``ideal`` and cancelled, computed by FLINT.
 
     The numerators are added over the product of the distinct denominators (as
     :meth:`~frames.algebra.RationalFunctions.add_over_denominators`), numerator and denominator (unless
     ``reduce_den`` is False) are reduced by division with remainder by each ``s² + c² − 1`` (a Gröbner basis:
-    the remainder is the normal form), and their gcd is divided out. Returns ``(num, den)`` as ``PolyElement``
+    the remainder is the normal form; with no ``ideal``, a plain cancellation), and their gcd is divided out. Returns ``(num, den)`` as ``PolyElement``
     (coprime; contents and sign not yet normalised, see :func:`~frames.algebra._poly.cancel_coprime`), or None
     when FLINT is not used (small operands, or no flint). Raises ``ZeroDivisionError`` if the reduced
     denominator vanishes.

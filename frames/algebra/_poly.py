@@ -31,7 +31,7 @@ from sympy.polys.polyerrors import ExactQuotientFailed
 
 from ._budget import checkpoint
 from ._flint import enabled as _flint_enabled
-from ._flint import flint_gcd, flint_quotient
+from ._flint import flint_normal, flint_quotient
 
 __all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "poly_expr"]
 
@@ -64,7 +64,7 @@ class _Canceller:
     def __call__(self, num: Any) -> tuple[Any, Any]:
         den = self.den
         if not den.is_ground:
-            coprime = flint_gcd(num, den)  # FLINT's gcd when installed (the ``fast`` extra) and the operands are large
+            coprime = flint_normal([(den, num)], [])  # FLINT's gcd when installed (``fast`` extra), large operands
             if coprime is not None:
                 return cancel_coprime(*coprime)
         if self.factors is None:

@@ -9,6 +9,7 @@ computed; a nonzero value there is an exact proof that no basic density exists.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,18 @@ def _gauss(rows: list[list[Any]], k: int, alg: _ExprAlgebra) -> tuple[dict[int, 
     return {col: rows[r][k] for r, col in pivots}, conds, k - len(pivots)
 
 
+def _transverse_coefficients(
+    r: Callable[[int, int, int], Any], m: int, n: int, alg: _ExprAlgebra
+) -> tuple[list[list[Any]], int, int]:
+    """The coefficients ``R^a_αβ = r(a, α, β)`` (ring elements) of the unknowns ``w_a`` in the compatibility equations (one row per pair
+    ``α < β``, a zero right-hand side), with the number of pivot rows and of free unknowns: the rank alone
+    decides whether those equations can impose a condition or fix the ``w_a``."""
+    zero = alg.el(0)
+    rows = [[r(m + a, al, be) for a in range(n - m)] + [zero] for al, be in itertools.combinations(range(m), 2)]
+    pivoted, _, free = _gauss(rows, n - m, alg)
+    return rows, len(pivoted), free
+
+
 def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlgebra) -> _Flag:
     r"""Steps 1 and 2: solve ``R^a_αβ w_a = X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ``; if fixed, test ``dω = 0``."""
     F = nh.frame
@@ -73,10 +86,8 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
     w: list[Any] = [alg.el(-x) for x in c] + [None] * (n - m)
     with step("invariant_measure: compatibility on D"):
         pairs = list(itertools.combinations(range(m), 2))
-        zero = alg.el(0)
-        coefficients = [[r(m + a, al, be) for a in range(n - m)] + [zero] for al, be in pairs]
-        pivoted, _, free = _gauss(coefficients, n - m, alg)
-        if free and len(pivoted) == len(pairs):
+        coefficients, pivots, free = _transverse_coefficients(r, m, n, alg)
+        if free and pivots == len(pairs):
             # every equation has a pivot in R^a_αβ and some w_a stay free: whatever the right-hand sides
             # X_α(w_β) − X_β(w_α) − R^γ_αβ w_γ are, there is no condition and no fixed ω; they are not formed
             return _Flag((), free, all(alg.zero(x) for row in coefficients for x in row[:-1]))
@@ -192,9 +203,7 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
     pairs = list(itertools.combinations(range(m), 2))
     if not pairs:
         return None
-    zero = alg.el(0)
-    _, _, free = _gauss([[alg.el(R[m + a, al, be]) for a in range(n - m)] + [zero] for al, be in pairs], n - m, alg)
-    if free:
+    if _transverse_coefficients(lambda k, i, j: alg.el(R[k, i, j]), m, n, alg)[2]:
         return None  # the equations leave some w_a free (rank of R^a_αβ < n − m): nothing to decide at a point
     Xc = [[alg.el(x) for x in F.matrix.row(i)] for i in range(n)]
     cs = [alg.el(x) for x in c]
