@@ -13,12 +13,13 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 
 from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
-from ._field import RationalFunctions, UnsupportedExpression
+from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
 from ._normal import canon, canon_matrix, entries, is_zero, op_count, tidy, tidy_matrix, trig_normal
 from ._solve import (
     exact_inverse,
     exact_solve,
     linsolve_frozen,
+    solve_affine,
     solve_exact,
     solve_linear,
     solve_linear_general,
@@ -52,10 +53,12 @@ __all__ = [
     "domain_determinant",
     "exact_inverse",
     "exact_solve",
+    "is_known_tidy",
     "is_zero",
     "op_count",
     "linsolve_frozen",
     "solve_exact",
+    "solve_affine",
     "solve_linear",
     "solve_linear_general",
     "solve_rational",

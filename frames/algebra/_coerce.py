@@ -37,12 +37,14 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from sympy.core.numbers import ComplexInfinity, ImaginaryUnit, Infinity, NaN, NegativeInfinity
 
 from ..errors import ArgumentError, InvalidExpressionError
 
 __all__ = ["as_expr", "as_exprs", "as_flag", "as_int", "as_matrix", "as_subs", "expect"]
 
-_NONFINITE = (sp.nan, sp.zoo, sp.oo, -sp.oo)
+#: the non-finite numbers' classes: one walk of a tree finds them all (``has`` of an object walks it twice)
+_NONFINITE_TYPES = (NaN, ComplexInfinity, Infinity, NegativeInfinity)
 
 
 def _short(x: Any, n: int = 80) -> str:
@@ -95,9 +97,11 @@ def as_expr(
         raise InvalidExpressionError(f"{name}: {_short(x)} is not a sympy expression") from exc
     if not isinstance(e, sp.Expr) or isinstance(e, sp.MatrixBase):
         raise InvalidExpressionError(f"{name}: {_short(x)} is not a scalar expression ({type(e).__name__})")
-    if finite and any(e.has(z) for z in _NONFINITE):
+    refused = (_NONFINITE_TYPES if finite else ()) + (() if complex_ok else (ImaginaryUnit,))
+    found = e.atoms(*refused) if refused and not e.is_Atom else ({e} if isinstance(e, refused) else set())
+    if finite and any(isinstance(a, _NONFINITE_TYPES) for a in found):
         raise InvalidExpressionError(f"{name}: {_short(e)} is not finite (contains nan, zoo or oo)")
-    if not complex_ok and e.has(sp.I):
+    if found:
         raise InvalidExpressionError(f"{name}: {_short(e)} is complex; the library works over the reals")
     return e
 

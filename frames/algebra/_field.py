@@ -20,7 +20,7 @@ from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
 from ._flint import flint_normal, flint_solve_den
-from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, poly_expr
+from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression"]
 
@@ -89,8 +89,8 @@ class RationalFunctions:
         exp_gens: list[sp.Symbol] = []
         self._exp_gens: dict[sp.Expr, tuple[sp.Symbol, int]] = {}
         exp_back: dict[sp.Symbol, sp.Expr] = {}
-        # one walk of each tree: the trigonometric, exponential and function atoms
-        found = set().union(*(e.atoms(sp.sin, sp.cos, sp.exp, AppliedUndef, sp.Derivative) for e in es))
+        # one walk of each tree: the trigonometric, exponential and function atoms, the symbols, the shape
+        found, funcs, syms, bad = _scan_all(es)
         exp_atoms = {a for a in found if isinstance(a, sp.exp)}
         if exp_atoms:
             if not exp:
@@ -106,17 +106,14 @@ class RationalFunctions:
             rep[sp.sin(a)] = s_a
             rep[sp.cos(a)] = c_a
             pairs.append((s_a, c_a))
-        funcs: set[sp.Expr] = set()
-        syms: set[sp.Symbol] = set()
-        known = rep | dict.fromkeys(exp_atoms, sp.S.One)  # atoms that are (monomials in) generators
-        for e in es:
-            _collect_generators(e, known, funcs, syms)
+        if bad is not None:
+            raise UnsupportedExpression(f"not a rational function of symbols, sin/cos and undefined functions: {bad}")
         others: list[sp.Symbol] = []
         for f in sorted(funcs, key=sp.default_sort_key):
             d = sp.Dummy("f")
             rep[f] = d
             others.append(d)
-        syms -= set(exp_gens)
+        syms = set(syms) - set(exp_gens)
         gens = [g for pair in pairs for g in pair] + others + exp_gens + sorted(syms, key=sp.default_sort_key)
         self._rep = rep
         self._back = {v: k for k, v in rep.items()} | exp_back
@@ -312,33 +309,45 @@ class RationalFunctions:
         return num, den, multiplied
 
     def normal_sum(self, parts: dict[Any, Any]) -> Any:
-        """:meth:`normal` of :meth:`add_over_denominators` ``(parts)``, exactly, with the factors of the
-        denominator taken from those of the parts' denominators (each small enough to factor, when their
-        product is not): the large numerator is then cancelled by trial division (:meth:`cancel`)."""
+        """:meth:`normal` of :meth:`add_over_denominators` ``(parts)``, exactly, summed over the lcm of the
+        denominators when each is small enough to factor (their common factors are not multiplied in again:
+        after the reduction modulo the Pythagorean ideal the numerator need no longer be divisible by
+        them, and the fraction would stay larger than needed); the large numerator is then cancelled by
+        trial division with the lcm's factors (:class:`_Canceller`)."""
         fast = flint_normal([(d, n) for d, n in parts.items()], self._ideal, reduce_den=True)
         if fast is not None:  # FLINT (the ``fast`` extra): the sum, the reduction and the gcd in C
             return self.field.raw_new(*cancel_coprime(*fast))
-        num, den, multiplied = self._add_over(parts)
+        live = {d: n for d, n in parts.items() if n}
+        dens = [d for d in live if not d.is_ground]
+        mult: dict[Any, int] = {}
+        if len(dens) >= 2 and all(len(d) <= _Canceller.MAX_TERMS for d in dens):
+            for d in dens:
+                fs = self._canceller(d).factors
+                if fs is None:  # not factored: the plain normal form of the sum over the product
+                    mult = {}
+                    break
+                for f, k in fs:
+                    mult[f] = max(mult.get(f, 0), k)
+        lcm = self.ring.one
+        for f, k in mult.items():
+            lcm *= f**k
+        if not mult or self.reduce(lcm) != lcm:
+            num, den, _ = self._add_over(live)
+            return self.normal(self.field.raw_new(num, den))
+        num = self.ring.zero
+        for d, n in live.items():
+            checkpoint()
+            cofactor = lcm.quo_ground(d.LC) if d.is_ground else exact_quotient(lcm, d)
+            if cofactor is None:  # pragma: no cover - d = c Π f^k divides the lcm Π f^max k
+                raise ArithmeticError(f"normal_sum: a denominator does not divide the lcm of its factors: {d}")
+            num += n * cofactor
         num = self.reduce(num)
         if not num:
             return self.field.zero
-        dens = [d for d in multiplied if not d.is_ground]  # den is their product (times constants)
-        if (
-            len(dens) < 2
-            or len(num) + len(den) <= _Canceller.LARGE
-            or any(len(d) > _Canceller.MAX_TERMS for d in dens)
-            or self.reduce(den) != den
-        ):
-            return self.normal(self.field.raw_new(num, den))
-        factors: dict[Any, int] = {}
-        for d in dens:
-            fs = self._canceller(d).factors
-            if fs is None:  # not factored (FLINT's gcd cancels instead): the plain normal form
-                return self.normal(self.field.raw_new(num, den))
-            for f, k in fs:
-                factors[f] = factors.get(f, 0) + k
-        canceller = _Canceller(den, uses=0)
-        canceller.factors = list(factors.items())
+        if len(num) + len(lcm) <= _Canceller.LARGE:
+            return self.normal(self.field.raw_new(num, lcm))
+        canceller = _Canceller(lcm, uses=0)
+        canceller.factors = list(mult.items())
         return self.field.raw_new(*canceller(num))
 
     def _canceller(self, den: Any) -> _Canceller:
@@ -618,23 +627,80 @@ def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:
     return out
 
 
-def _collect_generators(e: sp.Expr, rep: dict[sp.Expr, sp.Symbol], funcs: set[sp.Expr], syms: set[sp.Symbol]) -> None:
-    """Check that ``e`` is rational in symbols, sin/cos (already in ``rep``) and undefined functions."""
-    if e in rep:
-        return
+#: what :func:`_scan` found in a large tree: ``expr -> (atoms, functions, symbols, first unsupported node)``
+_SCANS: dict[sp.Expr, tuple[frozenset[Any], frozenset[Any], frozenset[Any], Any]] = {}
+_SCANS_MAX = 512
+#: sums and products with at least this many arguments have their scans remembered
+_SCANS_MIN_ARGS = 32
+_ATOM_TYPES = (sp.sin, sp.cos, sp.exp, AppliedUndef, sp.Derivative)
+
+
+def _scan_all(es: Sequence[sp.Expr]) -> tuple[set[Any], set[Any], set[Any], Any]:
+    """:func:`_scan` of several expressions: the union of what each found, and the first unsupported node."""
+    found: set[Any] = set()
+    funcs: set[Any] = set()
+    syms: set[Any] = set()
+    bad = None
+    memo: dict[int, Any] = {}
+    for e in es:
+        f, u, s, b = _scan(e, memo)
+        found |= f
+        funcs |= u
+        syms |= s
+        bad = b if bad is None else bad
+    return found, funcs, syms, bad
+
+
+def _scan(e: sp.Expr, memo: dict[int, Any]) -> tuple[frozenset[Any], frozenset[Any], frozenset[Any], Any]:
+    """One walk of ``e``: the atoms ``sin``, ``cos``, ``exp``, undefined functions and derivatives anywhere in
+    it (as ``e.atoms(...)``), the functions ``f(t)``, ``f'(t)`` and the symbols outside ``sin``/``cos``/``exp``
+    (the polynomial generators), and the first node that keeps ``e`` from being a rational function of
+    those (None if there is none).
+
+    Each distinct node is walked once per call (``memo``, by identity); the scans of large sums and
+    products are remembered across calls (:data:`_SCANS`): the results of one computation enter the next
+    ones' rings without walking their trees again.
+    """
+    hit = memo.get(id(e))
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    big = len(e.args) >= _SCANS_MIN_ARGS
+    if big:
+        hit = _SCANS.get(e)
+        if hit is not None:
+            memo[id(e)] = hit
+            return hit
+    empty: frozenset[Any] = frozenset()
     if e.is_Symbol:
-        syms.add(e)
-        return
-    if e.is_Rational:
-        return
-    if isinstance(e, AppliedUndef) or (isinstance(e, sp.Derivative) and isinstance(e.expr, AppliedUndef)):
-        funcs.add(e)
-        return
-    if isinstance(e, sp.Add | sp.Mul):
-        for a in e.args:
-            _collect_generators(a, rep, funcs, syms)
-        return
-    if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        _collect_generators(e.base, rep, funcs, syms)
-        return
-    raise UnsupportedExpression(f"not a rational function of symbols, sin/cos and undefined functions: {e}")
+        out: Any = (empty, empty, frozenset((e,)), None)
+    elif e.is_Rational:
+        out = (empty, empty, empty, None)
+    elif isinstance(e, _ATOM_TYPES):
+        inner = [_scan(a, memo)[0] for a in e.args]  # atoms nested in the arguments count (``atoms``)
+        found = frozenset((e,)).union(*inner)
+        if isinstance(e, sp.sin | sp.cos):  # a generator unless it evaluates to another form (sin(x + π/2))
+            terminal = type(e)(e.args[0]) == e
+        else:
+            terminal = isinstance(e, sp.exp | AppliedUndef) or isinstance(e.expr, AppliedUndef)
+        out = (
+            found,
+            frozenset((e,)) if isinstance(e, AppliedUndef | sp.Derivative) and terminal else empty,
+            empty,
+            None if terminal else e,
+        )
+    elif isinstance(e, sp.Add | sp.Mul) or (isinstance(e, sp.Pow) and e.exp.is_Integer):
+        parts = [_scan(a, memo) for a in (e.args if not isinstance(e, sp.Pow) else (e.base,))]
+        found = frozenset().union(*(p[0] for p in parts))
+        if isinstance(e, sp.Pow):
+            found |= _scan(e.exp, memo)[0]
+        bad = next((p[3] for p in parts if p[3] is not None), None)
+        out = (found, frozenset().union(*(p[1] for p in parts)), frozenset().union(*(p[2] for p in parts)), bad)
+    else:
+        found = frozenset().union(*(_scan(a, memo)[0] for a in e.args))
+        out = (found, empty, empty, e)
+    memo[id(e)] = out
+    if big:
+        if len(_SCANS) >= _SCANS_MAX:
+            _SCANS.pop(next(iter(_SCANS)))
+        _SCANS[e] = out
+    return out  # type: ignore[no-any-return]

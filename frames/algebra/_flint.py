@@ -108,8 +108,8 @@ def flint_product(p: Any, q: Any) -> Any:
 def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: bool = True) -> tuple[Any, Any] | None:
     """``Σ n/d`` over ``parts`` (pairs ``(d, n)``) reduced modulo ``ideal`` and cancelled, computed by FLINT.
 
-    The numerators are added over the product of the distinct denominators (as
-    :meth:`~frames.algebra.RationalFunctions.add_over_denominators`), numerator and denominator (unless
+    The numerators are added over the lcm of the denominators (a shared factor is not multiplied in
+    again: after the reduction modulo the ideal the numerator need no longer be divisible by it), numerator and denominator (unless
     ``reduce_den`` is False) are reduced by division with remainder by each ``s² + c² − 1`` (a Gröbner basis:
     the remainder is the normal form; with no ``ideal``, a plain cancellation), and their gcd is divided out. Returns ``(num, den)`` as ``PolyElement``
     (coprime; contents and sign not yet normalised, see :func:`~frames.algebra._poly.cancel_coprime`), or None
@@ -125,11 +125,16 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
         if not n:
             continue
         fd, fn = _to(d, ctx), _to(n, ctx)
-        _afford(len(num) * len(fd) + len(fn) * len(den))
         if fd == den:
             num = num + fn
+            continue
+        common = den.gcd(fd)  # over the lcm: a factor shared by two denominators (D and D², a factor of
+        if not common.is_one():  # det G and det G) would survive the reduction modulo the ideal below
+            fd, fden = fd / common, den / common
         else:
-            num, den = num * fd + fn * den, den * fd
+            fden = den
+        _afford(len(num) * len(fd) + len(fn) * len(fden))
+        num, den = num * fd + fn * fden, den * fd
     gens = [_to(g, ctx) for g in ideal]
     checkpoint()
     for g in gens:

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 import sympy as sp
-from sympy.core.basic import _args_sortkey
+from sympy.core.basic import Basic, _args_sortkey, ordering_of_classes
 from sympy.polys.domains import PolynomialRing
 from sympy.polys.orderings import lex
 from sympy.polys.polyerrors import ExactQuotientFailed
@@ -111,6 +111,52 @@ def cancel_coprime(num: Any, den: Any) -> tuple[Any, Any]:
 #: polynomials with fewer terms are written by sympy's ``as_expr``
 _FAST_EXPR_TERMS = 32
 
+_UNKNOWN_CLASS = len(ordering_of_classes) + 1
+_CLASS_KEYS: dict[type, tuple[int, str]] = {}
+
+
+def _class_key(cls: type) -> tuple[int, str]:
+    """The rank of a class in :func:`sympy.core.basic._cmp_name`'s order: its place in
+    ``ordering_of_classes``, else after all of them and by name."""
+    k = _CLASS_KEYS.get(cls)
+    if k is None:
+        name = cls.__name__
+        k = (ordering_of_classes.index(name), "") if name in ordering_of_classes else (_UNKNOWN_CLASS, name)
+        _CLASS_KEYS[cls] = k
+    return k
+
+
+def compare_key(e: Basic, memo: dict[int, Any]) -> Any:
+    """A sort key whose order is :meth:`sympy.Basic.compare`'s (the order of ``Add``'s and ``Mul``'s arguments).
+
+    ``compare`` decides by the class (:func:`_class_key`), then the length of the hashable content,
+    then its items in turn (sub-expressions recursively, other items by ``<``): the tuple
+    ``(class, length, items)`` compares the same way, in C, with each sub-expression's key computed once
+    (``memo``, by identity: only for objects alive during one sort). ``TypeError`` for contents it does not
+    cover (frozensets); the caller then sorts with ``compare`` itself.
+    """
+    k = memo.get(id(e))
+    if k is None:
+        hc = e._hashable_content()
+        items = []
+        for x in hc:
+            if isinstance(x, Basic):
+                items.append(compare_key(x, memo))
+            elif isinstance(x, frozenset):
+                raise TypeError("frozenset content")
+            else:
+                items.append(x)
+        k = memo[id(e)] = (*_class_key(type(e)), len(hc), tuple(items))
+    return k
+
+
+def canonical_sort(args: list[Any], memo: dict[int, Any]) -> None:
+    """Sort ``args`` in place in sympy's canonical order (``_args_sortkey``), by :func:`compare_key`."""
+    try:
+        args.sort(key=lambda a: compare_key(a, memo))
+    except TypeError:  # pragma: no cover - contents compare_key does not cover
+        args.sort(key=_args_sortkey)
+
 
 def poly_expr(p: Any, atoms: Sequence[sp.Expr]) -> sp.Expr:
     """``p.as_expr(*atoms)``, the identical expression, built without sympy's ``Mul``/``Add`` flattening.
@@ -123,7 +169,7 @@ def poly_expr(p: Any, atoms: Sequence[sp.Expr]) -> sp.Expr:
     if len(p) < _FAST_EXPR_TERMS:
         return p.as_expr(*atoms)  # type: ignore[no-any-return]
     to_sympy = p.ring.domain.to_sympy
-    key = _args_sortkey
+    memo: dict[int, Any] = {}
     powers: dict[tuple[int, int], sp.Expr] = {}
     is_exp = [isinstance(a, sp.exp) for a in atoms]
     terms: list[sp.Expr] = []
@@ -150,13 +196,13 @@ def poly_expr(p: Any, atoms: Sequence[sp.Expr]) -> sp.Expr:
         if len(factors) == 1 and coeff is sp.S.One:
             terms.append(factors[0])
             continue
-        factors.sort(key=key)
+        canonical_sort(factors, memo)
         if coeff is not sp.S.One:
             factors.insert(0, coeff)
         terms.append(sp.Mul._from_args(factors))
     if len(terms) == 1 and constant is sp.S.Zero:
         return terms[0]
-    terms.sort(key=key)
+    canonical_sort(terms, memo)
     if constant is not sp.S.Zero:
         terms.insert(0, constant)
     return sp.Add._from_args(terms)

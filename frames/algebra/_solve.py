@@ -7,7 +7,8 @@ Every linear system of the library goes through this module:
   otherwise), with an expression-level Gauss–Jordan fallback;
 * :func:`exact_inverse` — ``exact_solve(M, I)``; :func:`tidy_inverse` tidies the entries;
 * :func:`solve_linear` — ``exact_solve`` raising :class:`~frames.RegularityError` that
-  names the singular matrix (Hessians, Schur complements);
+  names the singular matrix (Hessians, Schur complements); :func:`solve_affine` — the same for a
+  right-hand side affine in some symbols (multipliers), one elimination without them;
 * :func:`solve_rational` — the same over sympy's sparse rational-function domain, for
   systems with many transcendental atoms (transformation rules);
 * :func:`solve_linear_general` — the general solution of an under- or over-determined
@@ -35,6 +36,7 @@ __all__ = [
     "exact_inverse",
     "exact_solve",
     "linsolve_frozen",
+    "solve_affine",
     "solve_exact",
     "solve_linear",
     "solve_linear_general",
@@ -178,6 +180,34 @@ def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableM
         rank = G.rank(iszerofunc=is_zero)
         raise RegularityError(f"{what}: the matrix {G.tolist()} is singular (rank {rank} < {G.shape[0]})") from None
     return x
+
+
+def solve_affine(G: sp.MatrixBase, b: sp.MatrixBase, symbols: Sequence[sp.Symbol], what: str) -> list[sp.Expr]:
+    r"""``tidy`` of the solution of ``G x = b`` when ``b = b_0 + Σ_k c_k b_k`` is affine in the ``symbols``
+    ``c_k`` and ``G`` does not involve them (a single column ``b``).
+
+    ``x = x_0 + Σ_k c_k x_k`` with ``G [x_0 | x_1 …] = [b_0 | b_1 …]``: one elimination over the ring
+    without the ``c_k`` (fewer generators, smaller intermediate polynomials), the columns combined in
+    the ring at the end (:func:`tidy_affine`). The result is the same as ``tidy`` of
+    ``solve_linear(G, b, what)``, which is used when ``b`` is not affine in the symbols.
+
+    Raises
+    ------
+    RegularityError
+        If ``G`` is singular; the message names ``what``.
+    """
+    B = sp.Matrix(b)
+    G = sp.Matrix(G)
+    used = set().union(*(x.free_symbols for x in B)) if B else set()
+    cs = [c for c in symbols if c in used]
+    if B.cols != 1 or not cs or any(c in x.free_symbols for x in G for c in cs):
+        return [tidy(x) for x in solve_linear(G, B, what)]
+    cols = [B.xreplace(dict.fromkeys(cs, 0))] + [B.diff(c) for c in cs]
+    if any(c in x.free_symbols for col in cols[1:] for x in col for c in cs):  # not affine in the symbols
+        return [tidy(x) for x in solve_linear(G, B, what)]
+    X = solve_linear(G, sp.Matrix.hstack(*cols), what)
+    row = sp.Matrix([cs])
+    return [tidy_affine(row, list(X[j, 1:]), [X[j, 0]])[0] for j in range(G.rows)]
 
 
 def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:

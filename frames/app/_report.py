@@ -29,7 +29,16 @@ import sympy as sp
 from sympy.core.mul import _keep_coeff
 
 from .._version import __version__
-from ..algebra import RationalFunctions, UnsupportedExpression, as_expr, op_count, step, tidy, trig_normal
+from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
+    as_expr,
+    is_known_tidy,
+    op_count,
+    step,
+    tidy,
+    trig_normal,
+)
 from ..algebra import budget as _budget
 from ..dynamics._chaplygin import ChaplyginSystem
 from ..dynamics._consistency import strong_consistency, weak_consistency
@@ -77,7 +86,9 @@ def display_form(expr: object) -> sp.Expr:
     InvalidExpressionError
         If ``expr`` is a string (never parsed) or not a finite scalar expression.
     """
-    e = as_expr(expr, name="display_form: expr", complex_ok=True)
+    # a ring normal form written by the library is a finite real expression: its tree is not walked again
+    known = isinstance(expr, sp.Expr) and is_known_tidy(expr)
+    e = expr if known else as_expr(expr, name="display_form: expr", complex_ok=True)
     if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
         return e
     try:
@@ -120,7 +131,12 @@ def _display_large(e: sp.Expr) -> sp.Expr | None:
     den_e = sp.Mul(*[ctx.to_expr(g) ** k for g, k in dfactors])
     QQ = ctx.ring.domain
     coeff = QQ.to_sympy(c) / QQ.to_sympy(dc)
-    return _keep_coeff(coeff, lead * ctx.to_expr(num)) / den_e  # type: ignore[no-any-return]
+    # ``e = A/B`` with the numerator unchanged (no content, monomial or sign pulled out): ``A`` is reused
+    # (``from_expr`` read ``f.numer`` off it term by term) instead of being written again
+    sums = [a for a in e.args if a.is_Add] if e.is_Mul and len(e.args) == 2 else []
+    reuse = len(sums) == 1 and any(a.is_Pow and a.exp == -1 for a in e.args) and num == f.numer and not any(monom)
+    num_e = sums[0] if reuse else ctx.to_expr(num)
+    return _keep_coeff(coeff, lead * num_e) / den_e  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data

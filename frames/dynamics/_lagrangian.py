@@ -274,7 +274,7 @@ class Lagrangian:
             )
             eqs.append(sp.Eq(lhs, 0))
         if kinematic:
-            eqs += [sp.Eq(sp.Derivative(qf[j], t), F.u_in_v[j].xreplace(sub)) for j in range(n)]
+            eqs += [sp.Eq(sp.Derivative(qf[j], t), F.u_in_v[j].xreplace(sub), evaluate=False) for j in range(n)]
         return Equations(eqs)
 
     def check_regular(self, frame: Frame | None = None) -> None:

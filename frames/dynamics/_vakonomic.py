@@ -41,6 +41,7 @@ from ..algebra import (
     canon,
     exact_solve,
     is_zero,
+    solve_affine,
     solve_linear,
     step,
     tidy,
@@ -426,13 +427,13 @@ class VakonomicSystem(AdaptedIndices, Value):
         g, r = self._terms
         ral, ra = self._phiR(phi)
         rhs = sp.Matrix(r) + sp.Matrix(ral + [x + y for x, y in zip(ra, As, strict=True)])
-        try:
-            G = solve_linear(g, rhs, "vakonomic field")
+        try:  # affine in μ_a, A_a: one elimination without them, the columns combined at the end
+            G = solve_affine(g, rhs, [*self.mu, *self.A], "vakonomic field")
         except RegularityError as exc:
             raise RegularityError(
                 f"VakonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
             ) from exc
-        return VakonomicField(self, sp.ImmutableMatrix([tidy(x) for x in G]), As, phi)
+        return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
 
     def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ_C(X_i^V L) − X_i^C L − φ_a R^a_iα v^α − A_a δ^a_i`` on C (Proposition 3)."""

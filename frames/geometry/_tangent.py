@@ -341,11 +341,13 @@ class SecondOrderField(Value):
         vf = [sp.Function(str(v))(t) for v in self.frame.v]
         sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(self.frame.v, vf, strict=True))
         eqs = [
-            sp.Eq(sp.Derivative(qf[j], t), self.frame.u_in_v[j].xreplace(self.on_constraint).xreplace(sub))
+            sp.Eq(
+                sp.Derivative(qf[j], t), self.frame.u_in_v[j].xreplace(self.on_constraint).xreplace(sub), evaluate=False
+            )
             for j in range(self.frame.dim)
         ]
         rng = range(self.frame.dim) if self.m is None else range(self.m)
-        eqs += [sp.Eq(sp.Derivative(vf[i], t), self.Gamma[i].xreplace(sub)) for i in rng]
+        eqs += [sp.Eq(sp.Derivative(vf[i], t), self.Gamma[i].xreplace(sub), evaluate=False) for i in rng]
         return eqs
 
     def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
