@@ -323,6 +323,25 @@ def test_cancel_by_trial_division_equals_sympy_cancel(a, b, c, k):
         _Canceller.LARGE = large
 
 
+@settings(max_examples=20, deadline=None)
+@given(entries(), entries(), entries(), st.integers(4, 6))
+def test_replace_atoms_of_a_remembered_form_is_xreplace(a, b, c, k):
+    """``replace_atoms`` writes a large remembered normal form again over the substituted atoms
+    (``q -> q(t)``): exactly ``xreplace``'s expression, the canonical argument order included."""
+    from frames.algebra import _field, replace_atoms
+
+    t = sp.Symbol("t")
+    e = sp.expand((a + b + 3) ** k) / (c**2 + 1)
+    ctx = RationalFunctions([e], exp=True)
+    written = ctx._remember(ctx.normal(ctx.from_expr(e)))
+    assume(written in _field._RING_FORMS)  # large enough to be stored (most draws)
+    sub = {x: sp.Function(str(x))(t) for x in Q}
+    got = replace_atoms(written, sub)
+    expected = written.xreplace(sub)
+    assert got == expected
+    assert sp.srepr(got) == sp.srepr(expected)
+
+
 @settings(max_examples=30, deadline=None)
 @given(entries(), entries(), entries())
 def test_remembered_ring_forms_convert_as_their_expressions(a, b, c):

@@ -13,7 +13,7 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 
 from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
-from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy, replace_atoms
 from ._normal import canon, canon_matrix, entries, is_zero, op_count, tidy, tidy_matrix, trig_normal
 from ._solve import (
     exact_inverse,
@@ -56,6 +56,7 @@ __all__ = [
     "is_known_tidy",
     "is_zero",
     "op_count",
+    "replace_atoms",
     "linsolve_frozen",
     "solve_exact",
     "solve_affine",

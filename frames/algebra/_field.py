@@ -22,7 +22,7 @@ from ._budget import checkpoint
 from ._flint import flint_normal, flint_solve_den
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
-__all__ = ["RationalFunctions", "UnsupportedExpression"]
+__all__ = ["RationalFunctions", "UnsupportedExpression", "replace_atoms"]
 
 
 #: Expressions known to be in the final normal form of :func:`~frames.algebra.tidy`: ring normal forms
@@ -51,6 +51,23 @@ _FACTORS: dict[tuple[Any, ...], tuple[Any, list[tuple[dict[Any, Any], int]]]] = 
 _FACTORS_MAX = 256
 #: ring forms with fewer terms are not stored (converting the tree is cheap)
 _RING_FORMS_MIN_TERMS = 64
+
+
+def replace_atoms(e: sp.Expr, sub: dict[Any, Any]) -> sp.Expr:
+    """``e.xreplace(sub)`` for ``sub`` mapping symbols to expressions (``q -> q(t)``, say).
+
+    A large ring normal form (:data:`_RING_FORMS`) is written again from its stored terms over the
+    substituted atoms (:func:`poly_expr`, the canonical ``Add``/``Mul`` built directly) instead of
+    rebuilding its tree node by node; any other expression goes through ``xreplace``.
+    """
+    stored = _RING_FORMS.get(e)
+    if stored is None:
+        return e.xreplace(sub)
+    atoms, num, den = stored
+    new = [a.xreplace(sub) for a in atoms]
+    ring = _rational_field([sp.Dummy() for _ in atoms] or [sp.Dummy()], QQ, lex)[0].ring
+    p, q = ring.from_dict(num), ring.from_dict(den)
+    return poly_expr(p, new) / poly_expr(q, new)  # type: ignore[no-any-return]
 
 
 class UnsupportedExpression(ValueError):

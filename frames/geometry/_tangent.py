@@ -18,7 +18,19 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, canon_matrix, expect, is_zero, tidy, tidy_matrix
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_int,
+    as_subs,
+    canon,
+    canon_matrix,
+    expect,
+    is_zero,
+    replace_atoms,
+    tidy,
+    tidy_matrix,
+)
 from ..errors import ArgumentError, ChartMismatchError, FramesError, InvalidExpressionError
 from ._chart import Chart
 
@@ -347,7 +359,7 @@ class SecondOrderField(Value):
             for j in range(self.frame.dim)
         ]
         rng = range(self.frame.dim) if self.m is None else range(self.m)
-        eqs += [sp.Eq(sp.Derivative(vf[i], t), self.Gamma[i].xreplace(sub), evaluate=False) for i in rng]
+        eqs += [sp.Eq(sp.Derivative(vf[i], t), replace_atoms(self.Gamma[i], sub), evaluate=False) for i in rng]
         return eqs
 
     def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
