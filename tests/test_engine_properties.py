@@ -358,17 +358,21 @@ def test_remembered_ring_forms_convert_as_their_expressions(a, b, c):
     finally:
         _field._RING_FORMS_MIN_TERMS = minimum
     assume(not e.is_Atom)
-    big = e * c + e**2 - sp.sin(Q[1])  # the remembered form inside a larger tree, in a context with more atoms
+    # the remembered form inside a larger tree, negated (its numerator and denominator sums are stored too),
+    # in a context with more atoms
+    big = e * c + e**2 - sp.sin(Q[1]) - 3 * e
     other = RationalFunctions([big, Q[2], sp.cos(Q[2])], exp=True)
     if e in _field._RING_FORMS:
-        assert _field._RING_FORMS[e][0] == ctx.atoms
+        atoms, num, den = _field._RING_FORMS[e]  # only the atoms it uses, each used
+        assert set(atoms) <= set(ctx.atoms)
+        assert all(any(m[i] for m in [*num, *den]) for i in range(len(atoms)))
     got = other.normal(other.from_expr(big))
-    stored = _field._RING_FORMS.pop(e, None)
+    pieces = [e, *e.args, *(a.base for a in e.args if a.is_Pow)]
+    stored = {k: _field._RING_FORMS.pop(k) for k in pieces if k in _field._RING_FORMS}
     try:
         expected = other.normal(other.from_expr(big))  # the tree walked
     finally:
-        if stored is not None:
-            _field._RING_FORMS[e] = stored
+        _field._RING_FORMS.update(stored)
     assert got == expected
 
 

@@ -53,6 +53,25 @@ _FACTORS_MAX = 256
 _RING_FORMS_MIN_TERMS = 64
 
 
+def _store_ring_form(e: sp.Expr, atoms: tuple[sp.Expr, ...], num: dict[Any, Any], den: dict[Any, Any]) -> None:
+    """Record ``e -> (atoms, num, den)`` in :data:`_RING_FORMS`, the oldest entries dropped beyond its bounds."""
+    global _RING_FORMS_TERMS
+    if e in _RING_FORMS:
+        return
+    size = len(num) + len(den)
+    # only the atoms the form uses: another context (a sum containing the form) need not have the others
+    used = [i for i in range(len(atoms)) if any(m[i] for m in num) or any(m[i] for m in den)]
+    if len(used) < len(atoms):
+        atoms = tuple(atoms[i] for i in used)
+        num = {tuple(m[i] for i in used): c for m, c in num.items()}
+        den = {tuple(m[i] for i in used): c for m, c in den.items()}
+    while _RING_FORMS and (len(_RING_FORMS) >= _RING_FORMS_MAX or _RING_FORMS_TERMS + size > _RING_FORMS_MAX_TERMS):
+        _, old_num, old_den = _RING_FORMS.pop(next(iter(_RING_FORMS)))
+        _RING_FORMS_TERMS -= len(old_num) + len(old_den)
+    _RING_FORMS[e] = (atoms, num, den)
+    _RING_FORMS_TERMS += size
+
+
 def replace_atoms(e: sp.Expr, sub: dict[Any, Any]) -> sp.Expr:
     """``e.xreplace(sub)`` for ``sub`` mapping symbols to expressions (``q -> q(t)``, say).
 
@@ -288,22 +307,23 @@ class RationalFunctions:
 
     def _remember(self, f: Any) -> sp.Expr:
         """``to_expr(f)`` of a normal form ``f``, recorded in :data:`_TIDY_FORMS` (with the Pythagorean
-        identities applied, or with no sin/cos at all) and, when large, with its ring form in :data:`_RING_FORMS`."""
-        e = self.to_expr(f)
+        identities applied, or with no sin/cos at all) and, when large, with its ring form in :data:`_RING_FORMS`:
+        the whole quotient, and its numerator and denominator sums on their own (``−λ``, ``Γ(φ) + … − λ``
+        contain those as they are, not the quotient)."""
+        num, den = f.numer, f.denom
+        num_e, den_e = poly_expr(num, self._atoms), poly_expr(den, self._atoms)
+        e = num_e / den_e  # as :meth:`to_expr`
         if self._pairs or not self._trig:
             if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
                 _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
             _TIDY_FORMS[e] = None
-        size = len(f.numer) + len(f.denom)
-        if size >= _RING_FORMS_MIN_TERMS and not e.is_Atom and e not in _RING_FORMS:
-            global _RING_FORMS_TERMS
-            while _RING_FORMS and (
-                len(_RING_FORMS) >= _RING_FORMS_MAX or _RING_FORMS_TERMS + size > _RING_FORMS_MAX_TERMS
-            ):
-                _, num, den = _RING_FORMS.pop(next(iter(_RING_FORMS)))
-                _RING_FORMS_TERMS -= len(num) + len(den)
-            _RING_FORMS[e] = (self._atoms, dict(f.numer.items()), dict(f.denom.items()))
-            _RING_FORMS_TERMS += size
+        if len(num) + len(den) >= _RING_FORMS_MIN_TERMS and not e.is_Atom:
+            one = {(0,) * self.ring.ngens: self.ring.domain.one}
+            _store_ring_form(e, self._atoms, dict(num.items()), dict(den.items()))
+            if num_e is not e and num_e.is_Add and len(num) >= _RING_FORMS_MIN_TERMS:
+                _store_ring_form(num_e, self._atoms, dict(num.items()), one)
+            if den_e.is_Add and len(den) >= _RING_FORMS_MIN_TERMS:
+                _store_ring_form(den_e, self._atoms, dict(den.items()), one)
         return e
 
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:

@@ -20,7 +20,7 @@ from sympy.polys.polyutils import _sort_gens
 from ..errors import InvalidExpressionError
 from ._budget import checkpoint
 from ._coerce import as_expr
-from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._field import RationalFunctions, UnsupportedExpression, _scan_all, is_known_tidy
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -108,7 +108,8 @@ def _canon(e: sp.Expr) -> sp.Expr:
         return _expanded(ctx, f)
     if ctx.has_exponentials or op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
         # large, or with exponential generators: cancelled once in the ring, the ring's sign convention
-        return ctx.to_expr(ctx.normal(f))
+        # (remembered with its ring form: tidy's trig_normal of it, next, re-indexes instead of walking)
+        return ctx._remember(ctx.normal(f))
     # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
     out = _cancel_as_sympy(ctx, f)
     return sp.cancel(e) if out is None else out
@@ -174,6 +175,8 @@ def _cancel_as_sympy(ctx: RationalFunctions, f: object) -> sp.Expr | None:
 
 
 def _has_denominator(e: sp.Expr) -> bool:
+    if e.is_Mul and any(a.is_Pow and (a.exp.is_negative or not a.exp.is_number) for a in e.args):
+        return True  # ``N/D`` (a normal form): decided at the top, without walking N
     return any(p.exp.is_negative or not p.exp.is_number for p in e.atoms(sp.Pow))
 
 
@@ -223,7 +226,7 @@ def _evaluate_shifts(e: sp.Expr) -> sp.Expr:
     both occur, ``sin(b + c) = sin b cos c + cos b sin c`` and ``cos(b + c) = cos b cos c − sin b sin c``,
     so that one pair ``sin b, cos b`` carries the Pythagorean identity.
     """
-    fs = e.atoms(sp.sin, sp.cos)
+    fs = {a for a in _scan_all([e])[0] if isinstance(a, sp.sin | sp.cos)}  # the walk the ring's context reuses
     ev = {f: f.func(f.args[0]) for f in fs}
     ev = {f: g for f, g in ev.items() if g != f}
     if ev:

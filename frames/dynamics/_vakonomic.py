@@ -234,6 +234,11 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
     for c in conds:
         if is_zero(c):
             continue
+        try:  # in QQ[q, sin, cos, exp, f(t)]/(s² + c² − 1) is_zero decided exactly: c is not zero
+            RationalFunctions([c], exp=True)
+            return False
+        except UnsupportedExpression:
+            pass
         e = canon(c)
         exotic = e.has(sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.log, sp.sinh, sp.cosh) or any(
             isinstance(p, sp.Pow) and not p.exp.is_Integer for p in e.atoms(sp.Pow)

@@ -122,10 +122,15 @@ class TangentVectorField:
     def __call__(self, f: object) -> sp.Expr:
         """Apply to a function written in this field's coordinates (and t)."""
         e = as_expr(f, name="TangentVectorField.__call__: f")
-        terms = [a * sp.diff(e, x) for a, x in zip(self.base, self.chart.q, strict=True) if a != 0]
-        terms += [b * sp.diff(e, w) for b, w in zip(self.fibre, self.fibre_symbols, strict=True) if b != 0]
+        pairs = list(zip(self.base, self.chart.q, strict=True)) + list(zip(self.fibre, self.fibre_symbols, strict=True))
         if self.time != 0 and self.chart.t is not None:
-            terms.append(self.time * sp.diff(e, self.chart.t))
+            pairs.append((self.time, self.chart.t))
+        terms = []
+        for a, x in pairs:
+            if a != 0:
+                d = sp.diff(e, x)
+                if d != 0:  # a zero product is not formed: ``a*0`` asks sympy's assumptions of a (is it finite?)
+                    terms.append(a * d)
         return sp.Add(*terms)
 
     def in_natural(self) -> TangentVectorField:
