@@ -329,21 +329,14 @@ class RationalFunctions:
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
         unreduced fraction: no gcd; equal denominators are not multiplied again."""
-        num, den, _ = self._add_over(parts)
-        return self.field.raw_new(num, den)
-
-    def _add_over(self, parts: dict[Any, Any]) -> tuple[Any, Any, list[Any]]:
-        """:meth:`add_over_denominators` as ``(numerator, denominator, the denominators multiplied into it)``."""
         num, den = self.ring.zero, self.ring.one
-        multiplied = []
         for d, n in parts.items():
             if n:
                 if d == den:
                     num = num + n
                 else:
                     num, den = num * d + n * den, den * d
-                    multiplied.append(d)
-        return num, den, multiplied
+        return self.field.raw_new(num, den)
 
     def normal_sum(self, parts: dict[Any, Any]) -> Any:
         """:meth:`normal` of :meth:`add_over_denominators` ``(parts)``, exactly, summed over the lcm of the
@@ -369,8 +362,7 @@ class RationalFunctions:
         for f, k in mult.items():
             lcm *= f**k
         if not mult or self.reduce(lcm) != lcm:
-            num, den, _ = self._add_over(live)
-            return self.normal(self.field.raw_new(num, den))
+            return self.normal(self.add_over_denominators(live))
         num = self.ring.zero
         for d, n in live.items():
             checkpoint()
