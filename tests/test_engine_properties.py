@@ -609,3 +609,28 @@ def test_jets_at_generic_points_equal_symbolic_derivatives(a, b, c):
         assert sp.Rational(value.numerator, value.denominator) == sp.cancel(f.xreplace(subs))
         for k, x in enumerate(Q):
             assert sp.Rational(grad[k].numerator, grad[k].denominator) == sp.cancel(sp.diff(f, x).xreplace(subs))
+
+
+def _reference_zero(e):
+    """Independent zero test of an ``entries`` expression: rational parametrisation of ``(sin q1, cos q1)``,
+    ``exp(a q2 + b q3) = w^a z^(−2b)``, then ``cancel``."""
+    t, w, z = sp.symbols("t w z")
+    e = e.replace(sp.exp, lambda arg: w ** arg.coeff(Q[1]) * z ** (-2 * arg.coeff(Q[2])))
+    return sp.cancel(e.xreplace({sp.sin(Q[0]): 2 * t / (1 + t**2), sp.cos(Q[0]): (1 - t**2) / (1 + t**2)})) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(entries(), entries(), entries(), st.booleans())
+def test_ring_zero_test_is_exact_and_none_outside_the_ring(a, b, c, disguise):
+    """``ring_is_zero`` answers exactly in ``QQ[q, sin, cos, exp]/(s² + c² − 1)`` (False proves nonzero) and
+    None outside it; it is the decision ``is_zero`` takes there."""
+    from frames.algebra import ring_is_zero
+
+    e = a * b - c
+    if disguise:  # a Pythagorean disguise of e − e
+        e = e * (sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2) - sp.expand(a * b) + c
+    expected = _reference_zero(e)
+    assert ring_is_zero(e) is expected
+    assert is_zero(e) is expected
+    assert ring_is_zero(sp.sqrt(Q[0]) * e + sp.sqrt(Q[0])) is None
+    assert ring_is_zero(sp.Float(0.5) * Q[0]) is None

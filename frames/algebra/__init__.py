@@ -14,7 +14,7 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy, replace_atoms
-from ._normal import canon, canon_matrix, entries, is_zero, op_count, tidy, tidy_matrix, trig_normal
+from ._normal import canon, canon_matrix, entries, is_zero, op_count, ring_is_zero, tidy, tidy_matrix, trig_normal
 from ._solve import (
     exact_inverse,
     exact_solve,
@@ -57,6 +57,7 @@ __all__ = [
     "is_zero",
     "op_count",
     "replace_atoms",
+    "ring_is_zero",
     "linsolve_frozen",
     "solve_exact",
     "solve_affine",

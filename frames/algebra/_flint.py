@@ -128,8 +128,10 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
         if fd == den:
             num = num + fn
             continue
-        common = den.gcd(fd)  # over the lcm: a factor shared by two denominators (D and D², a factor of
-        if not common.is_one():  # det G and det G) would survive the reduction modulo the ideal below
+        # Over the lcm: a factor shared by two denominators (D and D·f, as two columns of one solve have)
+        # multiplied in twice would survive the reduction modulo the ideal below.
+        common = den.gcd(fd)
+        if not common.is_one():
             fd, fden = fd / common, den / common
         else:
             fden = den

@@ -28,7 +28,17 @@ RING_CANCEL_OPS = 400
 #: (pure functions of an immutable argument; the sections of a report test the same expressions repeatedly)
 CACHE_SIZE = 2048
 
-__all__ = ["canon", "canon_matrix", "entries", "is_zero", "op_count", "tidy", "tidy_matrix", "trig_normal"]
+__all__ = [
+    "canon",
+    "canon_matrix",
+    "entries",
+    "is_zero",
+    "op_count",
+    "ring_is_zero",
+    "tidy",
+    "tidy_matrix",
+    "trig_normal",
+]
 
 
 def op_count(expr: sp.Basic, limit: int | None = None) -> int:
@@ -343,6 +353,35 @@ def is_zero(expr: object) -> bool:
         return True
     _refuse_nan(e, "is_zero: expr")
     return _is_zero(e)
+
+
+def ring_is_zero(expr: object) -> bool | None:
+    """Exact zero test in ``QQ[x, sin a, cos a, exp r, f(t)]/(sin² + cos² − 1)``, None outside that ring.
+
+    Unlike :func:`is_zero`, a False answer is always exact: the expression is a nonzero element of
+    the ring (exponentials of distinct arguments are independent generators, as everywhere in the
+    engine). None means the expression has radicals, floats or other functions, and the caller
+    decides by other means. The decision is the one :func:`is_zero` remembers, so asking both costs
+    one reduction.
+
+    Raises
+    ------
+    InvalidExpressionError
+        If ``expr`` is not a scalar expression (see :func:`is_zero`).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> ring_is_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1), ring_is_zero(x), ring_is_zero(sp.sqrt(x))
+    (True, False, None)
+    """
+    e = _scalar_arg(expr, "ring_is_zero: expr")
+    if e == 0:
+        return True
+    if e.is_Atom or e.is_number:
+        return False if (e.is_Symbol or e.is_Rational) else None
+    return _ring_is_zero(e)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

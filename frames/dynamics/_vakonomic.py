@@ -41,6 +41,7 @@ from ..algebra import (
     canon,
     exact_solve,
     is_zero,
+    ring_is_zero,
     solve_affine,
     solve_linear,
     step,
@@ -232,13 +233,11 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
     """
     undecided = False
     for c in conds:
-        if is_zero(c):
-            continue
-        try:  # in QQ[q, sin, cos, exp, f(t)]/(s² + c² − 1) is_zero decided exactly: c is not zero
-            RationalFunctions([c], exp=True)
+        in_ring = ring_is_zero(c)  # exact in QQ[q, sin, cos, exp, f(t)]/(s² + c² − 1); None outside
+        if in_ring is False:
             return False
-        except UnsupportedExpression:
-            pass
+        if in_ring or is_zero(c):
+            continue
         e = canon(c)
         exotic = e.has(sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.log, sp.sinh, sp.cosh) or any(
             isinstance(p, sp.Pow) and not p.exp.is_Integer for p in e.atoms(sp.Pow)

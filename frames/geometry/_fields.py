@@ -16,7 +16,7 @@ import sympy as sp
 from ..algebra import as_expr, as_int, canon, canon_matrix, expect, is_zero
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
-from ._tangent import TangentVectorField
+from ._tangent import TangentVectorField, derivation
 
 __all__ = ["OneForm", "VectorField", "bracket"]
 
@@ -82,7 +82,7 @@ class VectorField:
     def __call__(self, f: object) -> sp.Expr:
         """Apply the field to a function: ``Z(f) = Z^i ∂f/∂q^i``."""
         e = as_expr(f, name="VectorField.__call__: f")
-        return sp.Add(*[c * sp.diff(e, x) for c, x in zip(self.components, self.chart.q, strict=True) if c != 0])
+        return derivation(e, list(zip(self.components, self.chart.q, strict=True)))
 
     # ---------------------------------------------------------- arithmetic
     def _other(self, other: object, op: str) -> VectorField:

@@ -69,6 +69,22 @@ def _frame_type() -> type:
     return _FRAME_TYPE[0] if _FRAME_TYPE else object
 
 
+def derivation(e: sp.Expr, pairs: Sequence[tuple[sp.Expr, sp.Symbol]]) -> sp.Expr:
+    r"""``Σ a ∂e/∂x`` over the ``(a, x)`` pairs, forming no zero product.
+
+    A term whose coefficient ``a`` or derivative ``∂e/∂x`` is zero is skipped: ``a*0`` would ask
+    sympy's assumptions of ``a`` (is it finite?), a walk of the whole coefficient. Shared by
+    :class:`TangentVectorField` and :class:`~frames.VectorField`.
+    """
+    terms = []
+    for a, x in pairs:
+        if a != 0:
+            d = sp.diff(e, x)
+            if d != 0:
+                terms.append(a * d)
+    return sp.Add(*terms)
+
+
 @dataclass(frozen=True, eq=True, repr=False)
 class TangentVectorField:
     r"""A vector field on TQ: ``Z = a^i ∂_{q^i} + b^i ∂_{w^i} (+ c ∂_t)``.
@@ -125,13 +141,7 @@ class TangentVectorField:
         pairs = list(zip(self.base, self.chart.q, strict=True)) + list(zip(self.fibre, self.fibre_symbols, strict=True))
         if self.time != 0 and self.chart.t is not None:
             pairs.append((self.time, self.chart.t))
-        terms = []
-        for a, x in pairs:
-            if a != 0:
-                d = sp.diff(e, x)
-                if d != 0:  # a zero product is not formed: ``a*0`` asks sympy's assumptions of a (is it finite?)
-                    terms.append(a * d)
-        return sp.Add(*terms)
+        return derivation(e, pairs)
 
     def in_natural(self) -> TangentVectorField:
         r"""The same field written in natural coordinates ``(q, u)``.
