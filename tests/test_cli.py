@@ -305,3 +305,62 @@ def test_text_report_wraps_long_expressions_between_terms():
     item = next(it for s in rep.sections for it in s.items if it.label == "λ_3")
     assert " ".join(x.strip() for x in lam.splitlines()) == item.plain()
     assert len(rep.to_text(width=60).splitlines()) > len(text.splitlines())
+
+
+def _verdicts(report):
+    return [(i.label, i.value) for s in report.sections for i in s.items if i.kind == "verdict"]
+
+
+def _items(report):
+    return {i.label: i for s in report.sections for i in s.items}
+
+
+def test_large_expressions_are_not_printed_and_large_conditions_are_decided_at_points():
+    """``max_ops``: with a limit of 200 operations the carriage's λ_a (222 and 502) are not printed, the strong
+    consistency tests are decided at generic points, and every verdict and printed equation is the full report's."""
+    mdl = models.two_wheeled_carriage()
+    only = ["nonholonomic", "consistency"]
+    full = build_report(mdl, only=only, max_ops=None)
+    small = build_report(mdl, only=only, max_ops=200)
+    assert _verdicts(small) == _verdicts(full)
+    items, ref = _items(small), _items(full)
+    assert items["λ_5"].kind == "text" and items["λ_5"].text.startswith("not printed: more than 200 operations")
+    assert ref["λ_5"].kind == "equation"
+    witness = [i for i in items.values() if "decided at a generic point" in i.text]
+    assert witness and "cos(theta) = " in witness[0].text  # the point is given: the certificate can be checked
+    for label, it in items.items():
+        if it.kind == "equation":
+            assert it.expr == ref[label].expr
+    default = build_report(mdl, only=only)  # the default limit prints the whole catalogue report
+    assert [(i.label, i.kind) for s in default.sections for i in s.items] == [
+        (i.label, i.kind) for s in full.sections for i in s.items
+    ]
+    with pytest.raises(fr.ArgumentError, match=r"^build_report: max_ops must be a positive integer or None"):
+        build_report(mdl, only=only, max_ops=0)
+
+
+def test_vakonomic_field_over_the_limit_is_reported_as_its_linear_system(monkeypatch):
+    """Above ``EXPLICIT_FIELD_TERMS`` the report gives Proposition 3 as ``g Γ = b`` (the library's linear_system,
+    entry for entry) and Proposition 4 in words, instead of the explicit field."""
+    monkeypatch.setattr(rep_mod, "EXPLICIT_FIELD_TERMS", 1)
+    mdl = models.knife_edge()
+    items = _items(build_report(mdl, only=["vakonomic"]))
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    g, b = vk.linear_system()
+    assert "not written out" in items["Γ^i"].text and "Γ^1" not in items
+    for i in range(vk.n):
+        assert fr.algebra.is_zero(items[f"b_{i + 1}"].expr - b[i])
+        for j in range(i, vk.n):
+            if g[i, j] != 0:
+                assert fr.algebra.is_zero(items[f"g_{i + 1}{j + 1}"].expr - g[i, j])
+    assert "regular with respect to D and D^⊥" in items["Proposition 4"].text
+
+
+def test_max_ops_option(capsys):
+    code, out, _ = _run(capsys, ["analyze", "two-wheeled-carriage", "--only", "nonholonomic", "--max-ops", "200"])
+    assert code == 0 and "λ_5: not printed: more than 200 operations" in out
+    code, out, _ = _run(capsys, ["analyze", "knife-edge", "--only", "nonholonomic", "--max-ops", "inf"])
+    assert code == 0 and "not printed" not in out
+    for bad in ("0", "-3", "1e3", "many"):
+        code, _, err = _run(capsys, ["analyze", "knife-edge", "--max-ops", bad])
+        assert code == 2 and f"--max-ops {bad}: must be a positive integer" in err

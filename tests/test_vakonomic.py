@@ -219,3 +219,96 @@ def test_dimension_terms():
 
 
 # documentation pages run as doctests: tests/test_docs.py
+
+
+# ----------------------------------------------------------------- large systems: linear-system form, pointwise tests
+def _vk_cases():
+    out = []
+    for name, make in models.catalogue().items():
+        mdl = make()
+        if mdl.n > mdl.m:
+            out.append(pytest.param(mdl, id=name))
+    return out
+
+
+def _strong_extra_at(vk, phi, witness):
+    """The formed strong conditions (the last n − m of strong_consistency's) evaluated at ``witness``
+    (``xreplace`` replaces ``sin θ`` and ``cos θ`` whole, so ``θ`` inside them is not substituted twice)."""
+    return [c.xreplace(dict(witness)) for c in fr.strong_consistency(vk, phi).conditions[vk.m :]]
+
+
+@pytest.mark.parametrize("mdl", _vk_cases())
+def test_pointwise_strong_consistency_agrees_with_the_formed_conditions(mdl):
+    """``strong_consistency(pointwise=True)`` gives the verdict of the formed conditions at φ = 0 and φ = p; when a
+    generic point decides, the formed conditions take the reported values there (an exact certificate)."""
+    nh = mdl.nonholonomic()
+    vk = fr.VakonomicSystem.from_nonholonomic(nh)
+    p = nh.momenta()
+    for phi in ([0] * (vk.n - vk.m), [p[a] for a in vk.a]):
+        ref = fr.strong_consistency(vk, phi)
+        res = fr.strong_consistency(vk, phi, pointwise=True)
+        assert res.holds is ref.holds
+        if res.witness:
+            assert res.holds is False and any(x != 0 for x in res.witness_values)
+            assert res.conditions == ref.conditions[: vk.m]
+            assert _strong_extra_at(vk, phi, res.witness) == list(res.witness_values)
+        else:
+            assert res.conditions == ref.conditions and not res.witness_values
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_pointwise_strong_consistency_on_random_systems(data):
+    """The same on random systems of :mod:`frames.strategies` (n = 3, 4; trig frames), at φ = p and at a random
+    section linear in v^α."""
+    ch = data.draw(fst.charts(min_dim=3, max_dim=4))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    F = data.draw(fst.frames_on(ch, trig=True))
+    m = data.draw(st.integers(1, ch.dim - 1))
+    nh = fr.NonholonomicSystem(L, F, m)
+    vk = fr.VakonomicSystem.from_nonholonomic(nh)
+    p = nh.momenta()
+    extra = data.draw(fst.functions_on_Q(ch, trig=True, max_terms=2))
+    for phi in ([p[a] for a in vk.a], [extra * F.v[0]] * (vk.n - vk.m)):
+        ref = fr.strong_consistency(vk, phi)
+        res = fr.strong_consistency(vk, phi, pointwise=True)
+        assert res.holds is ref.holds
+        if res.witness:
+            assert _strong_extra_at(vk, phi, res.witness) == list(res.witness_values)
+
+
+def test_pointwise_strong_consistency_refuses_subs():
+    mdl = models.nonholonomic_particle()
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+    with pytest.raises(fr.ArgumentError, match=r"^strong_consistency: pointwise=True"):
+        fr.strong_consistency(vk, [0], {mdl.chart.q[0]: 1}, pointwise=True)
+    with pytest.raises(fr.ArgumentError, match=r"^strong_consistency: pointwise: expected True or False"):
+        fr.strong_consistency(vk, [0], pointwise="yes")
+
+
+@pytest.mark.parametrize("mdl", _vk_cases())
+def test_linear_system_is_solved_by_the_vakonomic_field(mdl):
+    """Proposition 3 in mass-matrix form: ``g Γ̂ = b`` holds for the explicit field, with μ and A free."""
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    g, b = vk.linear_system()
+    assert g == vk.hessian()
+    G = sp.Matrix(list(vk.field()))
+    assert all(is_zero(e) for e in sp.Matrix(g) * G - sp.Matrix(b))
+    assert vk.field_size_bound() >= 1
+
+
+def test_field_size_bound_is_a_bound_of_the_cramer_numerators():
+    """The permanent of the term counts bounds the terms of the Cramer numerators ``det g_(i)`` (``b`` in column
+    i), computed here by sympy's Berkowitz determinant, expanded, with μ and A as generators."""
+    from frames.algebra import RationalFunctions
+
+    for mdl in (models.nonholonomic_particle(), models.chaplygin_sleigh(), models.vertical_rolling_disk()):
+        vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+        g, b = vk.linear_system()
+        bound = vk.field_size_bound()
+        ctx = RationalFunctions([*g, *b], exp=True)
+        for i in range(vk.n):
+            M = sp.Matrix(g)
+            M[:, i] = sp.Matrix(b)
+            num = ctx.from_expr(sp.expand(M.det(method="berkowitz"))).numer
+            assert len(num) <= bound

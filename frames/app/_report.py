@@ -21,6 +21,7 @@ import json
 import math
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -62,6 +63,17 @@ __all__ = [
     "display_form",
     "section",
 ]
+
+#: the vakonomic field is written out when :meth:`~frames.VakonomicSystem.field_size_bound` (a bound on the terms of its
+#: numerators by Cramer's rule) is at most this; above it the report gives the linear system ``g Γ = b`` instead. The
+#: catalogue's systems are below 4·10⁴, a random dense system with n = 3 near 4·10⁵ and one with n = 4 near 3·10¹⁰.
+EXPLICIT_FIELD_TERMS = 10**6
+
+#: expressions with more operations than this are not printed by a report (``build_report(max_ops=...)``); a
+#: consistency test whose conditions would exceed it is decided at generic points instead of forming them. The
+#: catalogue's largest printed expression has about 1,100 operations, a random dense system with n = 3 about 41,000.
+DISPLAY_OPS_LIMIT = 50_000
+_MAX_OPS: ContextVar[int | None] = ContextVar("frames_report_max_ops", default=DISPLAY_OPS_LIMIT)
 
 #: expressions with more operations than this are shown with their common factors pulled out
 #: (``factor_terms``) instead of fully factored, which keeps reports fast.
@@ -188,9 +200,25 @@ class Section:
 
 
 def eq(label: str, expr: object, label_latex: str | sp.Expr | None = None, factor: bool = True) -> Item:
-    """An equation item ``label = expr`` (expr shown in :func:`display_form`)."""
+    """An equation item ``label = expr`` (expr shown in :func:`display_form`).
+
+    Above the report's ``max_ops`` (:data:`DISPLAY_OPS_LIMIT` by default) a text item says so instead: such an
+    expression is megabytes of text, and writing it costs more than computing it.
+    """
     e = sp.sympify(expr, strict=True)
-    return Item("equation", label, label_latex if label_latex is not None else label, display_form(e) if factor else e)
+    tex = label_latex if label_latex is not None else label
+    if _too_large(e):
+        return Item("text", label, tex, None, f"not printed: more than {_MAX_OPS.get():,} operations {_LIMIT_HINT}")
+    return Item("equation", label, tex, display_form(e) if factor else e)
+
+
+_LIMIT_HINT = "(the report's limit: build_report(max_ops=...), frames analyze --max-ops)"
+
+
+def _too_large(e: sp.Expr) -> bool:
+    """True if ``e`` has more operations than the report's ``max_ops`` (counted up to the limit only)."""
+    limit = _MAX_OPS.get()
+    return limit is not None and op_count(e, limit) > limit
 
 
 def verdict(label: str, value: bool | None, text: str = "") -> Item:
@@ -360,20 +388,58 @@ def _invariant_measure(a: Analysis) -> Iterable[Item]:
 def _vakonomic(a: Analysis) -> Iterable[Item]:
     vk = a.vk
     yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
-    for i, g in enumerate(tuple(vk.field())):
-        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
+    bound = vk.field_size_bound()
+    if bound <= EXPLICIT_FIELD_TERMS:
+        for i, g in enumerate(tuple(vk.field())):
+            yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
+    else:  # the mass-matrix form: exact, and as large as the data
+        g, b = vk.linear_system()
+        yield note(
+            f"not written out: by Cramer's rule the numerators of Γ^i would have up to {bound:.2e} terms before "
+            f"cancellation (the report's limit is {EXPLICIT_FIELD_TERMS:.0e}; VakonomicSystem.field_size_bound). "
+            "Γ is the unique solution of g Γ = b (Proposition 3; VakonomicSystem.linear_system), g nonsingular on C",
+            "Γ^i",
+        )
+        for i in range(vk.n):
+            for j in range(i, vk.n):
+                if g[i, j] != 0:
+                    yield eq(f"g_{i + 1}{j + 1}", g[i, j], f"g_{{{i + 1}{j + 1}}}")
+        for i in range(vk.n):
+            yield eq(f"b_{i + 1}", b[i], f"b_{{{i + 1}}}")
+    if bound > EXPLICIT_FIELD_TERMS:  # Proposition 4 from the same linear system, as large as the field
+        vk.check_regularity()  # regular with respect to D and D^⊥ (raises otherwise)
+        yield note(
+            "L is regular with respect to D and D^⊥ on C; Γ^a = 0 (a > m), Γ^α solves rows α ≤ m of g Γ = b, "
+            "and rows a > m then give A_a (not written out: the same size as the field)",
+            "Proposition 4",
+        )
+        return
     tf = vk.tangent_field()
     for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
         yield eq(f"{s} (tangent to C)", val, sp.latex(s))
 
 
 def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:
-    for kind, test in (("weak", weak_consistency), ("strong", strong_consistency)):
-        res = test(a.vk, list(phi))
+    # conditions that would not be printed (as large as the multipliers) are decided at generic points first
+    large = any(_too_large(lam) for lam in a.nh.multipliers())
+    for kind in ("weak", "strong"):
+        res = (
+            weak_consistency(a.vk, list(phi))
+            if kind == "weak"
+            else strong_consistency(a.vk, list(phi), pointwise=large)
+        )
         yield verdict(f"{kind} consistency at {label}", res.holds)
         for j, c in enumerate(res.conditions):
             if c != 0:
                 yield eq(f"{kind} condition {j + 1} at {label}", c, rf"\text{{{kind} condition {j + 1}}}")
+        if res.witness:
+            pt = ", ".join(f"{x} = {v}" for x, v in res.witness)
+            vals = ", ".join(str(v) for v in res.witness_values)
+            yield note(
+                f"decided at a generic point, not formed (they are larger than the report's limit): at {pt} "
+                f"the values are ({vals}); a nonzero value proves the condition nonzero exactly",
+                f"{kind} conditions Γ(φ_a) + φ_b R^b_aα v^α − λ_a at {label}",
+            )
 
 
 @section("consistency", "Weak and strong consistency (Theorem 2, Corollaries 1-2)")
@@ -633,6 +699,7 @@ def build_report(
     *,
     budget: float | None = None,
     progress: Callable[[str], Any] | None = None,
+    max_ops: int | None = DISPLAY_OPS_LIMIT,
 ) -> Report:
     """Run the registered sections on ``model`` (all, or those in ``only``, in table order).
 
@@ -650,6 +717,11 @@ def build_report(
         ``"section <id>"`` of the budget (see :func:`frames.budget`).
     progress : callable, optional
         Called with the name of each step as it starts (sections and the library's inner steps).
+    max_ops : int or None, optional
+        Expressions with more operations are not printed (a text item says so), and consistency
+        conditions that large are decided at generic points without being formed
+        (``strong_consistency(pointwise=True)``). ``None``: print everything. Default
+        :data:`DISPLAY_OPS_LIMIT`.
 
     Raises
     ------
@@ -668,15 +740,21 @@ def build_report(
         bad = [s for s in only if s not in SECTIONS]
         if bad:
             raise FramesError(f"build_report: only: unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
+    if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 1):
+        raise ArgumentError(f"build_report: max_ops must be a positive integer or None, got {max_ops!r}")
     a = Analysis(model)
     out = []
-    with _budget(math.inf if budget is None else budget, progress=progress):
-        for sid, spec in SECTIONS.items():
-            if only and sid not in only:
-                continue
-            try:
-                with step(f"section {sid}"):
-                    out.append(spec.fn(a))
-            except SectionSkipped as exc:
-                out.append(Section(sid, spec.title, (), "skipped", str(exc)))
+    token = _MAX_OPS.set(max_ops)
+    try:
+        with _budget(math.inf if budget is None else budget, progress=progress):
+            for sid, spec in SECTIONS.items():
+                if only and sid not in only:
+                    continue
+                try:
+                    with step(f"section {sid}"):
+                        out.append(spec.fn(a))
+                except SectionSkipped as exc:
+                    out.append(Section(sid, spec.title, (), "skipped", str(exc)))
+    finally:
+        _MAX_OPS.reset(token)
     return Report(model.name, model.citation, tuple(out))

@@ -20,9 +20,23 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_subs, budgeted, canon, is_zero, tidy, trig_normal
+from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
+    as_expr,
+    as_exprs,
+    as_flag,
+    as_subs,
+    budgeted,
+    canon,
+    is_zero,
+    step,
+    tidy,
+    trig_normal,
+)
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, ConstraintError
+from ..geometry._tangent import derivation
 from ._checks import check_flag_choice, check_symbols, expect_obj, optional_time, sequence, symbol_values
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide, _numeric_nonzero
 
@@ -59,12 +73,22 @@ class ConsistencyResult(Value):
     holds : bool or None
         True if every condition vanishes identically, False if one does not,
         None if undecidable with exact arithmetic.
+    witness : tuple of (Expr, Rational)
+        Only for a test asked to decide at generic points (``pointwise=True``) that was decided there:
+        the point, as ``(generator, value)`` pairs (``sin θ``, ``cos θ`` on the unit circle, every other
+        generator rational). The strong conditions were then *not* formed; ``conditions`` holds the weak
+        ones only.
+    witness_values : tuple of Rational
+        The values of ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` at :attr:`witness`; one nonzero value proves
+        the condition nonzero exactly, hence ``holds`` is False.
     """
 
     kind: str
     section: tuple[sp.Expr, ...]
     conditions: tuple[sp.Expr, ...]
     holds: bool | None
+    witness: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
+    witness_values: tuple[sp.Expr, ...] = ()
 
     def __bool__(self) -> bool:
         return self.holds is True
@@ -81,6 +105,52 @@ def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
     lam = nh.multipliers()
     _, ra = vk._phiR(phi)
     return [tidy(G(phi[k]) + ra[k] - lam[k]) for k in range(vk.n - vk.m)]
+
+
+def _strong_at_points(vk: VakonomicSystem, phi: Sequence[sp.Expr], tries: int = 3) -> tuple[Any, ...] | None:
+    r"""``(point, values)``: the strong conditions ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` evaluated at generic points.
+
+    ``Γ(φ_a) = S_a + Γ^β ∂φ_a/∂v^β`` with ``S_a = v^β X_β(φ_a) (+ ∂_t φ_a)``: the small parts ``S_a``,
+    ``φ_b R^b_aα v^α`` and ``∂φ_a/∂v^β`` are formed, the large ``Γ^β`` and ``λ_a`` (already computed) are only
+    evaluated, from their ring forms. The assignment of a generic point is a ring homomorphism (see
+    :meth:`~frames.algebra.RationalFunctions.witness_nonzero`), so a nonzero value proves a condition nonzero.
+    None when the ring does not hold the expressions or no point proves one nonzero (the caller forms them).
+    """
+    nh = vk.nonholonomic
+    G = nh.field()
+    lam = nh.multipliers()
+    tv = G.as_vector_field()
+    pairs = list(zip(tv.base, tv.chart.q, strict=True))
+    if tv.time != 0 and tv.chart.t is not None:
+        pairs.append((tv.time, tv.chart.t))
+    _, ra = vk._phiR(phi)
+    v = vk.frame.v
+    small = [canon(derivation(phi[k], pairs).xreplace(vk.on_C) + ra[k]) for k in range(len(phi))]
+    dphi = [[canon(sp.diff(phi[k], v[be])) for be in vk.alpha] for k in range(len(phi))]
+    gam = [G.Gamma[be] for be in vk.alpha]
+    exprs = small + [d for row in dphi for d in row] + gam + list(lam)
+    try:
+        ctx = RationalFunctions(exprs, exp=True)
+    except UnsupportedExpression:
+        return None
+    fr = [ctx.from_expr(e) for e in exprs]
+    for point in ctx.generic_points(tries):
+        vals = []
+        for f in fr:
+            den = f.denom.evaluate(point)
+            if den == 0:
+                break
+            vals.append(f.numer.evaluate(point) / den)
+        else:
+            k = len(phi)
+            S, D = vals[:k], vals[k : k + k * vk.m]
+            Gv, Lv = vals[k + k * vk.m : k + k * vk.m + vk.m], vals[k + k * vk.m + vk.m :]
+            out = [S[a] + sum(Gv[b] * D[a * vk.m + b] for b in range(vk.m)) - Lv[a] for a in range(k)]
+            if any(out):
+                QQ = ctx.ring.domain
+                subs = tuple((ctx.to_expr(ctx.field(g)), QQ.to_sympy(x)) for g, x in point)
+                return subs, tuple(QQ.to_sympy(x) for x in out)
+    return None
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:
@@ -119,10 +189,19 @@ def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] 
 
 
 @budgeted("strong_consistency")
-def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
+def strong_consistency(
+    vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None, pointwise: bool = False
+) -> ConsistencyResult:
     r"""Strong consistency on ``μ_a = φ_a`` (Corollary 1).
 
     ``subs`` specializes parameters after the computation (see :func:`weak_consistency`).
+
+    With ``pointwise=True`` the conditions ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` are first evaluated at
+    generic points of the ring, from the nonholonomic field and multipliers, without being formed
+    (for large systems they are rational functions of 10⁵–10⁶ operations). A nonzero value proves the
+    test fails, exactly; the result then carries the point and the values (:attr:`ConsistencyResult.witness`)
+    and only the weak conditions. When no point decides, the conditions are formed as without it.
+    Not combined with ``subs``.
 
     Conditions: ``φ_a R^a_αβ v^β = 0`` and ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a = 0``
     with Γ, λ the nonholonomic field and multipliers (Proposition 2).
@@ -138,6 +217,15 @@ def strong_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any
     vk = _check_vk(vk, "strong_consistency")
     phi = vk._section(section, "strong_consistency: section")
     sub = as_subs(subs, name="strong_consistency: subs")
+    pointwise = as_flag(pointwise, name="strong_consistency: pointwise")
+    if pointwise and sub:
+        raise ArgumentError("strong_consistency: pointwise=True decides at generic points; it does not take subs")
+    if pointwise:
+        with step("strong_consistency: conditions at generic points"):
+            found = _strong_at_points(vk, phi)
+        if found is not None:
+            weak = tuple(_weak_conditions(vk, phi))
+            return ConsistencyResult("strong", phi, weak, False, found[0], found[1])
     conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), sub)
     return ConsistencyResult("strong", phi, conds, _decide(conds))
 

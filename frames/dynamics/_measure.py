@@ -464,6 +464,11 @@ def _ansatz(
     F = nh.frame
     q = F.chart.q
     X = F.fields[: nh.m]
+    not_rational = "the data are not rational functions of q, sin/cos of q and undefined functions"
+    try:  # the c_α are the equations' constant terms: outside the field, no table exists (before any factoring)
+        RationalFunctions(list(c))
+    except UnsupportedExpression:
+        return not_rational
     factors = _candidate_factors(data, q)
     monos = _monomials(data, q)
     if len(factors) + len(monos) > MAX_UNKNOWNS:
@@ -475,7 +480,7 @@ def _ansatz(
     ]
     tables = _linear_rows_field(terms, q)
     if tables is None:
-        return "the data are not rational functions of q, sin/cos of q and undefined functions"
+        return not_rational
     rows = [r for t in tables for r in t.values()]
     solved = _rref_solve(rows, len(basis))
     if solved is None:
