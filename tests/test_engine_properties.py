@@ -634,3 +634,18 @@ def test_ring_zero_test_is_exact_and_none_outside_the_ring(a, b, c, disguise):
     assert is_zero(e) is expected
     assert ring_is_zero(sp.sqrt(Q[0]) * e + sp.sqrt(Q[0])) is None
     assert ring_is_zero(sp.Float(0.5) * Q[0]) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_rank_with_a_generic_point_witness_equals_the_symbolic_rank(data):
+    """``_rank`` (full rank proved at a generic point, else elimination) equals sympy's elimination with the exact
+    zero test, on random rectangular matrices, some made rank-deficient by a Pythagorean disguise of a combination
+    of rows."""
+    from frames.geometry._frame import _rank
+
+    rows, cols = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    M = sp.Matrix(rows, cols, lambda i, j: data.draw(entries()))
+    if rows > 1 and data.draw(st.booleans()):
+        M[rows - 1, :] = (M[0, :] * data.draw(entries()) + M[rows - 2, :]) * (sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2)
+    assert _rank(M) == sp.Matrix(M).rank(iszerofunc=is_zero)

@@ -312,3 +312,24 @@ def test_field_size_bound_is_a_bound_of_the_cramer_numerators():
             M[:, i] = sp.Matrix(b)
             num = ctx.from_expr(sp.expand(M.det(method="berkowitz"))).numer
             assert len(num) <= bound
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.data())
+def test_field_size_bound_on_random_systems(data):
+    """The bound holds on random systems of :mod:`frames.strategies` (n = 3, trig frames), and the report's choice
+    is the bound's: the explicit field is then written as a ratio whose numerators stay within it."""
+    from frames.algebra import RationalFunctions
+
+    ch = data.draw(fst.charts(min_dim=3, max_dim=3))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    F = data.draw(fst.frames_on(ch, trig=True))
+    vk = fr.VakonomicSystem(L, F, data.draw(st.integers(1, 2)))
+    g, b = vk.linear_system()
+    bound = vk.field_size_bound()
+    ctx = RationalFunctions([*g, *b], exp=True)
+    for i in range(vk.n):
+        M = sp.Matrix(g)
+        M[:, i] = sp.Matrix(b)
+        f = ctx.from_expr(M.det(method="berkowitz"))
+        assert len(f.numer) <= bound

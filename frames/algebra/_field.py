@@ -450,6 +450,30 @@ class RationalFunctions:
                     return True
         return False
 
+    def witness_rank(self, M: sp.MatrixBase, tries: int = 2) -> int:
+        """A lower bound of the rank of ``M`` (entries in this context): its largest rank at generic points.
+
+        Specialising at a point is a ring homomorphism, so a nonzero minor there is a nonzero minor of
+        ``M``: the rank at a point never exceeds the rank of ``M``. Points where a denominator vanishes are
+        skipped. When the bound equals ``min(M.shape)`` it is the rank, exactly.
+        """
+        fr = [self.from_expr(e) for e in M]
+        rows, cols = M.shape
+        best = 0
+        for point in self.generic_points(tries):
+            vals = []
+            for f in fr:
+                d = f.denom.evaluate(point)
+                if d == 0:
+                    break
+                vals.append(f.numer.evaluate(point) / d)
+            else:
+                A = DomainMatrix([vals[i * cols : (i + 1) * cols] for i in range(rows)], (rows, cols), QQ)
+                best = max(best, A.rank())
+                if best == min(rows, cols):
+                    break
+        return best
+
     def generic_points(self, tries: int) -> Iterator[list[tuple[Any, Any]]]:
         """Assignments ``[(generator, value)]``: sin/cos pairs on the unit circle, the rest rational."""
         syms = self.ring.symbols

@@ -497,16 +497,18 @@ class VakonomicSystem(AdaptedIndices, Value):
         return g, sp.ImmutableMatrix(b.applyfunc(canon))
 
     def field_size_bound(self, section: Any = None) -> int:
-        r"""An upper bound of the terms in the numerators of the explicit :meth:`field`, before it is computed.
+        r"""A bound on the terms in the numerators of the explicit :meth:`field`, before it is computed.
 
         By Cramer's rule ``Γ^i = det g_{(i)} / det g``, with ``b`` in column ``i``. Write ``t(e)`` for
         the number of terms of the numerator of ``e`` times that of its denominator, over the ring of the
-        engine (``q``, ``sin``, ``cos``, ``exp``, ``v``, ``μ``, ``A``). Before any cancellation a
-        determinant has at most ``perm(t)`` terms (the permanent of the matrix of the entries' ``t``);
-        the bound is the largest of these permanents over ``i``. For ``n > 7`` the permanent is replaced
-        by the larger ``∏_i Σ_j t_ij``. It is cheap (term counts, no product) and deterministic, so a
-        caller can decide between :meth:`field` and :meth:`linear_system` before a long computation:
-        the catalogue's systems stay below 10⁵, a random dense system with ``n = 4`` is near 10¹⁰.
+        engine (``q``, ``sin``, ``cos``, ``exp``, ``v``, ``μ``, ``A``). When the entries are polynomials
+        (the usual mechanical case: a polynomial frame and metric), a determinant has at most ``perm(t)``
+        terms before any cancellation (the permanent of the matrix of the entries' ``t``), and the result
+        is the largest of these permanents over ``i``: a strict bound. With denominators it is an estimate
+        of the same growth (a common denominator can add factors). For ``n > 7`` the permanent is
+        replaced by the larger ``∏_i Σ_j t_ij``. It is cheap (term counts, no product) and deterministic,
+        so a caller can choose between :meth:`field` and :meth:`linear_system` before a long computation:
+        the catalogue's systems stay below 4·10⁴, a random dense system with ``n = 4`` is near 3·10¹⁰.
 
         Examples
         --------

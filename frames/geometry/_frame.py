@@ -22,6 +22,8 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
     as_expr,
     as_int,
     as_matrix,
@@ -51,7 +53,17 @@ def _numerically_zero(e: sp.Expr) -> bool:
 
 
 def _rank(M: sp.MatrixBase) -> int:
-    return int(sp.Matrix(M).rank(iszerofunc=is_zero))
+    """The rank of a matrix of functions, exact: full rank proved at a generic point of the ring first
+    (:meth:`~frames.algebra.RationalFunctions.witness_rank`), otherwise sympy's elimination with :func:`is_zero`."""
+    M = sp.Matrix(M)
+    if not M.rows or not M.cols:
+        return 0
+    try:
+        if RationalFunctions(list(M), exp=True).witness_rank(M) == min(M.shape):
+            return min(M.shape)
+    except UnsupportedExpression:
+        pass
+    return int(M.rank(iszerofunc=is_zero))
 
 
 def _quasi_symbols(prefix: str | Sequence[sp.Symbol], n: int, what: str = "Frame: v") -> tuple[sp.Symbol, ...]:
