@@ -364,3 +364,26 @@ def test_max_ops_option(capsys):
     for bad in ("0", "-3", "1e3", "many"):
         code, _, err = _run(capsys, ["analyze", "knife-edge", "--max-ops", bad])
         assert code == 2 and f"--max-ops {bad}: must be a positive integer" in err
+
+
+@pytest.mark.parametrize("name", ["knife-edge", "two-wheeled-carriage"])
+def test_nonholonomic_field_over_the_limit_keeps_every_verdict(name, monkeypatch):
+    """Above ``EXPLICIT_FIELD_TERMS`` for the nonholonomic field too: Proposition 2 as ``g_αβ Γ^β = b_α`` (the
+    library's ``NonholonomicSystem.linear_system``), the invariant measure skipped with the reason, and every
+    consistency verdict the same as the full report's (decided at generic points from the data alone)."""
+    mdl = models.get(name)
+    only = ["nonholonomic", "invariant_measure", "consistency"]
+    full = build_report(mdl, only=only)
+    monkeypatch.setattr(rep_mod, "EXPLICIT_FIELD_TERMS", -1)  # even a zero field (bound 0) is over it
+    small = build_report(mdl, only=only)
+    assert _verdicts(small) == [v for v in _verdicts(full) if not v[0].startswith("invariant measure")]
+    sec = {s.id: s for s in small.sections}
+    assert sec["invariant_measure"].status == "skipped" and "div Γ" in sec["invariant_measure"].note
+    items = {i.label: i for i in sec["nonholonomic"].items}
+    g, b = mdl.nonholonomic().linear_system()
+    assert "not written out" in items["Γ^α"].text and "Γ^1" not in items
+    for i in range(mdl.m):
+        assert fr.algebra.is_zero(items[f"b_{i + 1}"].expr - b[i])
+        for j in range(i, mdl.m):
+            if g[i, j] != 0:
+                assert fr.algebra.is_zero(items[f"g_{i + 1}{j + 1}"].expr - g[i, j])

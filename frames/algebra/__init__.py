@@ -16,6 +16,7 @@ from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, exp
 from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy, replace_atoms
 from ._normal import canon, canon_matrix, entries, is_zero, op_count, ring_is_zero, tidy, tidy_matrix, trig_normal
 from ._solve import (
+    cramer_size_bound,
     exact_inverse,
     exact_solve,
     linsolve_frozen,
@@ -49,6 +50,7 @@ __all__ = [
     "UnsupportedExpression",
     "canon",
     "canon_matrix",
+    "cramer_size_bound",
     "entries",
     "domain_determinant",
     "exact_inverse",

@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.polys.matrices import DomainMatrix
 
 from .._value import Value
 from ..algebra import (
@@ -76,11 +77,11 @@ class ConsistencyResult(Value):
     witness : tuple of (Expr, Rational)
         Only for a test asked to decide at generic points (``pointwise=True``) that was decided there:
         the point, as ``(generator, value)`` pairs (``sin θ``, ``cos θ`` on the unit circle, every other
-        generator rational). The strong conditions were then *not* formed; ``conditions`` holds the weak
-        ones only.
+        generator rational). The conditions were then *not* formed: ``conditions`` is empty.
     witness_values : tuple of Rational
-        The values of ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` at :attr:`witness`; one nonzero value proves
-        the condition nonzero exactly, hence ``holds`` is False.
+        The values of the conditions at :attr:`witness`, in the order of ``conditions`` (the weak ones,
+        then for the strong test ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a``); one nonzero value proves its
+        condition nonzero exactly, hence ``holds`` is False.
     """
 
     kind: str
@@ -107,33 +108,39 @@ def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
     return [tidy(G(phi[k]) + ra[k] - lam[k]) for k in range(vk.n - vk.m)]
 
 
-def _strong_at_points(vk: VakonomicSystem, phi: Sequence[sp.Expr], tries: int = 3) -> tuple[Any, ...] | None:
-    r"""``(point, values)``: the strong conditions ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` evaluated at generic points.
+def _conditions_at_points(
+    vk: VakonomicSystem, phi: Sequence[sp.Expr], strong: bool, tries: int = 3
+) -> tuple[Any, ...] | None:
+    r"""``(point, values)``: the consistency conditions evaluated at a generic point where one is nonzero.
 
-    ``Γ(φ_a) = S_a + Γ^β ∂φ_a/∂v^β`` with ``S_a = v^β X_β(φ_a) (+ ∂_t φ_a)``: the small parts ``S_a``,
-    ``φ_b R^b_aα v^α`` and ``∂φ_a/∂v^β`` are formed, the large ``Γ^β`` and ``λ_a`` (already computed) are only
-    evaluated, from their ring forms. The assignment of a generic point is a ring homomorphism (see
-    :meth:`~frames.algebra.RationalFunctions.witness_nonzero`), so a nonzero value proves a condition nonzero.
-    None when the ring does not hold the expressions or no point proves one nonzero (the caller forms them).
+    The values are those of the weak conditions ``φ_a R^a_αβ v^β`` (α ≤ m) and, when ``strong``, then of
+    ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` (Corollary 1), in the order of :attr:`ConsistencyResult.conditions`.
+    Only the data are evaluated: ``g_ij`` and ``r_i`` on C (:meth:`VakonomicSystem.hessian`, shared with the
+    vakonomic field), ``φ_a R^a_iβ v^β``, ``v^β X_β(φ_a) (+ ∂_t φ_a)`` and ``∂φ_a/∂v^β``. At the point the
+    nonholonomic field solves ``g_αβ Γ^β = r_α`` (Proposition 2) and ``λ_a = g_aβ Γ^β − r_a``, in exact rational
+    arithmetic; no condition, field or multiplier is formed as a function. The assignment of a generic point is
+    a ring homomorphism (see :meth:`~frames.algebra.RationalFunctions.witness_nonzero`), so a nonzero value
+    proves a condition nonzero. None when the ring does not hold the data or no point proves one nonzero.
     """
-    nh = vk.nonholonomic
-    G = nh.field()
-    lam = nh.multipliers()
-    tv = G.as_vector_field()
-    pairs = list(zip(tv.base, tv.chart.q, strict=True))
-    if tv.time != 0 and tv.chart.t is not None:
-        pairs.append((tv.time, tv.chart.t))
-    _, ra = vk._phiR(phi)
-    v = vk.frame.v
-    small = [canon(derivation(phi[k], pairs).xreplace(vk.on_C) + ra[k]) for k in range(len(phi))]
-    dphi = [[canon(sp.diff(phi[k], v[be])) for be in vk.alpha] for k in range(len(phi))]
-    gam = [G.Gamma[be] for be in vk.alpha]
-    exprs = small + [d for row in dphi for d in row] + gam + list(lam)
+    n, m, k = vk.n, vk.m, len(phi)
+    F = vk.frame
+    ral, ra = vk._phiR(phi)
+    exprs = list(ral)
+    if strong:
+        g, r = vk._terms
+        pairs = list(zip(F.u_in_v, F.chart.q, strict=True))
+        t = vk.lagrangian.chart.t
+        if vk.lagrangian.time_dependent and t is not None:
+            pairs.append((sp.S.One, t))
+        exprs += [derivation(phi[a], pairs).xreplace(vk.on_C) + ra[a] for a in range(k)]
+        exprs += [sp.diff(phi[a], F.v[be]) for a in range(k) for be in vk.alpha]
+        exprs += [g[i, be] for i in range(n) for be in range(m)] + list(r)
     try:
         ctx = RationalFunctions(exprs, exp=True)
     except UnsupportedExpression:
         return None
     fr = [ctx.from_expr(e) for e in exprs]
+    QQ = ctx.ring.domain
     for point in ctx.generic_points(tries):
         vals = []
         for f in fr:
@@ -142,15 +149,34 @@ def _strong_at_points(vk: VakonomicSystem, phi: Sequence[sp.Expr], tries: int = 
                 break
             vals.append(f.numer.evaluate(point) / den)
         else:
-            k = len(phi)
-            S, D = vals[:k], vals[k : k + k * vk.m]
-            Gv, Lv = vals[k + k * vk.m : k + k * vk.m + vk.m], vals[k + k * vk.m + vk.m :]
-            out = [S[a] + sum(Gv[b] * D[a * vk.m + b] for b in range(vk.m)) - Lv[a] for a in range(k)]
+            out = vals[:m]
+            if strong:
+                S, D = vals[m : m + k], vals[m + k : m + k + k * m]
+                G = vals[m + k + k * m : m + k + k * m + n * m]
+                R = vals[m + k + k * m + n * m :]
+                A = DomainMatrix([G[i * m : (i + 1) * m] for i in range(m)], (m, m), QQ)
+                if A.det() == 0:
+                    continue
+                sol = A.lu_solve(DomainMatrix([[x] for x in R[:m]], (m, 1), QQ)).to_Matrix()
+                gam = [QQ.from_sympy(x) for x in sol]
+                lam = [sum(G[a * m + b] * gam[b] for b in range(m)) - R[a] for a in vk.a]
+                out += [S[a] + sum(gam[b] * D[a * m + b] for b in range(m)) - lam[a] for a in range(k)]
             if any(out):
-                QQ = ctx.ring.domain
-                subs = tuple((ctx.to_expr(ctx.field(g)), QQ.to_sympy(x)) for g, x in point)
+                subs = tuple((ctx.to_expr(ctx.field(gen)), QQ.to_sympy(x)) for gen, x in point)
                 return subs, tuple(QQ.to_sympy(x) for x in out)
     return None
+
+
+def _pointwise(
+    vk: VakonomicSystem, phi: Sequence[sp.Expr], sub: dict[Any, Any], pointwise: Any, strong: bool, what: str
+) -> tuple[Any, ...] | None:
+    """The ``pointwise=`` option of the consistency tests: ``(point, values)`` if a generic point decides."""
+    if not as_flag(pointwise, name=f"{what}: pointwise"):
+        return None
+    if sub:
+        raise ArgumentError(f"{what}: pointwise=True decides at generic points; it does not take subs")
+    with step(f"{what}: conditions at generic points"):
+        return _conditions_at_points(vk, phi, strong)
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:
@@ -164,12 +190,17 @@ def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tupl
 
 
 @budgeted("weak_consistency")
-def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None) -> ConsistencyResult:
+def weak_consistency(
+    vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None, pointwise: bool = False
+) -> ConsistencyResult:
     r"""Weak consistency on ``μ_a = φ_a`` (Theorem 2 (ii)): ``φ_a R^a_αβ v^β = 0``.
 
     ``subs`` (optional) specializes parameters *after* the conditions are computed with
     symbolic parameters, e.g. ``{J: J_s(l)}`` for a parameter relation; this is much cheaper
     than building the system with the relation substituted.
+
+    ``pointwise=True`` decides at generic points first, without forming the conditions (see
+    :func:`strong_consistency`); not combined with ``subs``.
 
     Examples
     --------
@@ -184,6 +215,9 @@ def weak_consistency(vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] 
     vk = _check_vk(vk, "weak_consistency")
     phi = vk._section(section, "weak_consistency: section")
     sub = as_subs(subs, name="weak_consistency: subs")
+    found = _pointwise(vk, phi, sub, pointwise, strong=False, what="weak_consistency")
+    if found is not None:
+        return ConsistencyResult("weak", phi, (), False, found[0], found[1])
     conds = _specialize(_weak_conditions(vk, phi), sub)
     return ConsistencyResult("weak", phi, conds, _decide(conds))
 
@@ -196,12 +230,12 @@ def strong_consistency(
 
     ``subs`` specializes parameters after the computation (see :func:`weak_consistency`).
 
-    With ``pointwise=True`` the conditions ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` are first evaluated at
-    generic points of the ring, from the nonholonomic field and multipliers, without being formed
-    (for large systems they are rational functions of 10⁵–10⁶ operations). A nonzero value proves the
-    test fails, exactly; the result then carries the point and the values (:attr:`ConsistencyResult.witness`)
-    and only the weak conditions. When no point decides, the conditions are formed as without it.
-    Not combined with ``subs``.
+    With ``pointwise=True`` the conditions are first evaluated at generic points of the ring, from the
+    data of the nonholonomic field (Proposition 2, solved at the point), without forming the field, the
+    multipliers or the conditions (for large systems they are rational functions of 10⁵–10⁶ operations).
+    A nonzero value proves the test fails, exactly; the result then carries the point and the values
+    (:attr:`ConsistencyResult.witness`) and no conditions. When no point decides, the conditions are
+    formed as without it. Not combined with ``subs``.
 
     Conditions: ``φ_a R^a_αβ v^β = 0`` and ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a = 0``
     with Γ, λ the nonholonomic field and multipliers (Proposition 2).
@@ -217,15 +251,9 @@ def strong_consistency(
     vk = _check_vk(vk, "strong_consistency")
     phi = vk._section(section, "strong_consistency: section")
     sub = as_subs(subs, name="strong_consistency: subs")
-    pointwise = as_flag(pointwise, name="strong_consistency: pointwise")
-    if pointwise and sub:
-        raise ArgumentError("strong_consistency: pointwise=True decides at generic points; it does not take subs")
-    if pointwise:
-        with step("strong_consistency: conditions at generic points"):
-            found = _strong_at_points(vk, phi)
-        if found is not None:
-            weak = tuple(_weak_conditions(vk, phi))
-            return ConsistencyResult("strong", phi, weak, False, found[0], found[1])
+    found = _pointwise(vk, phi, sub, pointwise, strong=True, what="strong_consistency")
+    if found is not None:
+        return ConsistencyResult("strong", phi, (), False, found[0], found[1])
     conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), sub)
     return ConsistencyResult("strong", phi, conds, _decide(conds))
 

@@ -20,7 +20,20 @@ import sympy as sp
 from sympy.polys.fields import sfield
 
 from .._value import Multipliers, Value
-from ..algebra import as_exprs, budgeted, canon, canon_matrix, is_zero, solve_rational, tidy, tidy_affine, trig_normal
+from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
+    as_exprs,
+    budgeted,
+    canon,
+    canon_matrix,
+    cramer_size_bound,
+    is_zero,
+    solve_rational,
+    tidy,
+    tidy_affine,
+    trig_normal,
+)
 from ..errors import ConstraintError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
@@ -302,7 +315,13 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return sp.diff(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
 
     def _drift(self, i: int) -> sp.Expr:
-        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C."""
+        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C (remembered)."""
+        cache = self._cache.setdefault("drift", {})
+        if i not in cache:
+            cache[i] = self._drift_of(i)
+        return cache[i]  # type: ignore[no-any-return]
+
+    def _drift_of(self, i: int) -> sp.Expr:
         F = self.frame
         Lc, p = self._on_C
         e = sp.Add(*[F.v[be] * F.fields[be](p[i]) for be in self.alpha]) + self._time_derivative(p[i])
@@ -344,8 +363,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             gives the block.
         """
         if "field" not in self._cache:
-            gD = self.hessian_D()
-            rhs = sp.Matrix(_normal_many([-self._drift(al) for al in self.alpha]))
+            gD, rhs = self._linear_system()
             try:
                 G = solve_rational(gD, rhs, "nonholonomic field")
             except RegularityError as exc:
@@ -359,6 +377,62 @@ class NonholonomicSystem(AdaptedIndices, Value):
                 self.frame, Gam, m=self.m, time_dependent=self.lagrangian.time_dependent
             )
         return self._cache["field"]  # type: ignore[no-any-return]
+
+    def _linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        if "system" not in self._cache:
+            rhs = sp.ImmutableMatrix(_normal_many([-self._drift(al) for al in self.alpha]))
+            self._cache["system"] = (self.hessian_D(), rhs)
+        return self._cache["system"]  # type: ignore[no-any-return]
+
+    def linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""Proposition 2 as the linear system ``g_αβ Γ^β = b_α`` whose unique solution is :meth:`field`.
+
+        ``g_αβ = X_α^V X_β^V L`` on C (:meth:`hessian_D`) and
+        ``b_α = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C: the field's *mass-matrix form*, as
+        :mod:`sympy.physics.mechanics` gives equations of motion. It is exact and as small as the data
+        when the explicit field (Cramer's rule) is too large to be worth writing out; see
+        :meth:`field_size_bound`. The multipliers are then ``λ_a = g_aβ Γ^β − b_a`` with
+        ``g_aβ = X_a^V X_β^V L`` and ``b_a`` the same expression for ``a``.
+
+        Raises
+        ------
+        RegularityError
+            If ``g_αβ`` is singular on C.
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> mdl = fr.models.nonholonomic_particle()
+        >>> nh = fr.NonholonomicSystem(mdl.lagrangian, mdl.frame, m=2)
+        >>> g, b = nh.linear_system()
+        >>> q1 = mdl.chart.q[0]
+        >>> v1, v2 = nh.frame.v[:2]
+        >>> g == sp.Matrix([[1, 0], [0, q1**2 + 1]]), sp.expand(b[0]), sp.expand(b[1] + q1 * v1 * v2)
+        (True, 0, 0)
+        >>> [sp.simplify(x - y) for x, y in zip(g.LUsolve(b), nh.field().Gamma)]
+        [0, 0]
+        """
+        gD, rhs = self._linear_system()
+        try:
+            if not RationalFunctions(list(gD), exp=True).witness_nonsingular(gD):
+                self.field()  # the exact solve decides (and raises the library's RegularityError)
+        except UnsupportedExpression:
+            self.field()
+        return gD, rhs
+
+    def field_size_bound(self) -> int:
+        """A bound on the terms of the numerators of the explicit :meth:`field` by Cramer's rule, before it is
+        computed (:func:`frames.algebra.cramer_size_bound` of :meth:`linear_system`).
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> mdl = fr.models.nonholonomic_particle()
+        >>> fr.NonholonomicSystem(mdl.lagrangian, mdl.frame, m=2).field_size_bound()
+        1
+        """
+        gD, rhs = self._linear_system()
+        return cramer_size_bound(gD, list(rhs))
 
     def _epsilon(self, i: int) -> sp.Expr:
         G = self.field().Gamma

@@ -21,8 +21,6 @@ of ``L̃ = L − Φ_a v^a`` for any extension ``Φ_a`` of ``φ_a``.
 
 from __future__ import annotations
 
-import itertools
-import math
 import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,8 +39,10 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
+    cramer_size_bound,
     exact_solve,
     is_zero,
+    op_count,
     ring_is_zero,
     solve_affine,
     solve_linear,
@@ -248,6 +248,10 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
             return False
         undecided = True
     return None if undecided else True
+
+
+#: :meth:`VakonomicSystem.linear_system` puts entries of ``b`` up to this many operations in canonical form
+CANON_OPS = 5000
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -467,7 +471,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         Returns
         -------
         (g, b) : tuple of ImmutableMatrix
-            The ``n × n`` matrix ``g`` and the column ``b``.
+            The ``n × n`` matrix ``g`` and the column ``b``; entries of ``b`` with more than
+            :data:`CANON_OPS` operations are left as the canonical ``r_i`` plus the small terms.
 
         Raises
         ------
@@ -494,21 +499,23 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"VakonomicSystem.linear_system: lagrangian: L = {self.lagrangian.expr} is not regular on C "
                 f"(Hessian {sp.Matrix(g).tolist()})"
             ) from None
-        return g, sp.ImmutableMatrix(b.applyfunc(canon))
+        # canonical entries, except the very large ones (kept as a canonical r_i plus small terms: canon of such a
+        # sum costs seconds and changes nothing a reader of a 10⁵-term expression would see)
+        return g, sp.ImmutableMatrix(b.applyfunc(lambda e: canon(e) if op_count(e, CANON_OPS) <= CANON_OPS else e))
 
     def field_size_bound(self, section: Any = None) -> int:
         r"""A bound on the terms in the numerators of the explicit :meth:`field`, before it is computed.
 
         By Cramer's rule ``Γ^i = det g_{(i)} / det g``, with ``b`` in column ``i``. Write ``t(e)`` for
-        the number of terms of the numerator of ``e`` times that of its denominator, over the ring of the
-        engine (``q``, ``sin``, ``cos``, ``exp``, ``v``, ``μ``, ``A``). When the entries are polynomials
+        the number of terms of the numerator of ``e`` times that of its denominator, counted on the written
+        form as if expanded (:func:`frames.algebra.cramer_size_bound`). When the entries are polynomials
         (the usual mechanical case: a polynomial frame and metric), a determinant has at most ``perm(t)``
         terms before any cancellation (the permanent of the matrix of the entries' ``t``), and the result
         is the largest of these permanents over ``i``: a strict bound. With denominators it is an estimate
         of the same growth (a common denominator can add factors). For ``n > 7`` the permanent is
-        replaced by the larger ``∏_i Σ_j t_ij``. It is cheap (term counts, no product) and deterministic,
+        replaced by the larger ``∏_i Σ_j t_ij``. It is cheap (one walk, no product) and deterministic,
         so a caller can choose between :meth:`field` and :meth:`linear_system` before a long computation:
-        the catalogue's systems stay below 4·10⁴, a random dense system with ``n = 4`` is near 3·10¹⁰.
+        the catalogue's systems stay below 4·10⁴, a random dense system with ``n = 4`` is near 3·10⁸.
 
         Examples
         --------
@@ -519,20 +526,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         phi = self._section(section, "VakonomicSystem.field_size_bound: section")
         g, b = self._linear_system(phi, tuple(self.A))
-        entries = list(g) + list(b)
-        try:
-            ctx = RationalFunctions(entries, exp=True)
-        except UnsupportedExpression:  # outside the ring: the expressions' own sizes
-            sizes = [0 if e == 0 else _terms_of(sp.fraction(e)) for e in entries]
-        else:
-            sizes = []
-            for e in entries:
-                f = ctx.from_expr(e)
-                sizes.append(len(f.numer) * max(1, len(f.denom)))  # a zero entry contributes no term
-        n = self.n
-        t = [sizes[i * n : (i + 1) * n] for i in range(n)]
-        tb = sizes[n * n :]
-        return max(_permanent_bound([[*row[:k], tb[i], *row[k + 1 :]] for i, row in enumerate(t)]) for k in range(n))
+        return cramer_size_bound(g, list(b))
 
     def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ_C(X_i^V L) − X_i^C L − φ_a R^a_iα v^α − A_a δ^a_i`` on C (Proposition 3)."""
@@ -552,8 +546,13 @@ class VakonomicSystem(AdaptedIndices, Value):
         r"""Raise :class:`RegularityError` unless L is regular w.r.t. D and D^⊥ on C.
 
         Regular w.r.t. D: ``(g_αβ)`` nonsingular; w.r.t. D^⊥: the Schur complement
-        ``g_ab − g_aα g^{αβ} g_bβ`` nonsingular.
+        ``g_ab − g_aα g^{αβ} g_bβ`` nonsingular. Since ``det g = det g_αβ · det S``, both are first
+        proved at a generic point (``g_αβ`` and ``g`` nonsingular there), without forming ``S``; otherwise
+        the exact solves decide.
         """
+        g = self._terms[0]
+        if _witness_nonsingular(g[: self.m, : self.m]) and _witness_nonsingular(g):
+            return
         self._schur()
 
     def _schur(self) -> tuple[sp.Matrix, sp.Matrix]:
@@ -726,19 +725,6 @@ class VakonomicSystem(AdaptedIndices, Value):
 def _check_same_chart(a: Any, b: Any, what: str) -> None:
     if a.chart.q != b.chart.q:
         raise ChartMismatchError(f"{what}: objects on different charts")
-
-
-def _terms_of(nd: tuple[sp.Expr, sp.Expr]) -> int:
-    """Terms of a numerator times terms of its denominator (as written)."""
-    return len(sp.Add.make_args(nd[0])) * len(sp.Add.make_args(nd[1]))
-
-
-def _permanent_bound(t: list[list[int]]) -> int:
-    """The permanent of a nonnegative integer matrix (``n ≤ 7``), else the larger ``∏_i Σ_j t_ij``."""
-    n = len(t)
-    if n > 7:
-        return math.prod(sum(row) for row in t)
-    return sum(math.prod(t[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
 
 
 def _witness_nonsingular(S: sp.MatrixBase) -> bool:
