@@ -339,6 +339,15 @@ def test_large_expressions_are_not_printed_and_large_conditions_are_decided_at_p
         build_report(mdl, only=only, max_ops=0)
 
 
+def _check_linear_system_items(items, g, b):
+    """The report's ``g_ij`` (i ≤ j, nonzero) and ``b_i`` items equal the library's linear system entry for entry."""
+    for i in range(g.rows):
+        assert fr.algebra.is_zero(items[f"b_{i + 1}"].expr - b[i])
+        for j in range(i, g.rows):
+            if g[i, j] != 0:
+                assert fr.algebra.is_zero(items[f"g_{i + 1}{j + 1}"].expr - g[i, j])
+
+
 def test_vakonomic_field_over_the_limit_is_reported_as_its_linear_system(monkeypatch):
     """Above ``EXPLICIT_FIELD_TERMS`` the report gives Proposition 3 as ``g Γ = b`` (the library's linear_system,
     entry for entry) and Proposition 4 in words, instead of the explicit field."""
@@ -348,11 +357,7 @@ def test_vakonomic_field_over_the_limit_is_reported_as_its_linear_system(monkeyp
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
     g, b = vk.linear_system()
     assert "not written out" in items["Γ^i"].text and "Γ^1" not in items
-    for i in range(vk.n):
-        assert fr.algebra.is_zero(items[f"b_{i + 1}"].expr - b[i])
-        for j in range(i, vk.n):
-            if g[i, j] != 0:
-                assert fr.algebra.is_zero(items[f"g_{i + 1}{j + 1}"].expr - g[i, j])
+    _check_linear_system_items(items, g, b)
     assert "regular with respect to D and D^⊥" in items["Proposition 4"].text
 
 
@@ -382,8 +387,4 @@ def test_nonholonomic_field_over_the_limit_keeps_every_verdict(name, monkeypatch
     items = {i.label: i for i in sec["nonholonomic"].items}
     g, b = mdl.nonholonomic().linear_system()
     assert "not written out" in items["Γ^α"].text and "Γ^1" not in items
-    for i in range(mdl.m):
-        assert fr.algebra.is_zero(items[f"b_{i + 1}"].expr - b[i])
-        for j in range(i, mdl.m):
-            if g[i, j] != 0:
-                assert fr.algebra.is_zero(items[f"g_{i + 1}{j + 1}"].expr - g[i, j])
+    _check_linear_system_items(items, g, b)

@@ -435,20 +435,7 @@ class RationalFunctions:
         The entries are evaluated at the points of :meth:`witness_nonzero` where no denominator
         vanishes; ``det M(point) = (det M)(point) ≠ 0`` proves ``det M ≠ 0`` exactly. False proves nothing.
         """
-        fr = [self.from_expr(e) for e in M]
-        n = M.rows
-        for point in self.generic_points(tries):
-            vals = []
-            for f in fr:
-                d = f.denom.evaluate(point)
-                if d == 0:
-                    break
-                vals.append(f.numer.evaluate(point) / d)
-            else:
-                A = DomainMatrix([vals[i * n : (i + 1) * n] for i in range(n)], (n, n), QQ)
-                if A.det() != 0:
-                    return True
-        return False
+        return self.witness_rank(M, tries) == M.rows == M.cols
 
     def witness_rank(self, M: sp.MatrixBase, tries: int = 2) -> int:
         """A lower bound of the rank of ``M`` (entries in this context): its largest rank at generic points.
@@ -461,18 +448,25 @@ class RationalFunctions:
         rows, cols = M.shape
         best = 0
         for point in self.generic_points(tries):
-            vals = []
-            for f in fr:
-                d = f.denom.evaluate(point)
-                if d == 0:
-                    break
-                vals.append(f.numer.evaluate(point) / d)
-            else:
+            vals = self.values_at(fr, point)
+            if vals is not None:
                 A = DomainMatrix([vals[i * cols : (i + 1) * cols] for i in range(rows)], (rows, cols), QQ)
                 best = max(best, A.rank())
                 if best == min(rows, cols):
                     break
         return best
+
+    @staticmethod
+    def values_at(fracs: Sequence[Any], point: list[tuple[Any, Any]]) -> list[Any] | None:
+        """The values in QQ of the field elements ``fracs`` at ``point`` (:meth:`generic_points`), or None if a
+        denominator vanishes there."""
+        vals = []
+        for f in fracs:
+            d = f.denom.evaluate(point)
+            if d == 0:
+                return None
+            vals.append(f.numer.evaluate(point) / d)
+        return vals
 
     def generic_points(self, tries: int) -> Iterator[list[tuple[Any, Any]]]:
         """Assignments ``[(generator, value)]``: sin/cos pairs on the unit circle, the rest rational."""

@@ -382,13 +382,7 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
             "NonholonomicSystem.linear_system), g_αβ nonsingular on C",
             "Γ^α",
         )
-        m = a.model.m
-        for i in range(m):
-            for j in range(i, m):
-                if g[i, j] != 0:
-                    yield eq(f"g_{i + 1}{j + 1}", g[i, j], f"g_{{{i + 1}{j + 1}}}")
-        for i in range(m):
-            yield eq(f"b_{i + 1}", b[i], f"b_{{{i + 1}}}")
+        yield from _linear_system_items(g, b)
         yield note("λ_a = g_aβ Γ^β − b_a (b_a as b_α, for a > m); not formed, the same size as the field", "λ_a")
         yield note("q̇ = v^α X_α, v̇^α = Γ^α (α ≤ m), v^a = 0 on C", "equations of motion")
         return
@@ -399,6 +393,16 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
         yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
     for e in G.equations():
         yield eq(sp.sstr(e.lhs), e.rhs, e.lhs)  # the LaTeX label is printed only when asked for
+
+
+def _linear_system_items(g: sp.MatrixBase, b: sp.MatrixBase) -> Iterable[Item]:
+    """The items of a field given as its linear system ``g Γ = b``: ``g_ij`` (i ≤ j, nonzero; g is symmetric), ``b_i``."""
+    for i in range(g.rows):
+        for j in range(i, g.rows):
+            if g[i, j] != 0:
+                yield eq(f"g_{i + 1}{j + 1}", g[i, j], f"g_{{{i + 1}{j + 1}}}")
+    for i in range(g.rows):
+        yield eq(f"b_{i + 1}", b[i], f"b_{{{i + 1}}}")
 
 
 @section("invariant_measure", "Invariant measure N(q) dq∧dv of the nonholonomic field (basic density)")
@@ -434,12 +438,7 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
             "Γ is the unique solution of g Γ = b (Proposition 3; VakonomicSystem.linear_system), g nonsingular on C",
             "Γ^i",
         )
-        for i in range(vk.n):
-            for j in range(i, vk.n):
-                if g[i, j] != 0:
-                    yield eq(f"g_{i + 1}{j + 1}", g[i, j], f"g_{{{i + 1}{j + 1}}}")
-        for i in range(vk.n):
-            yield eq(f"b_{i + 1}", b[i], f"b_{{{i + 1}}}")
+        yield from _linear_system_items(g, b)
     if bound > EXPLICIT_FIELD_TERMS:  # Proposition 4 from the same linear system, as large as the field
         vk.check_regularity()  # regular with respect to D and D^⊥ (raises otherwise)
         yield note(

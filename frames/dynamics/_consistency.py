@@ -142,13 +142,8 @@ def _conditions_at_points(
     fr = [ctx.from_expr(e) for e in exprs]
     QQ = ctx.ring.domain
     for point in ctx.generic_points(tries):
-        vals = []
-        for f in fr:
-            den = f.denom.evaluate(point)
-            if den == 0:
-                break
-            vals.append(f.numer.evaluate(point) / den)
-        else:
+        vals = ctx.values_at(fr, point)
+        if vals is not None:
             out = vals[:m]
             if strong:
                 S, D = vals[m : m + k], vals[m + k : m + k + k * m]

@@ -22,7 +22,7 @@ of ``L̃ = L − Φ_a v^a`` for any extension ``Φ_a`` of ``φ_a``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -491,14 +491,13 @@ class VakonomicSystem(AdaptedIndices, Value):
         phi = self._section(section, "VakonomicSystem.linear_system: section")
         As = self._A(A, "VakonomicSystem.linear_system: A")
         g, b = self._linear_system(phi, As)
-        try:
-            if not _witness_nonsingular(g):  # a generic point usually proves it; else the exact solve decides
-                exact_solve(g, sp.zeros(self.n, 1))
-        except ZeroDivisionError:
-            raise RegularityError(
+        _require_nonsingular(
+            g,
+            lambda: (
                 f"VakonomicSystem.linear_system: lagrangian: L = {self.lagrangian.expr} is not regular on C "
                 f"(Hessian {sp.Matrix(g).tolist()})"
-            ) from None
+            ),
+        )
         # canonical entries, except the very large ones (kept as a canonical r_i plus small terms: canon of such a
         # sum costs seconds and changes nothing a reader of a 10⁵-term expression would see)
         return g, sp.ImmutableMatrix(b.applyfunc(lambda e: canon(e) if op_count(e, CANON_OPS) <= CANON_OPS else e))
@@ -573,14 +572,13 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             ) from None
         S = (g[m:, m:] - g[m:, :m] * X).applyfunc(canon)
-        try:
-            if not _witness_nonsingular(S):  # a generic point usually proves it; else the exact solve decides
-                exact_solve(S, sp.zeros(S.rows, 1))
-        except ZeroDivisionError:
-            raise RegularityError(
+        _require_nonsingular(
+            S,
+            lambda: (
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D^⊥: "
                 f"g_ab − g_aα g^αβ g_bβ = {S.tolist()} is singular on C"
-            ) from None
+            ),
+        )
         self._cache["schur"] = (X, S)
         return X, S
 
@@ -725,6 +723,16 @@ class VakonomicSystem(AdaptedIndices, Value):
 def _check_same_chart(a: Any, b: Any, what: str) -> None:
     if a.chart.q != b.chart.q:
         raise ChartMismatchError(f"{what}: objects on different charts")
+
+
+def _require_nonsingular(M: sp.MatrixBase, message: Callable[[], str]) -> None:
+    """Raise :class:`RegularityError` with ``message()`` unless ``M`` is nonsingular: a generic point usually proves
+    it (:func:`_witness_nonsingular`); otherwise the exact solve decides."""
+    try:
+        if not _witness_nonsingular(M):
+            exact_solve(M, sp.zeros(M.rows, 1))
+    except ZeroDivisionError:
+        raise RegularityError(message()) from None
 
 
 def _witness_nonsingular(S: sp.MatrixBase) -> bool:
