@@ -388,3 +388,20 @@ def test_nonholonomic_field_over_the_limit_keeps_every_verdict(name, monkeypatch
     g, b = mdl.nonholonomic().linear_system()
     assert "not written out" in items["Γ^α"].text and "Γ^1" not in items
     _check_linear_system_items(items, g, b)
+
+
+def test_an_undecided_invariant_measure_is_reported_as_undecided(monkeypatch):
+    """``exists=None`` is "undecided" in the report, not "no" (a random n = 4 system printed "no" with the reason
+    "undecided: …")."""
+    import time
+
+    def slow(name):
+        if name == "invariant_measure: divergence":
+            time.sleep(0.3)
+
+    res = fr.invariant_measure(models.nonholonomic_particle().nonholonomic(), budget=0.2, progress=slow)
+    assert res.exists is None
+    monkeypatch.setattr(rep_mod, "invariant_measure", lambda nh: res)
+    rep = build_report(models.nonholonomic_particle(), only=["invariant_measure"])
+    item = next(i for i in rep.sections[0].items if i.kind == "verdict")
+    assert item.value is None and item.plain() == "invariant measure N(q) exists: undecided"

@@ -414,8 +414,8 @@ def _invariant_measure(a: Analysis) -> Iterable[Item]:
         )
     res = invariant_measure(a.nh)
     for kind, label, value in res.report_items():
-        if kind == "verdict":
-            yield verdict(label, bool(value))
+        if kind == "verdict":  # None is "undecided", not "no"
+            yield verdict(label, None if value is None else bool(value))
         elif kind == "equation":
             yield eq(label, value)
         else:
