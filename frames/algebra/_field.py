@@ -22,7 +22,7 @@ from ._budget import checkpoint
 from ._flint import flint_normal, flint_solve_den
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
-__all__ = ["RationalFunctions", "UnsupportedExpression", "replace_atoms"]
+__all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
 
 
 #: Expressions known to be in the final normal form of :func:`~frames.algebra.tidy`: ring normal forms
@@ -87,6 +87,19 @@ def replace_atoms(e: sp.Expr, sub: dict[Any, Any]) -> sp.Expr:
     ring = _rational_field([sp.Dummy() for _ in atoms] or [sp.Dummy()], QQ, lex)[0].ring
     p, q = ring.from_dict(num), ring.from_dict(den)
     return poly_expr(p, new) / poly_expr(q, new)  # type: ignore[no-any-return]
+
+
+def generic_rank(M: sp.MatrixBase) -> int:
+    """A lower bound of the rank of the matrix of functions ``M``: its rank at generic points of the ring
+    (:meth:`RationalFunctions.witness_rank`), 0 when an entry is outside the ring. Exact when it equals
+    ``min(M.shape)``: ``generic_rank(M) == M.rows == M.cols`` proves ``M`` nonsingular."""
+    M = sp.Matrix(M)
+    if not M.rows or not M.cols:
+        return 0
+    try:
+        return RationalFunctions(list(M), exp=True).witness_rank(M)
+    except UnsupportedExpression:
+        return 0
 
 
 class UnsupportedExpression(ValueError):

@@ -257,6 +257,12 @@ class Analysis:
         return self.nh_bound <= EXPLICIT_FIELD_TERMS
 
     @cached_property
+    def large_conditions(self) -> bool:
+        """Would the consistency conditions (as large as the multipliers) not be printed? Then they are decided at
+        generic points first (``pointwise=True``)."""
+        return not self.nh_explicit or any(_too_large(lam) for lam in self.nh.multipliers())
+
+    @cached_property
     def vk(self) -> Any:
         return VakonomicSystem.from_nonholonomic(self.nh)  # shares the momenta and L_c on C
 
@@ -427,10 +433,7 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
     vk = a.vk
     yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
     bound = vk.field_size_bound()
-    if bound <= EXPLICIT_FIELD_TERMS:
-        for i, g in enumerate(tuple(vk.field())):
-            yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
-    else:  # the mass-matrix form: exact, and as large as the data
+    if bound > EXPLICIT_FIELD_TERMS:  # the mass-matrix form: exact, and as large as the data
         g, b = vk.linear_system()
         yield note(
             f"not written out: by Cramer's rule the numerators of Γ^i would have up to {bound:.2e} terms before "
@@ -439,25 +442,24 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
             "Γ^i",
         )
         yield from _linear_system_items(g, b)
-    if bound > EXPLICIT_FIELD_TERMS:  # Proposition 4 from the same linear system, as large as the field
-        vk.check_regularity()  # regular with respect to D and D^⊥ (raises otherwise)
+        vk.check_regularity()  # Proposition 4 from the same system: regular w.r.t. D and D^⊥ (raises otherwise)
         yield note(
             "L is regular with respect to D and D^⊥ on C; Γ^a = 0 (a > m), Γ^α solves rows α ≤ m of g Γ = b, "
             "and rows a > m then give A_a (not written out: the same size as the field)",
             "Proposition 4",
         )
         return
+    for i, g in enumerate(tuple(vk.field())):
+        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
     tf = vk.tangent_field()
     for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
         yield eq(f"{s} (tangent to C)", val, sp.latex(s))
 
 
 def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:
-    # conditions that would not be printed (as large as the multipliers) are decided at generic points first
-    large = not a.nh_explicit or any(_too_large(lam) for lam in a.nh.multipliers())
     for kind in ("weak", "strong"):
         test = weak_consistency if kind == "weak" else strong_consistency
-        res = test(a.vk, list(phi), pointwise=large)
+        res = test(a.vk, list(phi), pointwise=a.large_conditions)
         yield verdict(f"{kind} consistency at {label}", res.holds)
         for j, c in enumerate(res.conditions):
             if c != 0:

@@ -152,8 +152,7 @@ def _conditions_at_points(
                 A = DomainMatrix([G[i * m : (i + 1) * m] for i in range(m)], (m, m), QQ)
                 if A.det() == 0:
                     continue
-                sol = A.lu_solve(DomainMatrix([[x] for x in R[:m]], (m, 1), QQ)).to_Matrix()
-                gam = [QQ.from_sympy(x) for x in sol]
+                gam = A.lu_solve(DomainMatrix([[x] for x in R[:m]], (m, 1), QQ)).to_list_flat()
                 lam = [sum(G[a * m + b] * gam[b] for b in range(m)) - R[a] for a in vk.a]
                 out += [S[a] + sum(gam[b] * D[a * m + b] for b in range(m)) - lam[a] for a in range(k)]
             if any(out):

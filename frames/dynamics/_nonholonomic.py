@@ -21,13 +21,12 @@ from sympy.polys.fields import sfield
 
 from .._value import Multipliers, Value
 from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
     as_exprs,
     budgeted,
     canon,
     canon_matrix,
     cramer_size_bound,
+    generic_rank,
     is_zero,
     solve_rational,
     tidy,
@@ -413,11 +412,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         [0, 0]
         """
         gD, rhs = self._linear_system()
-        try:
-            if not RationalFunctions(list(gD), exp=True).witness_nonsingular(gD):
-                self.field()  # the exact solve decides (and raises the library's RegularityError)
-        except UnsupportedExpression:
-            self.field()
+        if generic_rank(gD) < self.m:  # not proved nonsingular at a generic point:
+            self.field()  # the exact solve decides (and raises the library's RegularityError)
         return gD, rhs
 
     def field_size_bound(self) -> int:

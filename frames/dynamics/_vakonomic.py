@@ -31,8 +31,6 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
     as_expr,
     as_exprs,
     as_flag,
@@ -41,6 +39,7 @@ from ..algebra import (
     canon,
     cramer_size_bound,
     exact_solve,
+    generic_rank,
     is_zero,
     op_count,
     ring_is_zero,
@@ -737,7 +736,4 @@ def _require_nonsingular(M: sp.MatrixBase, message: Callable[[], str]) -> None:
 
 def _witness_nonsingular(S: sp.MatrixBase) -> bool:
     """True if ``S`` is proved nonsingular by evaluation at a generic point (False proves nothing)."""
-    try:
-        return RationalFunctions(list(S), exp=True).witness_nonsingular(S)
-    except UnsupportedExpression:
-        return False
+    return generic_rank(S) == S.rows == S.cols

@@ -22,8 +22,6 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
     as_expr,
     as_int,
     as_matrix,
@@ -33,6 +31,7 @@ from ..algebra import (
     entries,
     exact_inverse,
     expect,
+    generic_rank,
     is_zero,
     structure_functions,
 )
@@ -54,15 +53,10 @@ def _numerically_zero(e: sp.Expr) -> bool:
 
 def _rank(M: sp.MatrixBase) -> int:
     """The rank of a matrix of functions, exact: full rank proved at a generic point of the ring first
-    (:meth:`~frames.algebra.RationalFunctions.witness_rank`), otherwise sympy's elimination with :func:`is_zero`."""
+    (:func:`~frames.algebra.generic_rank`), otherwise sympy's elimination with :func:`is_zero`."""
     M = sp.Matrix(M)
-    if not M.rows or not M.cols:
-        return 0
-    try:
-        if RationalFunctions(list(M), exp=True).witness_rank(M) == min(M.shape):
-            return min(M.shape)
-    except UnsupportedExpression:
-        pass
+    if generic_rank(M) == min(M.shape):  # also the empty matrix: 0
+        return min(M.shape)
     return int(M.rank(iszerofunc=is_zero))
 
 
