@@ -649,3 +649,29 @@ def test_rank_with_a_generic_point_witness_equals_the_symbolic_rank(data):
     if rows > 1 and data.draw(st.booleans()):
         M[rows - 1, :] = (M[0, :] * data.draw(entries()) + M[rows - 2, :]) * (sp.sin(Q[0]) ** 2 + sp.cos(Q[0]) ** 2)
     assert _rank(M) == sp.Matrix(M).rank(iszerofunc=is_zero)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.data(), st.booleans())
+def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
+    """The rows ``r_i`` of the nonholonomic and vakonomic systems, computed in the field of the data
+    (:class:`~frames.dynamics._nonholonomic._DriftRing`: the derivatives act on the generators), equal
+    sympy's derivatives of the expressions, on random systems with trig frames and an exponential in the
+    metric; ``large`` writes every row as the Pythagorean normal form (the large-row branch)."""
+    import frames.algebra._normal as normal
+
+    ch = data.draw(fst.charts(min_dim=2, max_dim=4))
+    F = data.draw(fst.frames_on(ch, trig=True))
+    L0 = data.draw(fst.quadratic_lagrangians(ch))
+    L = fr.Lagrangian(ch, L0.expr + sp.exp(ch.q[-1]) * ch.u[0] ** 2 / 2)
+    m = data.draw(st.integers(1, ch.dim - 1))
+    nh = fr.NonholonomicSystem(L, F, m)
+    with pytest.MonkeyPatch.context() as mp:
+        if large:
+            mp.setattr(normal, "ELEMENT_WRITE_TERMS", 0)
+        assert nh._ring is not None
+        rows = [nh._rhs(i) for i in range(nh.n)]
+    for i, r in enumerate(rows):
+        assert is_zero(r + nh._drift_of(i)), (i, r)
+        if large and r != 0:
+            assert fr.algebra.is_known_tidy(r)

@@ -14,7 +14,18 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._field import RationalFunctions, UnsupportedExpression, generic_rank, is_known_tidy, replace_atoms
-from ._normal import canon, canon_matrix, entries, is_zero, op_count, ring_is_zero, tidy, tidy_matrix, trig_normal
+from ._normal import (
+    canon,
+    canon_element,
+    canon_matrix,
+    entries,
+    is_zero,
+    op_count,
+    ring_is_zero,
+    tidy,
+    tidy_matrix,
+    trig_normal,
+)
 from ._solve import (
     cramer_size_bound,
     exact_inverse,
@@ -49,6 +60,7 @@ __all__ = [
     "RationalFunctions",
     "UnsupportedExpression",
     "canon",
+    "canon_element",
     "canon_matrix",
     "cramer_size_bound",
     "entries",

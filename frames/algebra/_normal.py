@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
@@ -30,6 +31,7 @@ CACHE_SIZE = 2048
 
 __all__ = [
     "canon",
+    "canon_element",
     "canon_matrix",
     "entries",
     "is_zero",
@@ -123,6 +125,37 @@ def _canon(e: sp.Expr) -> sp.Expr:
     # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
     out = _cancel_as_sympy(ctx, f)
     return sp.cancel(e) if out is None else out
+
+
+#: field elements with at most this many terms (numerator and denominator) are written and given
+#: :func:`canon`'s form of the expression; larger ones are written once, as the ring's normal form
+ELEMENT_WRITE_TERMS = 60
+
+
+def canon_element(ctx: RationalFunctions, parts: dict[Any, Any]) -> sp.Expr:
+    """The sum ``Σ num/den`` of ``parts = {den: num}`` (polynomials of ``ctx``), written once.
+
+    When its normal form (:meth:`~frames.algebra.RationalFunctions.normal_sum`) is small, the sum is given
+    :func:`canon`'s form (sympy's ``cancel``, term for term, without the Pythagorean identities): the form
+    an expression-level computation of the same function gets. A large one is written as its normal form,
+    reduced modulo ``sin² + cos² − 1`` and cancelled once (the form of :func:`tidy` and :func:`trig_normal`,
+    which return it unchanged), and remembered with its ring form, so that a later conversion of an
+    expression containing it re-indexes its terms instead of walking its tree.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from frames.algebra import RationalFunctions
+    >>> x, th = sp.symbols("x theta")
+    >>> ctx = RationalFunctions([x, sp.sin(th)])
+    >>> a, b = ctx.from_expr((x**2 - 1) / (x - 1)), ctx.from_expr(sp.sin(th) / (2 * x))
+    >>> canon_element(ctx, {a.denom: a.numer, b.denom: b.numer})
+    (2*x**2 + 2*x + sin(theta))/(2*x)
+    """
+    f = ctx.normal_sum(parts)
+    if len(f.numer) + len(f.denom) <= ELEMENT_WRITE_TERMS:
+        return canon(ctx.to_expr(ctx.add_over_denominators(parts)))
+    return ctx._remember(f)
 
 
 def _expanded(ctx: RationalFunctions, f: object) -> sp.Expr:
@@ -224,6 +257,8 @@ def trig_normal(expr: object) -> sp.Expr:
     e = sp.sympify(expr, strict=True)
     if e.is_Atom or not e.has(sp.sin, sp.cos):
         return canon(e)
+    if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+        return e  # a large ring normal form (reduced, cancelled) is its own normal form
     checkpoint()
     return _trig_normal(e)
 

@@ -21,9 +21,11 @@ from sympy.polys.fields import sfield
 
 from .._value import Multipliers, Value
 from ..algebra import (
+    UnsupportedExpression,
     as_exprs,
     budgeted,
     canon,
+    canon_element,
     canon_matrix,
     cramer_size_bound,
     generic_rank,
@@ -39,6 +41,7 @@ from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
 from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Lagrangian
+from ._measure_algebra import _FieldAlgebra, _Frac
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
 
@@ -179,6 +182,51 @@ def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
     return check_m(m, frame.dim, name=f"{what}: m")
 
 
+class _DriftRing:
+    r"""The drift rows ``r_i`` of :class:`NonholonomicSystem` computed in the field of its data.
+
+    The field is ``QQ(q, sin, cos, exp, f(q), f'(q), …, v^α)``. ``X_β(f) = X_β^k ∂f/∂q^k`` acts through the
+    derivatives of the generators (:class:`~frames.dynamics._measure_algebra._FieldAlgebra`), and
+    ``r_i = X_i(L_c) − v^β X_β(p_i) − R^j_iβ v^β p_j`` is summed over its denominators and cancelled once
+    (:func:`frames.algebra.canon_element`: :func:`canon`'s form when small, the Pythagorean normal form when large).
+    Raises ``UnsupportedExpression`` or ``ValueError`` outside that field.
+    """
+
+    def __init__(self, nh: NonholonomicSystem) -> None:
+        F = nh.frame
+        n = nh.n
+        Lc, p = nh._on_C
+        q = tuple(nh.lagrangian.chart.q)
+        R = {(j, i, be): e for i in range(n) for be in nh.alpha for j in range(n) if (e := nh._R(j, i, be)) != 0}
+        X = [[F.matrix[i, k] for k in range(n)] for i in range(n)]
+        v = [F.v[be] for be in nh.alpha]
+        self.alg = alg = _FieldAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v], q)
+        self.Lc, self.p = alg.el(Lc), [alg.el(x) for x in p]
+        self.X = [[alg.el(x) for x in row] for row in X]
+        self.R = {k: alg.el(e) for k, e in R.items()}
+        self.v = [alg.el(x) for x in v]
+        self.n, self.alpha = n, list(nh.alpha)
+
+    def rhs(self, i: int) -> sp.Expr:
+        """``r_i``, written by :func:`frames.algebra.canon_element`."""
+        alg = self.alg
+        ring = alg.ctx.ring
+        parts: dict[Any, Any] = {}
+
+        def add(f: _Frac, sign: int) -> None:
+            if f:
+                parts[f.den] = parts.get(f.den, ring.zero) + (f.num if sign > 0 else -f.num)
+
+        add(alg.apply(self.X[i], self.Lc), 1)
+        for k, be in enumerate(self.alpha):
+            add(self.v[k] * alg.apply(self.X[be], self.p[i]), -1)
+            for j in range(self.n):
+                Rj = self.R.get((j, i, be))
+                if Rj is not None:
+                    add(Rj * self.v[k] * self.p[j], -1)
+        return canon_element(alg.ctx, parts)
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class NonholonomicSystem(AdaptedIndices, Value):
     r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
@@ -314,11 +362,34 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return sp.diff(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
 
     def _drift(self, i: int) -> sp.Expr:
-        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C (remembered)."""
-        cache = self._cache.setdefault("drift", {})
+        r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C, ``−r_i``."""
+        return -self._rhs(i)
+
+    def _rhs(self, i: int) -> sp.Expr:
+        r"""``r_i = X_i^C(L) − v^β X_β(X_i^V L) − ∂_t X_i^V L`` on C, minus the drift (remembered).
+
+        When the data (``L_c``, the momenta, the frame and the ``R^j_iβ``) are rational functions of the
+        coordinates, their sin/cos and exponentials, undefined functions of q and the velocities, the
+        derivatives act on the generators of that field (:class:`_DriftRing`): no expression tree is
+        differentiated or rebuilt, and the sum is cancelled once; it is written in :func:`canon`'s form
+        when small, as its Pythagorean normal form when large (:func:`frames.algebra.canon_element`).
+        Otherwise sympy differentiates the expressions and :func:`canon` writes the result.
+        """
+        cache = self._cache.setdefault("rhs", {})
         if i not in cache:
-            cache[i] = self._drift_of(i)
+            ring = self._ring
+            cache[i] = canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
         return cache[i]  # type: ignore[no-any-return]
+
+    @cached_property
+    def _ring(self) -> _DriftRing | None:
+        """The drift's field (:class:`_DriftRing`), or None when the data are outside it (or time-dependent)."""
+        if self.lagrangian.time_dependent and self.lagrangian.chart.t is not None:
+            return None
+        try:
+            return _DriftRing(self)
+        except (UnsupportedExpression, ValueError):
+            return None
 
     def _drift_of(self, i: int) -> sp.Expr:
         F = self.frame

@@ -364,7 +364,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         Hn = sp.hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
         M = sp.Matrix(self.frame.matrix)
         g = (M * Hn * M.T).applyfunc(canon)
-        r = sp.Matrix([canon(-nh._drift(i)) for i in range(self.n)])
+        r = sp.Matrix([nh._rhs(i) for i in range(self.n)])
         return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
 
     def hessian(self) -> sp.ImmutableMatrix:
