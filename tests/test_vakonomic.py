@@ -238,15 +238,23 @@ def _formed_at(test, vk, phi, witness):
 
 
 def _check_pointwise(vk, phi):
-    for test in (fr.weak_consistency, fr.strong_consistency):
-        ref = test(vk, phi)
-        res = test(vk, phi, pointwise=True)
-        assert res.holds is ref.holds
-        if res.witness:
-            assert res.holds is False and res.conditions == () and any(x != 0 for x in res.witness_values)
-            assert _formed_at(test, vk, phi, res.witness) == list(res.witness_values)
-        else:
-            assert res.conditions == ref.conditions and not res.witness_values
+    """Both routes of the generic points: the drift's field (the data already there) and the expressions'."""
+    import frames.dynamics._pointwise as pointwise
+
+    assert pointwise._points_in_drift_field(vk, vk.section(phi), True, 1) is not None  # the first route applies
+    for route in ("drift field", "expressions"):
+        with pytest.MonkeyPatch.context() as mp:
+            if route == "expressions":
+                mp.setattr(pointwise, "_points_in_drift_field", lambda *args: None)
+            for test in (fr.weak_consistency, fr.strong_consistency):
+                ref = test(vk, phi)
+                res = test(vk, phi, pointwise=True)
+                assert res.holds is ref.holds, route
+                if res.witness:
+                    assert res.holds is False and res.conditions == () and any(x != 0 for x in res.witness_values)
+                    assert _formed_at(test, vk, phi, res.witness) == list(res.witness_values), route
+                else:
+                    assert res.conditions == ref.conditions and not res.witness_values
 
 
 @pytest.mark.parametrize("mdl", _vk_cases())
@@ -275,6 +283,22 @@ def test_pointwise_consistency_on_random_systems(data):
     p = nh.momenta()
     extra = data.draw(fst.functions_on_Q(ch, trig=True, max_terms=2))
     for phi in ([p[a] for a in vk.a], [extra * F.v[0]] * (vk.n - vk.m)):
+        _check_pointwise(vk, phi)
+
+
+def test_pointwise_consistency_with_brackets_between_constraint_directions():
+    """A system whose ``R^b_aα`` (a, b > m) do not vanish, so that ``φ_b R^b_aα v^α`` enters the strong conditions
+    (it vanishes on the whole catalogue): ``X_1 = ∂x``, ``X_2 = ∂y + x ∂z``, ``X_3 = ∂z``, m = 1, has
+    ``[X_2, X_1] = −X_3``."""
+    ch = fr.Chart("x y z")
+    x, y, z = ch.q
+    F = fr.Frame([fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, 1, x]), fr.VectorField(ch, [0, 0, 1])])
+    L = fr.Lagrangian(ch, sum(u**2 for u in ch.u) / 2 + y * ch.u[0] - x**2 - z**2)
+    vk = fr.VakonomicSystem(L, F, 1)
+    _, ra = vk._phiR([1, x])
+    assert not all(is_zero(e) for e in ra)
+    v1 = vk.frame.v[0]
+    for phi in ([1, x], [v1, y * z], [v1 / (1 + v1**2), x / (1 + y**2)], [0, 0]):
         _check_pointwise(vk, phi)
 
 

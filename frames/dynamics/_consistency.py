@@ -18,12 +18,9 @@ from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.polys.matrices import DomainMatrix
 
 from .._value import Value
 from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
     as_expr,
     as_exprs,
     as_flag,
@@ -37,8 +34,8 @@ from ..algebra import (
 )
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, ConstraintError
-from ..geometry._tangent import derivation
 from ._checks import check_flag_choice, check_symbols, expect_obj, optional_time, sequence, symbol_values
+from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide, _numeric_nonzero
 
 __all__ = [
@@ -108,59 +105,6 @@ def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
     return [tidy(G(phi[k]) + ra[k] - lam[k]) for k in range(vk.n - vk.m)]
 
 
-def _conditions_at_points(
-    vk: VakonomicSystem, phi: Sequence[sp.Expr], strong: bool, tries: int = 3
-) -> tuple[Any, ...] | None:
-    r"""``(point, values)``: the consistency conditions evaluated at a generic point where one is nonzero.
-
-    The values are those of the weak conditions ``φ_a R^a_αβ v^β`` (α ≤ m) and, when ``strong``, then of
-    ``Γ(φ_a) + φ_b R^b_aα v^α − λ_a`` (Corollary 1), in the order of :attr:`ConsistencyResult.conditions`.
-    Only the data are evaluated: ``g_ij`` and ``r_i`` on C (:meth:`VakonomicSystem.hessian`, shared with the
-    vakonomic field), ``φ_a R^a_iβ v^β``, ``v^β X_β(φ_a) (+ ∂_t φ_a)`` and ``∂φ_a/∂v^β``. At the point the
-    nonholonomic field solves ``g_αβ Γ^β = r_α`` (Proposition 2) and ``λ_a = g_aβ Γ^β − r_a``, in exact rational
-    arithmetic; no condition, field or multiplier is formed as a function. The assignment of a generic point is
-    a ring homomorphism (see :meth:`~frames.algebra.RationalFunctions.witness_nonzero`), so a nonzero value
-    proves a condition nonzero. None when the ring does not hold the data or no point proves one nonzero.
-    """
-    n, m, k = vk.n, vk.m, len(phi)
-    F = vk.frame
-    ral, ra = vk._phiR(phi)
-    exprs = list(ral)
-    if strong:
-        g, r = vk._terms
-        pairs = list(zip(F.u_in_v, F.chart.q, strict=True))
-        t = vk.lagrangian.chart.t
-        if vk.lagrangian.time_dependent and t is not None:
-            pairs.append((sp.S.One, t))
-        exprs += [derivation(phi[a], pairs).xreplace(vk.on_C) + ra[a] for a in range(k)]
-        exprs += [sp.diff(phi[a], F.v[be]) for a in range(k) for be in vk.alpha]
-        exprs += [g[i, be] for i in range(n) for be in range(m)] + list(r)
-    try:
-        ctx = RationalFunctions(exprs, exp=True)
-    except UnsupportedExpression:
-        return None
-    fr = [ctx.from_expr(e) for e in exprs]
-    QQ = ctx.ring.domain
-    for point in ctx.generic_points(tries):
-        vals = ctx.values_at(fr, point)
-        if vals is not None:
-            out = vals[:m]
-            if strong:
-                S, D = vals[m : m + k], vals[m + k : m + k + k * m]
-                G = vals[m + k + k * m : m + k + k * m + n * m]
-                R = vals[m + k + k * m + n * m :]
-                A = DomainMatrix([G[i * m : (i + 1) * m] for i in range(m)], (m, m), QQ)
-                if A.det() == 0:
-                    continue
-                gam = A.lu_solve(DomainMatrix([[x] for x in R[:m]], (m, 1), QQ)).to_list_flat()
-                lam = [sum(G[a * m + b] * gam[b] for b in range(m)) - R[a] for a in vk.a]
-                out += [S[a] + sum(gam[b] * D[a * m + b] for b in range(m)) - lam[a] for a in range(k)]
-            if any(out):
-                subs = tuple((ctx.to_expr(ctx.field(gen)), QQ.to_sympy(x)) for gen, x in point)
-                return subs, tuple(QQ.to_sympy(x) for x in out)
-    return None
-
-
 def _pointwise(
     vk: VakonomicSystem, phi: Sequence[sp.Expr], sub: dict[Any, Any], pointwise: Any, strong: bool, what: str
 ) -> tuple[Any, ...] | None:
@@ -170,7 +114,7 @@ def _pointwise(
     if sub:
         raise ArgumentError(f"{what}: pointwise=True decides at generic points; it does not take subs")
     with step(f"{what}: conditions at generic points"):
-        return _conditions_at_points(vk, phi, strong)
+        return conditions_at_points(vk, phi, strong)
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:

@@ -1,4 +1,5 @@
-"""Exact arithmetic for :func:`frames.invariant_measure`: normal forms and the two algebras of its flag steps.
+"""Exact arithmetic for :func:`frames.invariant_measure` (normal forms and the two algebras of its flag steps) and
+for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_FieldAlgebra`).
 
 :class:`_ExprAlgebra` works on sympy expressions (the fallback); :class:`_FieldAlgebra` in the
 polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`_Frac`)

@@ -12,6 +12,7 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -196,35 +197,86 @@ class _DriftRing:
         F = nh.frame
         n = nh.n
         Lc, p = nh._on_C
-        q = tuple(nh.lagrangian.chart.q)
         R = {(j, i, be): e for i in range(n) for be in nh.alpha for j in range(n) if (e := nh._R(j, i, be)) != 0}
         X = [[F.matrix[i, k] for k in range(n)] for i in range(n)]
         v = [F.v[be] for be in nh.alpha]
-        self.alg = alg = _FieldAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v], q)
+        self._data = (Lc, p, X, R, v, tuple(nh.lagrangian.chart.q))
+        self._build(())
+
+    def _build(self, extra: Sequence[sp.Expr]) -> None:
+        Lc, p, X, R, v, q = self._data
+        self.alg = alg = _FieldAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v, *extra], q)
         self.Lc, self.p = alg.el(Lc), [alg.el(x) for x in p]
         self.X = [[alg.el(x) for x in row] for row in X]
         self.R = {k: alg.el(e) for k, e in R.items()}
         self.v = [alg.el(x) for x in v]
-        self.n, self.alpha = n, list(nh.alpha)
+        self.n, self.alpha = len(p), list(range(len(v)))
+        self._parts: dict[int, dict[Any, Any]] = {}
+        self._values: dict[tuple[Any, ...], list[Any] | None] = {}
+
+    def extended(self, exprs: Sequence[sp.Expr]) -> _DriftRing:
+        """This field, or a larger one that also holds ``exprs`` (the rows computed so far moved onto its
+        generators, not recomputed). Raises ``UnsupportedExpression`` or ``ValueError`` outside every such field."""
+        try:
+            for e in exprs:
+                self.alg.el(e)
+            return self
+        except (UnsupportedExpression, ValueError):
+            pass
+        new = object.__new__(_DriftRing)
+        new._data = self._data
+        new._build(exprs)
+        ctx, atoms = new.alg.ctx, self.alg.ctx.atoms
+        for i, parts in self._parts.items():
+            moved = {ctx._moved(atoms, dict(d.items())): ctx._moved(atoms, dict(u.items())) for d, u in parts.items()}
+            if None not in moved and None not in moved.values():
+                new._parts[i] = moved
+        return new
+
+    def parts(self, i: int) -> dict[Any, Any]:
+        """``r_i`` as ``{denominator: numerator}`` (numerators added over equal denominators; remembered)."""
+        if i not in self._parts:
+            alg = self.alg
+            zero = alg.ctx.ring.zero
+            parts: dict[Any, Any] = {}
+
+            def add(f: _Frac, sign: int) -> None:
+                if f:
+                    parts[f.den] = parts.get(f.den, zero) + (f.num if sign > 0 else -f.num)
+
+            add(alg.apply(self.X[i], self.Lc), 1)
+            for k, be in enumerate(self.alpha):
+                add(self.v[k] * alg.apply(self.X[be], self.p[i]), -1)
+                for j in range(self.n):
+                    Rj = self.R.get((j, i, be))
+                    if Rj is not None:
+                        add(Rj * self.v[k] * self.p[j], -1)
+            self._parts[i] = parts
+        return self._parts[i]
 
     def rhs(self, i: int) -> sp.Expr:
         """``r_i``, written by :func:`frames.algebra.canon_element`."""
-        alg = self.alg
-        ring = alg.ctx.ring
-        parts: dict[Any, Any] = {}
+        return canon_element(self.alg.ctx, self.parts(i))
 
-        def add(f: _Frac, sign: int) -> None:
-            if f:
-                parts[f.den] = parts.get(f.den, ring.zero) + (f.num if sign > 0 else -f.num)
-
-        add(alg.apply(self.X[i], self.Lc), 1)
-        for k, be in enumerate(self.alpha):
-            add(self.v[k] * alg.apply(self.X[be], self.p[i]), -1)
-            for j in range(self.n):
-                Rj = self.R.get((j, i, be))
-                if Rj is not None:
-                    add(Rj * self.v[k] * self.p[j], -1)
-        return canon_element(alg.ctx, parts)
+    def values_at(self, point: list[tuple[Any, Any]]) -> list[Any] | None:
+        """``(r_1, …, r_n)`` at a generic point of the field (exact rationals, remembered per point), or None
+        where a denominator of the data vanishes."""
+        key = tuple(x for _, x in point)
+        if key not in self._values:
+            vals: list[Any] | None = []
+            for i in range(self.n):
+                total = 0
+                for den, num in self.parts(i).items():
+                    d = den.evaluate(point)
+                    if d == 0:
+                        vals = None
+                        break
+                    total += num.evaluate(point) / d
+                if vals is None:
+                    break
+                vals.append(total)
+            self._values[key] = vals
+        return self._values[key]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
