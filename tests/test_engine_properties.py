@@ -675,3 +675,19 @@ def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
         assert is_zero(r + nh._drift_of(i)), (i, r)
         if large and r != 0:
             assert fr.algebra.is_known_tidy(r)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(entries(), min_size=9, max_size=9), st.booleans())
+def test_determinant_with_exponentials_equals_sympy_determinant(cells, with_denominator):
+    """:func:`frames.algebra.domain_determinant` of a matrix with exponentials (powers of ``exp(r/d)``) and sin/cos,
+    computed fraction-free in the ring, equals sympy's Berkowitz determinant, and is in ``canon``'s form."""
+    from frames.algebra import domain_determinant
+
+    M = sp.Matrix(3, 3, cells)
+    if with_denominator:
+        M[0, 1] = M[0, 1] / (1 + sp.exp(Q[1]) ** 2)
+    det = domain_determinant(M)
+    assert det is not None
+    assert is_zero(det - M.det(method="berkowitz"))
+    assert canon(det) == det

@@ -30,6 +30,7 @@ from sympy.polys.matrices import DomainMatrix
 
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
+from ._normal import canon
 from ._poly import exact_domain
 
 __all__ = ["domain_determinant", "structure_functions"]
@@ -294,7 +295,7 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
     -------
     Expr or None
         ``canon(det M)``; ``None`` when an entry is outside the rational functions of symbols,
-        ``sin``/``cos`` and undefined functions (the caller then uses an expression-level method).
+        ``sin``/``cos``, exponentials and undefined functions (the caller then uses an expression-level method).
 
     Examples
     --------
@@ -310,7 +311,7 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
     try:
         el = _Elements([x for r in rows for x in r])
     except UnsupportedExpression:
-        return None
+        return _exp_determinant(rows)
     converted = _convert(el, rows)
     if converted is None:
         return None
@@ -325,3 +326,24 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
         elems = polys
     det = DomainMatrix(elems, (n, n), exact_domain(el.ring)).det()
     return el.expr(det if polynomial else _Frac(det, scale))
+
+
+def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
+    """:func:`domain_determinant` of entries with exponentials (generators ``exp(r/d)``, see
+    :class:`~frames.algebra.RationalFunctions`), or None outside that field: fraction-free over the polynomial
+    ring, each row multiplied by the lcm of its denominators, the quotient cancelled once and given
+    :func:`~frames.algebra.canon`'s form."""
+    try:
+        ctx = RationalFunctions([x for r in rows for x in r], exp=True, pythagoras=False)
+    except UnsupportedExpression:
+        return None
+    n = len(rows)
+    scale = ctx.ring.one
+    polys = []
+    for row in rows:
+        fr = [ctx.from_expr(x) for x in row]
+        m = reduce(lambda a, b: a.lcm(b), [f.denom for f in fr], ctx.ring.one)
+        polys.append([f.numer * m.exquo(f.denom) for f in fr])
+        scale *= m
+    det = DomainMatrix(polys, (n, n), exact_domain(ctx.ring)).det()
+    return canon(ctx.to_expr(ctx.normal(ctx.field.raw_new(ctx.ring(det), scale))))
