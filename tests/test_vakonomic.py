@@ -237,11 +237,12 @@ def _formed_at(test, vk, phi, witness):
     return [sp.sympify(c).xreplace(dict(witness)) for c in test(vk, phi).conditions]
 
 
-def _check_pointwise(vk, phi):
+def _check_pointwise(vk, phi, drift_route=True):
     """Both routes of the generic points: the drift's field (the data already there) and the expressions'."""
     import frames.dynamics._pointwise as pointwise
 
-    assert pointwise._points_in_drift_field(vk, vk.section(phi), True, 1) is not None  # the first route applies
+    applies = pointwise._points_in_drift_field(vk, vk.section(phi), True, 1) is not None
+    assert applies is drift_route
     for route in ("drift field", "expressions"):
         with pytest.MonkeyPatch.context() as mp:
             if route == "expressions":
@@ -298,8 +299,25 @@ def test_pointwise_consistency_with_brackets_between_constraint_directions():
     _, ra = vk._phiR([1, x])
     assert not all(is_zero(e) for e in ra)
     v1 = vk.frame.v[0]
-    for phi in ([1, x], [v1, y * z], [v1 / (1 + v1**2), x / (1 + y**2)], [0, 0]):
+    f = sp.Function("f")  # f(x − y): its derivative is not a generator of the field (the expressions decide)
+    for phi in ([1, x], [v1, y * z], [v1 / (1 + v1**2), x / (1 + y**2)], [f(x - y), 0], [0, 0]):
         _check_pointwise(vk, phi)
+
+
+def test_pointwise_consistency_with_a_lagrangian_not_polynomial_in_the_velocities():
+    """``L = u1²/2 + cos u1 + u2²/2 − x²/2``: ``cos v1`` is a generator of the drift's field that depends on a
+    velocity, so ``∂/∂v^β`` along the generator ``v^β`` alone would be wrong there; the expressions decide. The
+    section is the energy of the reduced motion, a first integral: strongly consistent."""
+    ch = fr.Chart("x y")
+    x, _ = ch.q
+    u1, u2 = ch.u
+    F = fr.Frame([fr.VectorField(ch, [1, 0]), fr.VectorField(ch, [0, 1])])
+    vk = fr.VakonomicSystem(fr.Lagrangian(ch, u1**2 / 2 + sp.cos(u1) + u2**2 / 2 - x**2 / 2), F, 1)
+    v1 = vk.frame.v[0]
+    energy = v1**2 / 2 - v1 * sp.sin(v1) - sp.cos(v1) + x**2 / 2
+    assert fr.strong_consistency(vk, [energy], pointwise=True).holds is True
+    for phi in ([energy], [x * v1], [0]):
+        _check_pointwise(vk, phi, drift_route=False)
 
 
 def test_pointwise_consistency_refuses_subs():

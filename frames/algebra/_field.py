@@ -6,6 +6,7 @@ r"""The field of rational functions ``QQ(x, sin a, cos a, f(t), …)`` modulo ``
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -188,6 +189,12 @@ class RationalFunctions:
         self._pair_index = [(index[s_a], index[c_a]) for s_a, c_a in self._pairs]
         #: factored denominators of :meth:`cancel`
         self._cancellers: dict[Any, _Canceller] = {}
+        #: True if two trigonometric arguments differ by a constant (``sin x``, ``sin(x + 1)``): the generators are
+        #: then not independent, and a normal form here is not :func:`~frames.algebra.trig_normal`'s (which
+        #: expands the shift first), so it is not recorded as one
+        self._shifted = any(
+            not (a - b).free_symbols for i, a in enumerate(args) for b in args[i + 1 :] if a.free_symbols
+        )
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
@@ -326,7 +333,7 @@ class RationalFunctions:
         num, den = f.numer, f.denom
         num_e, den_e = poly_expr(num, self._atoms), poly_expr(den, self._atoms)
         e = num_e / den_e  # as :meth:`to_expr`
-        if self._pairs or not self._trig:
+        if (self._pairs or not self._trig) and not self._shifted:
             if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
                 _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
             _TIDY_FORMS[e] = None
@@ -338,6 +345,15 @@ class RationalFunctions:
             if den_e.is_Add and len(den) >= _RING_FORMS_MIN_TERMS:
                 _store_ring_form(den_e, self._atoms, dict(den.items()), one)
         return e
+
+    def plain(self) -> RationalFunctions:
+        """The same field without the reduction modulo ``sin² + cos² − 1`` (``sin a``, ``cos a`` independent, as
+        :func:`sympy.cancel` treats them): the same ring and generators, so its elements are this object's."""
+        if not self._pairs:
+            return self
+        other = copy.copy(self)
+        other._ideal, other._pairs, other._pair_index, other._cancellers = [], [], [], {}
+        return other
 
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one

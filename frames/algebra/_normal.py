@@ -142,6 +142,18 @@ def canon_element(ctx: RationalFunctions, parts: dict[Any, Any]) -> sp.Expr:
     which return it unchanged), and remembered with its ring form, so that a later conversion of an
     expression containing it re-indexes its terms instead of walking its tree.
 
+    Parameters
+    ----------
+    ctx : RationalFunctions
+        The field; it may reduce modulo ``sin² + cos² − 1`` (the small branch sums without it).
+    parts : dict
+        ``{denominator: numerator}``, polynomials of ``ctx.ring`` (numerators added over equal denominators).
+
+    Returns
+    -------
+    Expr
+        The sum, written once.
+
     Examples
     --------
     >>> import sympy as sp
@@ -154,7 +166,8 @@ def canon_element(ctx: RationalFunctions, parts: dict[Any, Any]) -> sp.Expr:
     """
     f = ctx.normal_sum(parts)
     if len(f.numer) + len(f.denom) <= ELEMENT_WRITE_TERMS:
-        return canon(ctx.to_expr(ctx.add_over_denominators(parts)))
+        plain = ctx.plain()  # the sum over the lcm of the denominators, without sin² + cos² = 1: cancel's field
+        return canon(ctx.to_expr(f if plain is ctx else plain.normal_sum(parts)))
     return ctx._remember(f)
 
 

@@ -16,6 +16,7 @@ a sparse dot product. Expressions are built once, at the end.
 
 Entries outside that class (floats, radicals, ``exp``, an undefined function of a coordinate,
 …) make these functions return ``None``; the callers then use the expression-level code.
+:func:`domain_determinant` also takes exponentials (generators ``exp(r/d)``).
 """
 
 from __future__ import annotations

@@ -211,18 +211,37 @@ class _DriftRing:
         self.R = {k: alg.el(e) for k, e in R.items()}
         self.v = [alg.el(x) for x in v]
         self.n, self.alpha = len(p), list(range(len(v)))
+        # a generator of the data whose q-derivative the field does not hold (f(x − y), a mixed partial of
+        # f(x, y)): refused now, not when a row needs it
+        used: set[Any] = set()
+        for f in [self.Lc, *self.p, *(x for row in self.X for x in row), *self.R.values()]:
+            for poly in (f.num, f.den):
+                used.update(g for mon in poly.itermonoms() for g, k in zip(alg.ctx.ring.gens, mon, strict=True) if k)
+        missing = [g for row in alg.table for g, dg in row if dg is None and g.numer in used]
+        if missing:
+            raise UnsupportedExpression(f"the derivative of {alg.ctx.to_expr(missing[0])} is not in the field")
+        #: the ring's generators other than the velocities v^α that involve a velocity (sin(v1), exp(x v1)):
+        #: their v-derivatives are not in the field's tables
+        vs = set(v)
+        self.v_inside = any(a not in vs and bool(a.free_symbols & vs) for a in alg.ctx.atoms)
         self._parts: dict[int, dict[Any, Any]] = {}
         self._values: dict[tuple[Any, ...], list[Any] | None] = {}
+        self._extended: dict[tuple[sp.Expr, ...], _DriftRing] = {}
 
     def extended(self, exprs: Sequence[sp.Expr]) -> _DriftRing:
         """This field, or a larger one that also holds ``exprs`` (the rows computed so far moved onto its
         generators, not recomputed). Raises ``UnsupportedExpression`` or ``ValueError`` outside every such field."""
+        if any(e.has(sp.Float) for e in exprs):
+            raise UnsupportedExpression("a float (the field is exact)")
         try:
             for e in exprs:
                 self.alg.el(e)
             return self
         except (UnsupportedExpression, ValueError):
             pass
+        key = tuple(exprs)
+        if key in self._extended:
+            return self._extended[key]
         new = object.__new__(_DriftRing)
         new._data = self._data
         new._build(exprs)
@@ -231,6 +250,9 @@ class _DriftRing:
             moved = {ctx._moved(atoms, dict(d.items())): ctx._moved(atoms, dict(u.items())) for d, u in parts.items()}
             if None not in moved and None not in moved.values():
                 new._parts[i] = moved
+        if len(self._extended) >= 8:
+            self._extended.clear()
+        self._extended[key] = new
         return new
 
     def parts(self, i: int) -> dict[Any, Any]:

@@ -39,14 +39,22 @@ def conditions_at_points(
     momenta, the frame and the ``R^j_iβ`` are already there: ``X_β(φ_a)`` and ``g_iβ = ∂p_i/∂v^β`` come from
     the value and gradient of one pass over the terms at the point); otherwise from the expressions.
     """
-    found = _points_in_drift_field(vk, phi, strong, tries)
-    if found is None:
-        found = _points_from_expressions(vk, phi, strong, tries)
-    if found is None:
-        return None
-    ctx, points = found
+    for route in (_points_in_drift_field, _points_from_expressions):
+        found = route(vk, phi, strong, tries)
+        if found is None:
+            continue
+        try:
+            return _first_nonzero(vk, len(phi), strong, *found)
+        except UnsupportedExpression:  # a derivative the field does not keep (f(x − y)): the next route
+            continue
+    return None
+
+
+def _first_nonzero(vk: VakonomicSystem, k: int, strong: bool, ctx: Any, points: Any) -> tuple[Any, ...] | None:
+    """The first point of ``points`` where a condition is nonzero, with the values there (see
+    :func:`conditions_at_points`), or None."""
     QQ = ctx.ring.domain
-    m, k = vk.m, len(phi)
+    m = vk.m
     for point, W, data in points:
         out = list(W)
         if strong:
@@ -78,6 +86,8 @@ def _points_in_drift_field(vk: VakonomicSystem, phi: Sequence[sp.Expr], strong: 
         alg = ring.alg
         phis = [alg.el(x) for x in phi]
     except (UnsupportedExpression, ValueError):
+        return None
+    if ring.v_inside:  # ∂/∂v^β below is the derivative along the generator v^β alone
         return None
     gens = list(alg.ctx.ring.gens)
     vpos = [gens.index(v.num) for v in ring.v]
