@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 import sympy as sp
@@ -189,12 +190,6 @@ class RationalFunctions:
         self._pair_index = [(index[s_a], index[c_a]) for s_a, c_a in self._pairs]
         #: factored denominators of :meth:`cancel`
         self._cancellers: dict[Any, _Canceller] = {}
-        #: True if two trigonometric arguments differ by a constant (``sin x``, ``sin(x + 1)``): the generators are
-        #: then not independent, and a normal form here is not :func:`~frames.algebra.trig_normal`'s (which
-        #: expands the shift first), so it is not recorded as one
-        self._shifted = any(
-            not (a - b).free_symbols for i, a in enumerate(args) for b in args[i + 1 :] if a.free_symbols
-        )
 
     def from_expr(self, e: Any) -> Any:
         """The field element of ``e`` (an expression over this object's generators)."""
@@ -345,6 +340,14 @@ class RationalFunctions:
             if den_e.is_Add and len(den) >= _RING_FORMS_MIN_TERMS:
                 _store_ring_form(den_e, self._atoms, dict(den.items()), one)
         return e
+
+    @cached_property
+    def _shifted(self) -> bool:
+        """True if two trigonometric arguments differ by a constant (``sin x``, ``sin(x + 1)``): the generators are
+        then not independent, and a normal form here is not :func:`~frames.algebra.trig_normal`'s (which expands
+        the shift first), so :meth:`_remember` does not record it as one."""
+        args = sorted({a.args[0] for a in self._atoms if isinstance(a, sp.sin | sp.cos)}, key=sp.default_sort_key)
+        return any(not (a - b).free_symbols for i, a in enumerate(args) for b in args[i + 1 :] if a.free_symbols)
 
     def plain(self) -> RationalFunctions:
         """The same field without the reduction modulo ``sin² + cos² − 1`` (``sin a``, ``cos a`` independent, as

@@ -74,6 +74,13 @@ def op_count(expr: sp.Basic, limit: int | None = None) -> int:
     return n
 
 
+def is_large_tidy_form(e: sp.Expr) -> bool:
+    """True if ``e`` is a large ring normal form written by the library (reduced modulo ``sin² + cos² − 1`` and
+    cancelled, more than :data:`RING_CANCEL_OPS` operations): :func:`tidy`, :func:`trig_normal` and :func:`canon`
+    return it unchanged instead of converting it to the ring and back."""
+    return is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS
+
+
 def canon(expr: object) -> sp.Expr:
     """Canonical rational form of ``expr`` (``cancel`` of the expression).
 
@@ -100,7 +107,7 @@ def canon(expr: object) -> sp.Expr:
         return e
     if isinstance(e, sp.Derivative) or isinstance(e, sp.core.function.AppliedUndef):
         return e
-    if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS and _has_denominator(e):
+    if is_large_tidy_form(e) and _has_denominator(e):
         return e  # a large ring normal form is cancelled already: its canonical form is itself
     return _canon(e)
 
@@ -270,7 +277,7 @@ def trig_normal(expr: object) -> sp.Expr:
     e = sp.sympify(expr, strict=True)
     if e.is_Atom or not e.has(sp.sin, sp.cos):
         return canon(e)
-    if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+    if is_large_tidy_form(e):
         return e  # a large ring normal form (reduced, cancelled) is its own normal form
     checkpoint()
     return _trig_normal(e)
@@ -357,7 +364,7 @@ def tidy(expr: object) -> sp.Expr:
         If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
     """
     e = _scalar_arg(expr, "tidy: expr")
-    if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS:
+    if is_large_tidy_form(e):
         return e  # a large ring normal form (reduced, cancelled): converting it back and forth changes nothing
     e = canon(e)
     _refuse_nan(e, "tidy: expr")

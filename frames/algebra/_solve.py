@@ -30,9 +30,9 @@ from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
 from ..errors import InvalidExpressionError, RegularityError
 from ._budget import checkpoint
-from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._field import RationalFunctions, UnsupportedExpression
 from ._flint import flint_product
-from ._normal import RING_CANCEL_OPS, canon, is_zero, op_count, tidy
+from ._normal import canon, is_large_tidy_form, is_zero, tidy
 
 __all__ = [
     "cramer_size_bound",
@@ -84,7 +84,7 @@ def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
             out.append(sp.S.Zero)
             continue
         # a large normal form is final (tidy returns it unchanged); a small one gets tidy's exact form
-        out.append(e if is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS else tidy(e))
+        out.append(e if is_large_tidy_form(e) else tidy(e))
     return out
 
 

@@ -318,13 +318,8 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
         return None
     elems, polynomial = converted
     scale = el.one
-    if not polynomial:  # multiply each row by the lcm of its denominators
-        polys = []
-        for row in elems:
-            m = reduce(lambda a, b: a.lcm(b), [f.d for f in row], el.one)
-            polys.append([f.n * m.exquo(f.d) for f in row])
-            scale *= m
-        elems = polys
+    if not polynomial:
+        elems, scale = _cleared([[(f.n, f.d) for f in row] for row in elems], el.one)
     det = DomainMatrix(elems, (n, n), exact_domain(el.ring)).det()
     return el.expr(det if polynomial else _Frac(det, scale))
 
@@ -338,13 +333,20 @@ def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
         ctx = RationalFunctions([x for r in rows for x in r], exp=True, pythagoras=False)
     except UnsupportedExpression:
         return None
+    fracs = [[ctx.from_expr(x) for x in row] for row in rows]
+    polys, scale = _cleared([[(f.numer, f.denom) for f in row] for row in fracs], ctx.ring.one)
     n = len(rows)
-    scale = ctx.ring.one
-    polys = []
-    for row in rows:
-        fr = [ctx.from_expr(x) for x in row]
-        m = reduce(lambda a, b: a.lcm(b), [f.denom for f in fr], ctx.ring.one)
-        polys.append([f.numer * m.exquo(f.denom) for f in fr])
-        scale *= m
     det = DomainMatrix(polys, (n, n), exact_domain(ctx.ring)).det()
     return canon(ctx.to_expr(ctx.normal(ctx.field.raw_new(ctx.ring(det), scale))))
+
+
+def _cleared(rows: list[list[tuple[Any, Any]]], one: Any) -> tuple[list[list[Any]], Any]:
+    """Rows of ``(numerator, denominator)`` pairs, each row multiplied by the lcm of its denominators, and the
+    product of those lcms (``det`` of the rows over it is the determinant of the fractions)."""
+    scale = one
+    polys = []
+    for row in rows:
+        m = reduce(lambda a, b: a.lcm(b), [d for _, d in row], one)
+        polys.append([num * m.exquo(d) for num, d in row])
+        scale *= m
+    return polys, scale
