@@ -719,3 +719,99 @@ def test_a_normal_form_with_shifted_trig_arguments_is_not_a_trig_normal_form():
     e = ctx.normal_expr(ctx.from_expr(e0))
     assert e != 0 and not fr.algebra.is_known_tidy(e)
     assert trig_normal(e) == 0 and fr.tidy(e) == 0
+
+
+# ------------------------------------------------------------------ factorisation and derivatives
+P = sp.symbols("a b")
+
+
+@st.composite
+def products(draw):
+    """A product of small polynomials (so that the factorisation is not trivial), with a rational constant,
+    powers and the atoms of :data:`ATOMS` and two parameters."""
+    parts = draw(
+        st.lists(
+            st.one_of(entries(), st.sampled_from([P[1] - P[0], P[0] * Q[0] + 2, P[1] ** 2 - 1, 2 * P[0] + 4 * Q[0]])), min_size=1, max_size=3
+        )
+    )
+    powers = draw(st.lists(st.integers(1, 3), min_size=len(parts), max_size=len(parts)))
+    c = draw(st.sampled_from([1, -1, 2, sp.Rational(-3, 4)]))
+    return c * sp.Mul(*[p**k for p, k in zip(parts, powers, strict=True)])
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@settings(max_examples=30, deadline=None)
+@given(products(), products(), st.booleans())
+def test_factor_equals_sympy_factor(name, num, den, expanded):
+    """:func:`frames.algebra.factor` (FLINT's factorisation of each polynomial when installed) returns
+    :func:`sympy.factor`'s expression, structurally, for expanded and unexpanded quotients."""
+    from frames.algebra import factor
+
+    e = num / den
+    if expanded:
+        e = sp.expand(num) / sp.expand(den)
+    with backend(name):
+        assert factor(e) == sp.factor(e)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@settings(max_examples=30, deadline=None)
+@given(products())
+def test_flint_factorisation_equals_sympy_factorisation(name, e):
+    """``RationalFunctions.factor_list`` (FLINT's factorisation when installed) is ``PolyElement.factor_list``:
+    the same constant and the same primitive factors with positive leading coefficients, in the same order."""
+    from frames.algebra._flint import flint_factor_list
+
+    assume(not e.is_Number)
+    ctx = RationalFunctions([e], pythagoras=False, exp=True)
+    p = ctx.from_expr(sp.expand(e)).numer
+    with backend(name):
+        hit = flint_factor_list(p)
+        if name == "flint":
+            assert hit is not None and hit == p.factor_list()
+        else:
+            assert hit is None
+
+
+X = sp.Symbol("x")
+_DIFF_ATOMS = [
+    X,
+    X**2,
+    X**-1,
+    sp.sin(X),
+    sp.cos(X) ** 2,
+    sp.sin(2 * X),
+    sp.exp(X),
+    sp.Function("f")(X),
+    P[0],
+    Q[0],
+    1 / (1 + X),
+    sp.sqrt(2),
+]
+
+
+@st.composite
+def sums_of_products(draw):
+    terms = draw(
+        st.lists(
+            st.tuples(st.integers(-3, 3), st.lists(st.sampled_from(_DIFF_ATOMS), min_size=0, max_size=3)),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    return sp.Add(*[c * sp.Mul(*fs) for c, fs in terms])
+
+
+@settings(max_examples=60, deadline=None)
+@given(sums_of_products(), sums_of_products())
+def test_derivative_equals_sympy_diff(e, g):
+    """:func:`frames.algebra.derivative` returns :func:`sympy.diff`'s expression, structurally (the fast rule for
+    ``x^k``, ``sin x``, ``cos x`` and their powers, and sympy for every other term), and
+    :func:`frames.algebra.hessian` returns :func:`sympy.hessian`'s matrix."""
+    from frames.algebra import derivative, hessian
+
+    for x in (X, P[0], Q[0]):
+        assert derivative(e, x) == sp.diff(e, x)
+    f = e * g
+    assert derivative(f, X) == sp.diff(f, X)
+    assert hessian(e + g * P[0], [X, P[0]]) == sp.hessian(e + g * P[0], [X, P[0]])

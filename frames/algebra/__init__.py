@@ -3,7 +3,8 @@
 Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 
 * normal forms — :func:`canon` (``cancel``), :func:`trig_normal` (``sin² + cos² = 1``),
-  :func:`tidy` (final results), :func:`is_zero` (exact zero test);
+  :func:`tidy` (final results), :func:`is_zero` (exact zero test); :func:`factor` (``sympy.factor``'s result,
+  FLINT's factorisation when installed);
 * the field ``QQ(x, sin a, cos a, f(t), …)`` — :class:`RationalFunctions`;
 * exact linear algebra — :func:`exact_solve` and its family (``_solve.py``);
 * the one door from a user's value to sympy — :func:`as_expr` and the argument checks
@@ -13,6 +14,8 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 
 from ._budget import Budget, budget, budgeted, budgeted_step, checkpoint, current_budget, step
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
+from ._diff import derivative, hessian
+from ._factor import factor
 from ._field import RationalFunctions, UnsupportedExpression, generic_rank, is_known_tidy, replace_atoms
 from ._normal import (
     canon,
@@ -64,10 +67,13 @@ __all__ = [
     "canon_matrix",
     "cramer_size_bound",
     "entries",
+    "derivative",
     "domain_determinant",
     "exact_inverse",
     "exact_solve",
+    "factor",
     "generic_rank",
+    "hessian",
     "is_known_tidy",
     "is_zero",
     "op_count",

@@ -21,7 +21,7 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._flint import flint_normal, flint_solve_den
+from ._flint import flint_factor_list, flint_normal, flint_solve_den
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
@@ -255,7 +255,7 @@ class RationalFunctions:
         key = (atoms, frozenset((tuple(m[i] for i in used), c) for m, c in p.items()))
         hit = _FACTORS.get(key)
         if hit is None:
-            c, fs = p.factor_list()
+            c, fs = flint_factor_list(p) or p.factor_list()  # FLINT's when installed: the same result
             hit = (c, [({tuple(m[i] for i in used): a for m, a in f.items()}, k) for f, k in fs])
             if len(_FACTORS) >= _FACTORS_MAX:
                 _FACTORS.pop(next(iter(_FACTORS)))

@@ -10,6 +10,7 @@ environment switches it off.
 
 from __future__ import annotations
 
+import math
 import os
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,7 @@ from ._budget import checkpoint, current_budget
 _flint: Any = None
 _loaded = False
 
-__all__ = ["enabled", "flint_normal", "flint_product", "flint_quotient", "flint_solve_den"]
+__all__ = ["enabled", "flint_factor_list", "flint_normal", "flint_product", "flint_quotient", "flint_solve_den"]
 
 #: operands with fewer terms (both together) stay in Python (conversion costs more than it saves)
 MIN_TERMS = 200
@@ -57,6 +58,41 @@ def _to(p: Any, ctx: Any) -> Any:
 def _back(f: Any, ring: Any) -> Any:
     QQ = ring.domain
     return ring.from_dict({m: QQ(int(c.p), int(c.q)) for m, c in f.to_dict().items()})
+
+
+def flint_factor_list(p: Any) -> tuple[Any, list[tuple[Any, int]]] | None:
+    """``p.factor_list()`` of a ``PolyElement`` over QQ or ZZ, the factorisation computed by FLINT; None when FLINT is
+    not used (no flint, another domain, or a constant).
+
+    The result is sympy's exactly: the irreducible factors over ZZ are unique up to sign, and both give each one
+    primitive with integer coefficients and a positive leading coefficient in the ring's (lex) order, the
+    constant ``c`` with ``p = c·Π fᵢ^kᵢ``, and the factors in the order of sympy's ``_sort_factors`` (dense
+    representation). Exists because sympy's multivariate factorisation (Wang's algorithm in Python) is most of
+    the time of a report's display forms. Property test:
+    ``tests/test_engine_properties.py::test_flint_factorisation_equals_sympy_factorisation``.
+    """
+    ring = p.ring
+    K = ring.domain
+    if not enabled() or ring.ngens == 0 or p.is_ground or not (K.is_QQ or K.is_ZZ):
+        return None
+    ctx = _context(ring.ngens)
+    _c, fs = _to(p, ctx).factor()  # the constant is recomputed from the normalised factors
+    out = []
+    denom = K.one
+    for f, k in fs:
+        d = {m: (int(a.p), int(a.q)) for m, a in f.to_dict().items()}
+        scale = math.lcm(*(b for _a, b in d.values()))
+        ints = {m: a * (scale // b) for m, (a, b) in d.items()}
+        g = math.gcd(*ints.values())
+        if ints[max(ints)] < 0:
+            g = -g
+        out.append((ring.from_dict({m: K(a // g) for m, a in ints.items()}), int(k)))
+        denom *= K(ints[max(ints)] // g) ** int(k)
+    lead = p[max(p.keys())]  # the leading coefficient in lex order (as the factors' signs)
+    coeff = K.quo(lead, denom) if K.is_QQ else K.exquo(lead, denom)
+    dense = [f.to_dense() for f, _k in out]
+    order = sorted(range(len(out)), key=lambda i: (len(dense[i]), out[i][1], dense[i]))  # sympy's _sort_factors
+    return coeff, [out[i] for i in order]
 
 
 #: a conservative rate of FLINT's sparse multiplication (term products per second on one core): a single C call

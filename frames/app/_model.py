@@ -9,7 +9,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -439,7 +439,12 @@ class Model:
         return self.chart.dim
 
     def nonholonomic(self) -> NonholonomicSystem:
-        """The nonholonomic system in the model's adapted frame."""
+        """The nonholonomic system in the model's adapted frame (one object per model, so that every user of
+        the model, a report's sections and :meth:`frames.ChaplyginSystem.from_model`, shares its results)."""
+        return self._nonholonomic
+
+    @cached_property
+    def _nonholonomic(self) -> NonholonomicSystem:
         return NonholonomicSystem(self.lagrangian, self.frame, self.m)
 
     #: installed by ``frames.app._interop`` (which imports this module, so no import cycle)

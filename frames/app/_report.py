@@ -34,6 +34,7 @@ from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
     as_expr,
+    factor,
     is_known_tidy,
     op_count,
     step,
@@ -105,12 +106,12 @@ def display_form(expr: object) -> sp.Expr:
         return e
     try:
         if op_count(e, FACTOR_OPS_LIMIT) <= FACTOR_OPS_LIMIT:
-            return sp.factor(e)
+            return factor(e)  # sympy.factor's result (FLINT's factorisation when installed)
         large = _display_large(e)
         if large is not None:
             return large
         n, d = sp.fraction(sp.together(e))
-        return sp.factor_terms(n) / sp.factor(d)
+        return sp.factor_terms(n) / factor(d)
     except (sp.PolynomialError, NotImplementedError, TypeError):  # pragma: no cover - exotic input
         return e
 

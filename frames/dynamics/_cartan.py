@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from .._value import Value, latex_of
-from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, is_zero, tidy
+from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, derivative, is_zero, tidy
 from ..algebra._solve import _reduce_conditions, solve_linear_general
 from ..errors import InvalidExpressionError
 from ..geometry._forms import Form
@@ -207,12 +207,12 @@ class CartanSystem(Value):
         """Apply the vector ``Y`` (components over :attr:`coords`) to a function."""
         Y = as_exprs(Y, name="CartanSystem.apply: Y", length=len(self.coords))
         e = as_expr(f, name="CartanSystem.apply: f")
-        return sp.Add(*[c * sp.diff(e, x) for c, x in zip(Y, self.coords, strict=True) if c != 0])
+        return sp.Add(*[c * derivative(e, x) for c, x in zip(Y, self.coords, strict=True) if c != 0])
 
     # ------------------------------------------------------------ the forms
     def momenta(self) -> tuple[sp.Expr, ...]:
         """``p_i = X_i^V(L) = ∂L/∂v^i``."""
-        return tuple(sp.diff(self.L, vi) for vi in self.frame.v)
+        return tuple(derivative(self.L, vi) for vi in self.frame.v)
 
     def cartan_one_form(self) -> Form:
         r"""The Cartan 1-form ``X_i^V(L) θ^i``."""

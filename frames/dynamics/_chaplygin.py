@@ -36,6 +36,8 @@ from ..algebra import (
     budgeted,
     canon,
     checkpoint,
+    derivative,
+    hessian,
     is_zero,
     solve_linear,
     tidy,
@@ -227,7 +229,15 @@ class ChaplyginSystem(AdaptedIndices, Value):
         sc_raw = model.structure_constants
         pos = {g: j for j, g in enumerate(grp)}
         sc = {(pos[a], pos[b]): {pos[c]: val for c, val in row.items()} for (a, b), row in sc_raw.items()}
-        return cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=check)
+        out = cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=False)
+        if out.frame == F and out.m == model.m and hasattr(model, "nonholonomic"):
+            # the group fields come last: the system's frame is the model's, so its anholonomy and the
+            # nonholonomic field already computed on the model (by a report's earlier sections) are reused
+            object.__setattr__(out, "frame", F)
+            out._cache["nh"] = model.nonholonomic()
+        if check:
+            out.check()
+        return out
 
     # ---------------------------------------------------------------- checks
     def check(self) -> None:
@@ -252,7 +262,9 @@ class ChaplyginSystem(AdaptedIndices, Value):
                     raise ConstraintError(
                         f"ChaplyginSystem: structure_constants: [E_{a + 1}, E_{b + 1}] = {B!r} but the structure constants give {expect!r}"
                     )
-        bad = [a for a in self.a if not is_zero(F.apply_complete(a, self._Lv))]
+        # E^C(L) in natural coordinates (the same function on TQ as X_a^C(L) in (q, v), with the smaller L)
+        L = self.lagrangian.expr
+        bad = [a for a, E in zip(self.a, self.generators, strict=True) if not is_zero(E.complete_lift()(L))]
         if bad:
             raise ConstraintError(f"ChaplyginSystem: lagrangian: L is not invariant: E^C(L) ≠ 0 for generators {bad}")
 
@@ -282,10 +294,13 @@ class ChaplyginSystem(AdaptedIndices, Value):
     def momenta(self, on_C: bool = True) -> tuple[sp.Expr, ...]:
         r"""``p_a = Ẽ_a^V(L)`` (on C by default, else on TQ in ``(q, v)``)."""
         on_C = as_flag(on_C, name="ChaplyginSystem.momenta: on_C")
-        out = [sp.diff(self._Lv, self.frame.v[a]) for a in self.a]
-        if on_C:
-            out = [x.xreplace(self.on_C) for x in out]
-        return tuple(tidy(x) for x in out)
+        key = "momenta on C" if on_C else "momenta"
+        if key not in self._cache:
+            out = [derivative(self._Lv, self.frame.v[a]) for a in self.a]
+            if on_C:
+                out = [x.xreplace(self.on_C) for x in out]
+            self._cache[key] = tuple(tidy(x) for x in out)
+        return self._cache[key]  # type: ignore[no-any-return]
 
     def multiplier_identity(self) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ(p_a) − λ_a`` (vanish: the multiplier equation of section 6)."""
@@ -321,8 +336,12 @@ class ChaplyginSystem(AdaptedIndices, Value):
     # ---------------------------------------------------------------- Routhian
     def routhian_in_frame(self) -> sp.Expr:
         r"""``L̃ = L − p_a v^a`` in ``(q, v)``."""
-        p = self.momenta(on_C=False)
-        return sp.expand(self._Lv - sum((pa * self.frame.v[a] for pa, a in zip(p, self.a, strict=True)), sp.S.Zero))
+        if "routhian" not in self._cache:
+            p = self.momenta(on_C=False)
+            v = self.frame.v
+            Lt = sp.expand(self._Lv - sum((pa * v[a] for pa, a in zip(p, self.a, strict=True)), sp.S.Zero))
+            self._cache["routhian"] = Lt
+        return self._cache["routhian"]  # type: ignore[no-any-return]
 
     def routhian(self) -> Lagrangian:
         r"""``L̃ = L − p_a v^a`` as a Lagrangian in natural coordinates."""
@@ -386,7 +405,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         so on C (where ``E = 0``) it is ``diag(g_αβ, −g_ab)`` up to the zero off-diagonal block.
         """
         on_C = as_flag(on_C, name="ChaplyginSystem.routhian_hessian: on_C")
-        H = sp.hessian(self.routhian_in_frame(), self.frame.v)
+        H = hessian(self.routhian_in_frame(), self.frame.v)
         if on_C:
             return sp.ImmutableMatrix(H.xreplace(self.on_C).applyfunc(tidy))
         return sp.ImmutableMatrix(H.applyfunc(sp.expand))  # polynomial in v: expanded, no trig reduction
@@ -394,7 +413,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
     def routhian_momenta(self) -> tuple[sp.Expr, ...]:
         r"""``p̃_a = Ẽ_a^V(L̃)`` on TQ; the proof of Proposition 5 gives ``p̃_a = −g_ab v^b``."""
         Lt = self.routhian_in_frame()
-        return tuple(tidy(sp.diff(Lt, self.frame.v[a])) for a in self.a)
+        return tuple(tidy(derivative(Lt, self.frame.v[a])) for a in self.a)
 
     def routhian_of_routhian(self) -> sp.Expr:
         r"""The Routhian of ``L̃``, ``L̃ − p̃_a v^a`` on TQ (section 6: ``= L − p_a v^a + g_ab v^a v^b``)."""
@@ -411,7 +430,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         mus = self._mu(mu, "ChaplyginSystem.vakonomic_routhian: mu")
         v = self.frame.v
         Lh = self._Lv - sp.Add(*[x * v[a] for x, a in zip(mus, self.a, strict=True)])
-        ph = [sp.diff(Lh, v[a]) for a in self.a]
+        ph = [derivative(Lh, v[a]) for a in self.a]
         return sp.expand(Lh - sp.Add(*[p * v[a] for p, a in zip(ph, self.a, strict=True)]))
 
     def _mu(self, mu: Sequence[Any] | None, what: str) -> tuple[sp.Expr, ...]:
@@ -472,9 +491,13 @@ class ChaplyginSystem(AdaptedIndices, Value):
             row = []
             for X in gens:
                 muX = sp.Add(*[pi[k] * X.components[k] for k in range(n)])
-                e = sp.Add(*[W.components[i] * sp.diff(muX, q[i]) for i in range(n)])
+                e = sp.Add(*[W.components[i] * derivative(muX, q[i]) for i in range(n)])
                 e -= sp.Add(
-                    *[pi[j] * sp.diff(W.components[j], q[i]) * sp.diff(muX, pi[i]) for i in range(n) for j in range(n)]
+                    *[
+                        pi[j] * derivative(W.components[j], q[i]) * derivative(muX, pi[i])
+                        for i in range(n)
+                        for j in range(n)
+                    ]
                 )
                 row.append(tidy(e.xreplace(on_D0)))
             rows.append(row)
@@ -491,7 +514,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         mus = self._mu(mu, "ChaplyginSystem.lifted_generator: mu")
         act = self.cotangent_lift_action(mus)
         out = self.frame.apply_complete(self.m + a, e)
-        out += sp.Add(*[act[a, b] * sp.diff(e, mus[b]) for b in range(k)])
+        out += sp.Add(*[act[a, b] * derivative(e, mus[b]) for b in range(k)])
         return tidy(out)
 
     # ---------------------------------------------------------- Corollary 3

@@ -27,6 +27,7 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
+    derivative,
     is_zero,
     step,
     tidy,
@@ -611,7 +612,7 @@ def consistency_along_motion(
     cur = {s: cur[s] for s in need}
     res = []
     for j, q in enumerate(ch.q):
-        res.append(sp.simplify(sp.diff(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur)))
+        res.append(sp.simplify(derivative(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur)))
     for j, r in enumerate(res):
         if not is_zero(r) and _numeric_nonzero(r):
             raise ConstraintError(
@@ -622,7 +623,7 @@ def consistency_along_motion(
     G = nh.field()
     lam = nh.multipliers()
     for i in vk.alpha:
-        res.append(sp.simplify(sp.diff(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
+        res.append(sp.simplify(derivative(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
     R = F.anholonomy
     v = F.v
     ia = list(vk.a)
@@ -633,7 +634,7 @@ def consistency_along_motion(
         psi = [p0[i] + sp.integrate(lam_t[i].xreplace({t: s}), (s, 0, t)) for i in range(k)]
     else:
         fs = [sp.Function(f"psi{a + 1}")(t) for a in ia]
-        odes = [sp.Eq(sp.diff(fs[i], t), lam_t[i] - sum(fs[j] * Mx[i, j] for j in range(k))) for i in range(k)]
+        odes = [sp.Eq(derivative(fs[i], t), lam_t[i] - sum(fs[j] * Mx[i, j] for j in range(k))) for i in range(k)]
         sol = sp.dsolve(
             odes if k > 1 else odes[0], fs if k > 1 else fs[0], ics={f.subs(t, 0): x for f, x in zip(fs, p0)}
         )

@@ -20,7 +20,7 @@ from typing import Any
 import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
-from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, derivative, hessian, is_zero, solve_linear, tidy
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry._chart import Chart
@@ -79,14 +79,14 @@ def frame_el_terms(
     """
     n = frame.dim
     v = frame.v
-    dLdv = [sp.diff(Lv, vi) for vi in v]
+    dLdv = [derivative(Lv, vi) for vi in v]
     g = sp.zeros(len(rows), n)
     r = sp.zeros(len(rows), 1)
     u_in_v = frame.u_in_v
     for a, i in enumerate(rows):
         h = dLdv[i]
         for j in range(n):
-            g[a, j] = canon(sp.diff(h, v[j]).xreplace(subs))
+            g[a, j] = canon(derivative(h, v[j]).xreplace(subs))
         # d/dt of X_i^V L along the base motion u = v^j X_j (∂_t only for a time-dependent L)
         drift = frame.chart.total_derivative(h, velocities=u_in_v, time=t is not None)
         r[a, 0] = canon((frame.apply_complete(i, Lv) - drift).xreplace(subs))
@@ -172,16 +172,16 @@ class Lagrangian:
     def hessian(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
         r"""``g_ij = X_i^V X_j^V L`` in ``(q, v)`` (natural ``∂²L/∂u^i∂u^j`` when ``frame`` is None)."""
         if frame is None:
-            return canon_matrix(sp.hessian(self.expr, self.chart.u))
+            return canon_matrix(hessian(self.expr, self.chart.u))
         Lv = self.in_frame(self._check_frame(frame, "Lagrangian.hessian: frame"))
-        return canon_matrix(sp.hessian(Lv, frame.v))
+        return canon_matrix(hessian(Lv, frame.v))
 
     def energy(self, frame: Frame | None = None) -> sp.Expr:
         r"""``E = v^i X_i^V(L) − L`` (``u^i ∂L/∂u^i − L`` when ``frame`` is None)."""
         if frame is None:
-            return canon(sum((ui * sp.diff(self.expr, ui) for ui in self.chart.u), sp.S.Zero) - self.expr)
+            return canon(sum((ui * derivative(self.expr, ui) for ui in self.chart.u), sp.S.Zero) - self.expr)
         Lv = self.in_frame(self._check_frame(frame, "Lagrangian.energy: frame"))
-        return canon(sum((vi * sp.diff(Lv, vi) for vi in frame.v), sp.S.Zero) - Lv)
+        return canon(sum((vi * derivative(Lv, vi) for vi in frame.v), sp.S.Zero) - Lv)
 
     def hessian_rank(self, frame: Frame | None = None) -> int:
         """Rank of the Hessian (generic rank, exact zero tests)."""
@@ -198,9 +198,9 @@ class Lagrangian:
     def momenta(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
         """Momenta ``p_i = X_i^V(L)`` in ``(q, v)`` (natural ``∂L/∂u^i`` when ``frame`` is None)."""
         if frame is None:
-            return sp.ImmutableMatrix([sp.diff(self.expr, ui) for ui in self.chart.u])
+            return sp.ImmutableMatrix([derivative(self.expr, ui) for ui in self.chart.u])
         Lv = self.in_frame(self._check_frame(frame, "Lagrangian.momenta: frame"))
-        return sp.ImmutableMatrix([sp.diff(Lv, vi) for vi in frame.v])
+        return sp.ImmutableMatrix([derivative(Lv, vi) for vi in frame.v])
 
     def euler_lagrange_field(self, frame: Frame | None = None) -> SecondOrderField:
         r"""The Euler–Lagrange field relative to ``frame`` (Proposition 1).
@@ -266,10 +266,10 @@ class Lagrangian:
         sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(F.v, vf, strict=True))
         eqs = []
         for i in range(n):
-            dv = sp.diff(Lv, F.v[i])
-            lhs = sp.diff(dv.xreplace(sub), t)
-            lhs -= sp.Add(*[F.matrix[i, j] * sp.diff(Lv, self.chart.q[j]) for j in range(n)]).xreplace(sub)
-            lhs += sp.Add(*[R[j, i, k] * F.v[k] * sp.diff(Lv, F.v[j]) for j in range(n) for k in range(n)]).xreplace(
+            dv = derivative(Lv, F.v[i])
+            lhs = derivative(dv.xreplace(sub), t)
+            lhs -= sp.Add(*[F.matrix[i, j] * derivative(Lv, self.chart.q[j]) for j in range(n)]).xreplace(sub)
+            lhs += sp.Add(*[R[j, i, k] * F.v[k] * derivative(Lv, F.v[j]) for j in range(n) for k in range(n)]).xreplace(
                 sub
             )
             eqs.append(sp.Eq(lhs, 0))

@@ -83,6 +83,7 @@ from ..algebra import (
     budgeted,
     canon,
     checkpoint,
+    derivative,
     entries,
     is_zero,
     op_count,
@@ -110,7 +111,7 @@ FACTOR_NUMERATOR_OPS = 2000
 
 def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
     """``X(f) = X^j ∂_j f`` (internal: no argument check, Dummy symbols allowed)."""
-    return sp.Add(*[c * sp.diff(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
+    return sp.Add(*[c * derivative(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -296,7 +297,7 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
     q = F.chart.q
     G = nh.field()
     v = F.v[: nh.m]
-    frame_part = [v[al] * sp.diff(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)]
+    frame_part = [v[al] * derivative(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)]
     try:  # ∂Γ^α/∂v^α in the ring (the quotient rule on numerator and denominator, one cancellation)
         ctx = RationalFunctions([*frame_part, *G.Gamma[: nh.m]], exp=True)
         total = ctx.from_expr(sp.Add(*frame_part))
@@ -316,7 +317,7 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
         return ctx.to_expr(ctx.normal_sum(parts))
     except (UnsupportedExpression, BasePolynomialError):
         pass
-    e = sp.Add(*frame_part) + sp.Add(*[sp.diff(G.Gamma[al], v[al]) for al in range(nh.m)])
+    e = sp.Add(*frame_part) + sp.Add(*[derivative(G.Gamma[al], v[al]) for al in range(nh.m)])
     return _norm(e)
 
 
@@ -334,8 +335,8 @@ def _velocity_jet(div: sp.Expr, v: Sequence[sp.Symbol]) -> tuple[sp.Expr, list[s
         if any(f.denom.diff(g) for g in gens if g is not None):
             raise UnsupportedExpression("the denominator depends on v")
     except (UnsupportedExpression, BasePolynomialError):
-        c = [_norm(sp.diff(div, x)) for x in v]
-        return _norm(div.xreplace(dict.fromkeys(v, 0))), c, [[_norm(sp.diff(ca, y)) for y in v] for ca in c]
+        c = [_norm(derivative(div, x)) for x in v]
+        return _norm(div.xreplace(dict.fromkeys(v, 0))), c, [[_norm(derivative(ca, y)) for y in v] for ca in c]
     zero = ctx.ring.zero
 
     def over_d(num: Any) -> sp.Expr:
@@ -495,7 +496,7 @@ def _ansatz(
     homog = []
     for z in null:
         fz = sp.Add(*[canon(v) * b for v, b in zip(z, basis, strict=True)])
-        if not all(is_zero(sp.diff(fz, y)) for y in q):
+        if not all(is_zero(derivative(fz, y)) for y in q):
             homog.append(fz)
     return N, f + h, homog
 
@@ -512,7 +513,7 @@ def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr
     f = sp.S.Zero
     for j, x in enumerate(q):
         checkpoint()
-        rest = canon(omega[j] - sp.diff(f, x))
+        rest = canon(omega[j] - derivative(f, x))
         if rest == 0:
             continue
         if _depends(rest, q[:j]):  # ω was not closed after all
@@ -550,7 +551,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         bad = [("div Γ at v = 0", at0)]
         bad += [(f"∂²(div Γ)/∂{x}∂{y}", second[i][j]) for i, x in enumerate(v) for j, y in enumerate(v)]
         if ch.t is not None:
-            bad += [(f"∂²(div Γ)/∂{x}∂{ch.t}", _norm(sp.diff(ca, ch.t))) for x, ca in zip(v, c, strict=True)]
+            bad += [(f"∂²(div Γ)/∂{x}∂{ch.t}", _norm(derivative(ca, ch.t))) for x, ca in zip(v, c, strict=True)]
         bad = [(lab, e) for lab, e in bad if e != 0 and not is_zero(e)]
         if bad:
             out.update(
@@ -636,7 +637,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
     if not isinstance(found, str):
         N, f, homog = found
         out["density"] = N
-        out["log_form"] = tuple(tidy(sp.diff(f, x)) for x in q)
+        out["log_form"] = tuple(tidy(derivative(f, x)) for x in q)
         note = ""
         if homog:
             note = (

@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from ..algebra import RationalFunctions, UnsupportedExpression, canon, is_zero, tidy, trig_normal
+from ..algebra import RationalFunctions, UnsupportedExpression, canon, derivative, is_zero, tidy, trig_normal
 
 __all__ = ["_ExprAlgebra", "_FieldAlgebra", "_Frac", "_brief", "_depends", "_norm"]
 
@@ -50,7 +50,7 @@ class _ExprAlgebra:
     norm = el
 
     def apply(self, comps: list[Any], f: Any) -> Any:
-        return _norm(sp.Add(*[c * sp.diff(f, x) for c, x in zip(comps, self.q, strict=True) if c != 0]))
+        return _norm(sp.Add(*[c * derivative(f, x) for c, x in zip(comps, self.q, strict=True) if c != 0]))
 
     def zero(self, f: Any) -> bool:
         return f == 0 or is_zero(f)
@@ -90,7 +90,7 @@ class _FieldAlgebra(_ExprAlgebra):
                 if not ge.has(x):
                     continue
                 try:
-                    row.append((g, ctx.from_expr(sp.diff(ge, x))))
+                    row.append((g, ctx.from_expr(derivative(ge, x))))
                 except ValueError:
                     row.append((g, None))  # beyond the derivatives kept: refused if it is needed
             self.table.append(row)

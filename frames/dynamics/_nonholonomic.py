@@ -29,6 +29,7 @@ from ..algebra import (
     canon_element,
     canon_matrix,
     cramer_size_bound,
+    derivative,
     generic_rank,
     is_zero,
     solve_rational,
@@ -406,7 +407,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         ch = self.lagrangian.chart
         sub = self.u_on_C
         L = self.lagrangian.expr
-        dLdu = [sp.diff(L, uk).xreplace(sub) for uk in ch.u]
+        dLdu = [derivative(L, uk).xreplace(sub) for uk in ch.u]
         Lc, *p = _normal_many(
             [L.xreplace(sub)] + [sp.Add(*[F.matrix[i, k] * dLdu[k] for k in range(self.n)]) for i in range(self.n)]
         )
@@ -433,7 +434,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def _time_derivative(self, f: sp.Expr) -> sp.Expr:
         t = self.lagrangian.chart.t
-        return sp.diff(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
+        return derivative(f, t) if (t is not None and self.lagrangian.time_dependent) else sp.S.Zero
 
     def _drift(self, i: int) -> sp.Expr:
         r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C, ``−r_i``."""
@@ -477,7 +478,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
     def _hessian_rows(self) -> sp.ImmutableMatrix:
         """``∂p_i/∂v^β`` on C for all i and β ≤ m (the columns of the Hessian that act on Γ^β)."""
         _, p = self._on_C
-        flat = _normal_many([sp.diff(p[i], self.frame.v[be]) for i in range(self.n) for be in self.alpha])
+        flat = _normal_many([derivative(p[i], self.frame.v[be]) for i in range(self.n) for be in self.alpha])
         return sp.ImmutableMatrix(self.n, self.m, flat)
 
     def hessian_D(self) -> sp.ImmutableMatrix:
@@ -605,8 +606,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         Th = F.coframe_matrix
         out = []
         for i, (qi, ui) in enumerate(zip(L.chart.q, L.chart.u, strict=True)):
-            dLdu = F.to_quasi(sp.diff(L.expr, ui))
-            dLdq = F.to_quasi(sp.diff(L.expr, qi))
+            dLdu = F.to_quasi(derivative(L.expr, ui))
+            dLdq = F.to_quasi(derivative(L.expr, qi))
             e = G(dLdu) - dLdq - sum((Th[a, i] * lam[a - self.m] for a in self.a), sp.S.Zero)
             out.append(tidy(e.xreplace(self.on_C)))
         return tuple(out)
@@ -633,10 +634,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
         q = self.lagrangian.chart.q
         out = []
         for al in self.alpha:
-            e = G(sp.diff(Lv, F.v[al]))
-            e -= sp.Add(*[F.matrix[al, i] * sp.diff(Lv, q[i]) for i in range(self.n)]).xreplace(self.on_C)
+            e = G(derivative(Lv, F.v[al]))
+            e -= sp.Add(*[F.matrix[al, i] * derivative(Lv, q[i]) for i in range(self.n)]).xreplace(self.on_C)
             e += sp.Add(
-                *[R[i, al, be] * F.v[be] * sp.diff(Lv, F.v[i]) for i in range(self.n) for be in self.alpha]
+                *[R[i, al, be] * F.v[be] * derivative(Lv, F.v[i]) for i in range(self.n) for be in self.alpha]
             ).xreplace(self.on_C)
             out.append(tidy(e))
         return tuple(out)
@@ -656,9 +657,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
             Xbar = F.apply_complete(al, Lc)  # X_α^C(L_c); the X_a^V part kills L_c
             Xbar = Xbar.xreplace(self.on_C)
             rhs = sum(
-                (R[a, al, be] * F.v[be] * sp.diff(Lv, F.v[a]) for a in self.a for be in self.alpha), sp.S.Zero
+                (R[a, al, be] * F.v[be] * derivative(Lv, F.v[a]) for a in self.a for be in self.alpha), sp.S.Zero
             ).xreplace(self.on_C)
-            out.append(tidy(Gv(sp.diff(Lc, F.v[al])) - Xbar + rhs))
+            out.append(tidy(Gv(derivative(Lc, F.v[al])) - Xbar + rhs))
         return tuple(out)
 
     def in_frame(self, frame: Frame) -> NonholonomicSystem:
@@ -702,7 +703,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             for j in range(self.n):
                 e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
                 e += sp.Add(
-                    *[F.v[al] * u[k] * sp.diff(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
+                    *[F.v[al] * u[k] * derivative(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
                 )
                 acc.append(e.xreplace(sub))
             self._cache["acc"] = sp.ImmutableMatrix(

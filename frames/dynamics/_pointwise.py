@@ -14,7 +14,7 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from ..algebra import RationalFunctions, UnsupportedExpression
+from ..algebra import RationalFunctions, UnsupportedExpression, derivative
 from ..geometry._tangent import derivation
 from ._vakonomic import VakonomicSystem
 
@@ -154,7 +154,7 @@ def _points_from_expressions(vk: VakonomicSystem, phi: Sequence[sp.Expr], strong
         if vk.lagrangian.time_dependent and t is not None:
             pairs.append((sp.S.One, t))
         exprs += [derivation(phi[a], pairs).xreplace(vk.on_C) + ra[a] for a in range(k)]
-        exprs += [sp.diff(phi[a], F.v[be]) for a in range(k) for be in vk.alpha]
+        exprs += [derivative(phi[a], F.v[be]) for a in range(k) for be in vk.alpha]
         exprs += [g[i, be] for i in range(n) for be in range(m)] + list(r)
     try:
         ctx = RationalFunctions(exprs, exp=True)

@@ -40,6 +40,7 @@ from ..algebra import (
     cramer_size_bound,
     exact_solve,
     generic_rank,
+    hessian,
     is_zero,
     op_count,
     ring_is_zero,
@@ -361,7 +362,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         Lagrangian is never written in all ``n`` quasi-velocities.
         """
         nh = self.nonholonomic
-        Hn = sp.hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
+        Hn = hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
         M = sp.Matrix(self.frame.matrix)
         g = (M * Hn * M.T).applyfunc(canon)
         r = sp.Matrix([nh._rhs(i) for i in range(self.n)])
@@ -597,7 +598,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         key = ("tangent", phi)
         if key in self._cache:
             return self._cache[key]  # type: ignore[no-any-return]
-        self._schur()  # regularity checks w.r.t. D and D^⊥
+        self.check_regularity()  # w.r.t. D and D^⊥: proved at a generic point, else by the exact solves
         g, r = self._terms
         g = sp.Matrix(g)
         m = self.m

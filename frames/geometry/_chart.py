@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import as_expr, as_exprs, as_flag, as_subs, expect
+from ..algebra import as_expr, as_exprs, as_flag, as_subs, derivative, expect
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 
 __all__ = ["Chart"]
@@ -255,13 +255,13 @@ class Chart:
         if extra:
             extra = as_subs(extra, name="Chart.total_derivative: extra")
         time = as_flag(time, name="Chart.total_derivative: time")
-        out = sp.Add(*[ui * sp.diff(e, qi) for qi, ui in zip(self.q, qd, strict=True)])
+        out = sp.Add(*[ui * derivative(e, qi) for qi, ui in zip(self.q, qd, strict=True)])
         if accelerations is not None:
-            out += sp.Add(*[a * sp.diff(e, ui) for ui, a in zip(self.u, accelerations, strict=True)])
+            out += sp.Add(*[a * derivative(e, ui) for ui, a in zip(self.u, accelerations, strict=True)])
         if extra:
-            out += sp.Add(*[xd * sp.diff(e, x) for x, xd in extra.items()])
+            out += sp.Add(*[xd * derivative(e, x) for x, xd in extra.items()])
         if time and self.t is not None:
-            out += sp.diff(e, self.t)
+            out += derivative(e, self.t)
         return out
 
     def coordinate_substitution(self, values: Mapping[Any, Any]) -> dict[sp.Symbol, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import canon, canon_matrix, expect, is_zero
+from ..algebra import canon, canon_matrix, derivative, expect, is_zero
 from ..errors import ArgumentError, ConstraintError
 from ._chart import Chart
 from ._fields import VectorField
@@ -216,7 +216,7 @@ class LinearConstraints:
                 mat.append([chart.check_on_Q(c, f"LinearConstraints: rows[{k}][{j}]") for j, c in enumerate(r)])
             else:
                 e = chart.check_on_TQ(r, f"LinearConstraints: rows[{k}]")
-                coeffs = [sp.diff(e, ui) for ui in chart.u]
+                coeffs = [derivative(e, ui) for ui in chart.u]
                 resid = canon(e - sum((c * ui for c, ui in zip(coeffs, chart.u, strict=True)), sp.S.Zero))
                 if not is_zero(resid) or any(c.free_symbols & set(chart.u) for c in coeffs):
                     raise ConstraintError(

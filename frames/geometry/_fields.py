@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import as_expr, as_int, canon, canon_matrix, expect, is_zero
+from ..algebra import as_expr, as_int, canon, canon_matrix, derivative, expect, is_zero
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._tangent import TangentVectorField, derivation
@@ -262,7 +262,7 @@ class OneForm:
         comps = [
             canon(
                 Z(self.components[i])
-                + sum((self.components[j] * sp.diff(Z.components[j], q[i]) for j in range(len(q))), sp.S.Zero)
+                + sum((self.components[j] * derivative(Z.components[j], q[i]) for j in range(len(q))), sp.S.Zero)
             )
             for i in range(len(q))
         ]
@@ -276,7 +276,7 @@ class OneForm:
         q = self.chart.q
         n = len(q)
         return sp.ImmutableMatrix(
-            n, n, lambda i, j: canon(sp.diff(self.components[j], q[i]) - sp.diff(self.components[i], q[j]))
+            n, n, lambda i, j: canon(derivative(self.components[j], q[i]) - derivative(self.components[i], q[j]))
         )
 
     def fibre_function(self) -> sp.Expr:

@@ -32,7 +32,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, expect, is_zero, tidy
+from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, derivative, expect, is_zero, tidy
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._tangent import TangentVectorField
 
@@ -267,7 +267,7 @@ class Form(Value):
             for k, x in enumerate(self.coords):
                 if k in I:
                     continue
-                df = sp.diff(f, x)
+                df = derivative(f, x)
                 if df == 0:
                     continue
                 sign, key = _sort_sign((k, *I))

@@ -27,6 +27,7 @@ from ..algebra import (
     as_matrix,
     canon,
     canon_matrix,
+    derivative,
     domain_determinant,
     entries,
     exact_inverse,
@@ -321,13 +322,13 @@ class Frame:
         for j in range(n):
             coeff = sp.Add(*[R[j, i, k] * self.v[k] for k in range(n) if R[j, i, k] != 0])
             if coeff != 0:
-                out -= coeff * sp.diff(e, self.v[j])
+                out -= coeff * derivative(e, self.v[j])
         return out
 
     def apply_vertical(self, i: int, f: object) -> sp.Expr:
         r"""``X_i^V(f) = ∂f/∂v^i`` for ``f(q, v)``."""
         i = _index(i, self.dim, "Frame.apply_vertical: i")
-        return sp.diff(as_expr(f, name="Frame.apply_vertical: f"), self.v[i])
+        return derivative(as_expr(f, name="Frame.apply_vertical: f"), self.v[i])
 
     def complete_lift(self, i: int) -> TangentVectorField:
         r"""``X_i^C`` as a vector field on TQ in the frame coordinates ``(q, v)``."""

@@ -56,7 +56,19 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, canon, checkpoint, exact_inverse, expect, is_zero, step, tidy
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_int,
+    canon,
+    checkpoint,
+    derivative,
+    exact_inverse,
+    expect,
+    is_zero,
+    step,
+    tidy,
+)
 from ..errors import ArgumentError, ConstraintError, FramesError, InvalidExpressionError
 from ._chart import Chart
 from ._fields import VectorField
@@ -278,7 +290,7 @@ def _jet(f: sp.Expr, shift: dict[sp.Symbol, sp.Expr], s: sp.Symbol, order: int) 
     out = sp.S.Zero
     for k in range(order + 1):
         if k:
-            g = sp.diff(g, s)
+            g = derivative(g, s)
         out += canon(g.subs(s, 0)) / math.factorial(k)
         if g.is_zero:
             break

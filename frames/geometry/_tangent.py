@@ -25,6 +25,7 @@ from ..algebra import (
     as_subs,
     canon,
     canon_matrix,
+    derivative,
     expect,
     is_zero,
     replace_atoms,
@@ -79,7 +80,7 @@ def derivation(e: sp.Expr, pairs: Sequence[tuple[sp.Expr, sp.Symbol]]) -> sp.Exp
     terms = []
     for a, x in pairs:
         if a != 0:
-            d = sp.diff(e, x)
+            d = derivative(e, x)
             if d != 0:
                 terms.append(a * d)
     return sp.Add(*terms)
@@ -317,7 +318,9 @@ class SecondOrderField(Value):
         acc = []
         for j in range(n):
             e = sp.Add(*[self.Gamma[i] * F.matrix[i, j] for i in range(n)])
-            e += sp.Add(*[F.v[i] * u[k] * sp.diff(F.matrix[i, j], self.chart.q[k]) for i in range(n) for k in range(n)])
+            e += sp.Add(
+                *[F.v[i] * u[k] * derivative(F.matrix[i, j], self.chart.q[k]) for i in range(n) for k in range(n)]
+            )
             acc.append(tidy(F.to_natural(e)))
         return sp.ImmutableMatrix(acc)
 

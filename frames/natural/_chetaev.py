@@ -33,7 +33,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_flag, as_matrix, as_subs, budgeted, canon, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, as_matrix, as_subs, budgeted, canon, derivative, is_zero, solve_linear, tidy
 from ..dynamics._checks import check_flag_choice, expect_obj, prefix_symbols
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
@@ -142,7 +142,9 @@ class ChetaevSystem(Value):
         r"""``D^{(q_j)} f = d/dt ∂f/∂u_j − ∂f/∂q_j`` for j = 1..n (Talamucci (53))."""
         ch = self.chart
         e = as_expr(f, name="ChetaevSystem.lagrangian_derivative: f")
-        return tuple(canon(self.kozlov.ddt(sp.diff(e, u)) - sp.diff(e, q)) for q, u in zip(ch.q, ch.u, strict=True))
+        return tuple(
+            canon(self.kozlov.ddt(derivative(e, u)) - derivative(e, q)) for q, u in zip(ch.q, ch.u, strict=True)
+        )
 
     def residuals(self) -> tuple[sp.Expr, ...]:
         r"""Chetaev equations ``D^{(q_j)} L − λ_ν ∂g_ν/∂u_j`` (Talamucci (52a), Lemos (8))."""
@@ -186,7 +188,7 @@ class ChetaevSystem(Value):
         on_constraint = as_flag(on_constraint, name="ChetaevSystem.solve: on_constraint")
         unknowns = list(self.acc) + list(self.lam)
         eqs = list(self.residuals()) + [canon(self.kozlov.ddt(g)) for g in self.constraints]
-        M = sp.Matrix([[sp.diff(e, s) for s in unknowns] for e in eqs])
+        M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         x = solve_linear(M, b, "ChetaevSystem.solve: lagrangian, constraints: Chetaev equations")
         f = self._reduce if on_constraint else tidy
@@ -228,7 +230,7 @@ class ChetaevSystem(Value):
         D = self.lagrangian_derivative(e)
         u = self.chart.u
         n = len(u)
-        return tuple(canon(D[j] - sp.Add(*[Om[h, j] * sp.diff(e, u[h]) for h in range(n)])) for j in range(n))
+        return tuple(canon(D[j] - sp.Add(*[Om[h, j] * derivative(e, u[h]) for h in range(n)])) for j in range(n))
 
     def displacements(self, omega: Any = None) -> DisplacementClasses:
         r"""The displacement classes (43) of the constraints: ``α = γ = ∂g/∂q̇``, ``β = ∂g/∂q``, with Ω (30)."""
@@ -355,7 +357,7 @@ class DisplacementClasses(Value):
         ch = system.chart
         k, n = len(system.constraints), ch.dim
         J = sp.ImmutableMatrix(system.kozlov.jacobian())
-        dq = sp.ImmutableMatrix([[sp.diff(g, q) for q in ch.q] for g in system.constraints])
+        dq = sp.ImmutableMatrix([[derivative(g, q) for q in ch.q] for g in system.constraints])
         mats = {}
         for name, val, default in (("alpha", alpha, J), ("beta", beta, dq), ("gamma", gamma, J)):
             if val is None:
@@ -398,7 +400,7 @@ class DisplacementClasses(Value):
         """``d/dt`` on (q, u, μ, t): accelerations ``a_q``, ``μ̇``."""
         K = self.system.kozlov
         out = K.ddt(e)
-        out += sp.Add(*[d * sp.diff(e, m) for m, d in zip(self.mu, self.mudot, strict=True)])
+        out += sp.Add(*[d * derivative(e, m) for m, d in zip(self.mu, self.mudot, strict=True)])
         return out
 
     def transpositional_rows(self) -> sp.ImmutableMatrix:
@@ -430,7 +432,7 @@ class DisplacementClasses(Value):
 
     def _solve(self, eqs: list[sp.Expr], unknowns: list[sp.Symbol], what: str) -> sp.Matrix:
         eqs = eqs + [canon(self.system.kozlov.ddt(g)) for g in self.system.constraints]
-        M = sp.Matrix([[sp.diff(e, s) for s in unknowns] for e in eqs])
+        M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         if any(x.free_symbols & set(unknowns) for x in M):
             raise ConstraintError(f"{what}: omega: the equations are not linear in {unknowns} (Ω depends on them)")
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
@@ -583,7 +585,7 @@ def talamucci_mvm(mvm: ModifiedVakonomic) -> MVMComparison:
            for x in W):  # fmt: skip
         raise ArgumentError("talamucci_mvm: mvm: W contains free functions; substitute them first")
     d1 = sp.ImmutableMatrix([list(S.lagrangian_derivative_1(g, W)) for g in mvm.constraints]).applyfunc(tidy)
-    p = [sp.diff(L.expr, u) for u in ch.u]
+    p = [derivative(L.expr, u) for u in ch.u]
     pw = [canon(sp.Add(*[p[h] * W[h, j] for h in range(n)])) for j in range(n)]
     # (60) with Talamucci's μ = −λ, μ̇ = −λ̇ (λ the MVM's multipliers); the MVM's q̈ symbols → the system's
     acc = dict(zip(mvm.qdd, S.acc, strict=True))

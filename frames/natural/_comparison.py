@@ -33,7 +33,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value, latex_of
-from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, is_zero, tidy
+from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, is_zero, tidy
 from ..algebra import step as budget_step
 from ..dynamics._checks import check_symbols, expect_obj, optional_time, sequence, symbol_values
 from ..dynamics._vakonomic import VakonomicSystem
@@ -84,7 +84,7 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
 
     def _rep(arg: sp.Expr) -> sp.Expr:
         arg = sp.expand(arg)
-        rate = sp.diff(arg, t)
+        rate = derivative(arg, t)
         if t in rate.free_symbols or rate == 0:
             return sp.exp(arg)
         rest = sp.expand(arg - rate * t)
@@ -180,7 +180,7 @@ def compare_motion(
                 f"compare_motion: motion[{q}]: {qt[q]} uses the velocity symbols; give q(t) as a function of {t}"
             )
     sub: dict[sp.Symbol, sp.Expr] = dict(qt)
-    sub |= {u: sp.diff(qt[q], t) for q, u in zip(ch.q, ch.u, strict=True)}
+    sub |= {u: derivative(qt[q], t) for q, u in zip(ch.q, ch.u, strict=True)}
     sub |= {a: sp.diff(qt[q], t, 2) for q, a in zip(ch.q, kozlov.acc, strict=True)}
     if ch.t is not None and ch.t != t:
         sub[ch.t] = t
@@ -226,14 +226,14 @@ def compare_motion(
         lam_t = [cs[i] + sp.integrate(ht[i], t, conds="none") for i in range(k)]
     else:
         fs = [sp.Function(f"lam{i + 1}")(t) for i in range(k)]
-        odes = [sp.Eq(sp.diff(fs[i], t), sum(Mt[i, j] * fs[j] for j in range(k)) + ht[i]) for i in range(k)]
+        odes = [sp.Eq(derivative(fs[i], t), sum(Mt[i, j] * fs[j] for j in range(k)) + ht[i]) for i in range(k)]
         sol = sp.dsolve(odes if k > 1 else odes[0])
         sol = sol if isinstance(sol, list) else [sol]
         lam_t = [next(s.rhs for s in sol if s.lhs == f) for f in fs]
         csyms = sorted({s for x in lam_t for s in x.free_symbols if s.name.startswith("C")}, key=str)
         lam_t = [x.xreplace(dict(zip(csyms, cs, strict=False))) for x in lam_t]
     lam_t = [tidy(x) for x in lam_t]
-    lsub = dict(zip(lam, lam_t, strict=True)) | {d: sp.diff(x, t) for d, x in zip(ld, lam_t, strict=True)}
+    lsub = dict(zip(lam, lam_t, strict=True)) | {d: derivative(x, t) for d, x in zip(ld, lam_t, strict=True)}
     cond_t = [sp.factor(tidy(c.xreplace(sub).xreplace(lsub))) for c in conds]
     eqs: list[sp.Expr] = []
     for c in cond_t:
@@ -434,7 +434,7 @@ class CortesComparison:
             names.append(f"{p}_{ch.q[ones[0]].name}" if coord else f"{p}{a + 1}")
         self.p = tuple(sp.Symbol(s) for s in names)
         Lv = vk.lagrangian.in_frame(F)
-        self.pi = tuple(tidy(sp.diff(Lv, F.v[a]).xreplace(vk.on_C)) for a in vk.a)
+        self.pi = tuple(tidy(derivative(Lv, F.v[a]).xreplace(vk.on_C)) for a in vk.a)
         self.mu_of_p = {mu: pi - p for mu, pi, p in zip(vk.mu, self.pi, self.p, strict=True)}
         self.p_of_mu = {p: pi - mu for mu, pi, p in zip(vk.mu, self.pi, self.p, strict=True)}
 
@@ -485,7 +485,7 @@ class CortesComparison:
         vk = self.vk
         tf = vk.tangent_field()
         fm = as_expr(f, name="CortesComparison.X: f").xreplace(self.p_of_mu)
-        e = tf.field(fm) + sp.Add(*[A * sp.diff(fm, mu) for A, mu in zip(tf.A, vk.mu, strict=True)])
+        e = tf.field(fm) + sp.Add(*[A * derivative(fm, mu) for A, mu in zip(tf.A, vk.mu, strict=True)])
         return canon(e.xreplace(self.mu_of_p))
 
     def step(self, candidate: Candidate) -> ComparisonStep:

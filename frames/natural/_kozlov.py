@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, canon, is_zero, solve_linear, tidy
+from ..algebra import as_expr, canon, derivative, is_zero, solve_linear, tidy
 from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._vakonomic import VakonomicSystem
@@ -98,7 +98,7 @@ class KozlovEquations(Value):
         clash = (set(lams) | set(lamd) | set(acc)) & taken
         if clash:
             raise InvalidExpressionError(f"{what}: lam: symbols {sorted(map(str, clash))} clash with the chart")
-        J = sp.Matrix([[sp.diff(v, u) for u in ch.u] for v in V])
+        J = sp.Matrix([[derivative(v, u) for u in ch.u] for v in V])
         if J.rank(iszerofunc=is_zero) < k:
             raise ConstraintError(f"{what}: constraints: {V} are not independent in the velocities (rank ∂V/∂u < {k})")
         object.__setattr__(self, "lagrangian", lagrangian)
@@ -119,11 +119,11 @@ class KozlovEquations(Value):
         r"""Total derivative ``u ∂_q + q̈ ∂_u + λ̇ ∂_λ + ∂_t`` of ``f(q, u, λ, t)``."""
         ch = self.chart
         e = as_expr(f, name="KozlovEquations.ddt: f")
-        out = sp.Add(*[u * sp.diff(e, q) for q, u in zip(ch.q, ch.u, strict=True)])
-        out += sp.Add(*[a * sp.diff(e, u) for u, a in zip(ch.u, self.acc, strict=True)])
-        out += sp.Add(*[d * sp.diff(e, lm) for lm, d in zip(self.lam, self.lamdot, strict=True)])
+        out = sp.Add(*[u * derivative(e, q) for q, u in zip(ch.q, ch.u, strict=True)])
+        out += sp.Add(*[a * derivative(e, u) for u, a in zip(ch.u, self.acc, strict=True)])
+        out += sp.Add(*[d * derivative(e, lm) for lm, d in zip(self.lam, self.lamdot, strict=True)])
         if ch.t is not None:
-            out += sp.diff(e, ch.t)
+            out += derivative(e, ch.t)
         return out
 
     def lagrangian_hat(self) -> sp.Expr:
@@ -134,11 +134,11 @@ class KozlovEquations(Value):
         r"""``d/dt ∂L̂/∂u^k − ∂L̂/∂q^k`` for k = 1..n (each vanishes along a vakonomic motion)."""
         ch = self.chart
         Lh = self.lagrangian_hat()
-        return tuple(canon(self.ddt(sp.diff(Lh, u)) - sp.diff(Lh, q)) for q, u in zip(ch.q, ch.u, strict=True))
+        return tuple(canon(self.ddt(derivative(Lh, u)) - derivative(Lh, q)) for q, u in zip(ch.q, ch.u, strict=True))
 
     def jacobian(self) -> sp.ImmutableMatrix:
         r"""``∂V^a/∂u^k`` (k × n)."""
-        return sp.ImmutableMatrix([[sp.diff(v, u) for u in self.chart.u] for v in self.constraints])
+        return sp.ImmutableMatrix([[derivative(v, u) for u in self.chart.u] for v in self.constraints])
 
     def solve(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Accelerations ``q̈`` and ``λ̇`` from (17) and ``d/dt V^a = 0``, functions of ``(q, u, λ, t)``.
@@ -150,7 +150,7 @@ class KozlovEquations(Value):
         """
         unknowns = list(self.acc) + list(self.lamdot)
         eqs = list(self.residuals()) + [canon(self.ddt(v)) for v in self.constraints]
-        M = sp.Matrix([[sp.diff(e, s) for s in unknowns] for e in eqs])
+        M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         try:
             x = solve_linear(M, b, "lagrangian, constraints: Kozlov equations")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from .._lazy import LazyModule
-from ..algebra import as_flag, canon, solve_exact
+from ..algebra import as_flag, canon, derivative, solve_exact
 from ..dynamics._checks import expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import ConstraintError, InvalidExpressionError
@@ -37,7 +37,7 @@ def to_dynamic(chart: Chart) -> tuple[dict[sp.Symbol, Any], list[Any], list[Any]
     expect_obj(chart, Chart, name="to_dynamic: chart")
     t = me.dynamicsymbols._t
     qf = [sp.Function(str(q))(t) for q in chart.q]
-    qd = [sp.diff(x, t) for x in qf]
+    qd = [derivative(x, t) for x in qf]
     sub: dict[sp.Symbol, Any] = dict(zip(chart.q, qf, strict=True)) | dict(zip(chart.u, qd, strict=True))
     if chart.t is not None:
         sub[chart.t] = t
@@ -94,7 +94,7 @@ def lagranges_method_accelerations(
     us = set(ch.u)
     for k, c in enumerate(V):
         for ui in ch.u:
-            if canon(sp.diff(c, ui)).free_symbols & us:
+            if canon(derivative(c, ui)).free_symbols & us:
                 raise ConstraintError(
                     f"{what}: constraints[{k}]: {c} is not linear in the velocities {ch.u}; "
                     "LagrangesMethod needs constraints a^a_i(q) u^i"

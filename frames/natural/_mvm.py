@@ -37,6 +37,7 @@ from ..algebra import (
     as_int,
     as_matrix,
     canon,
+    derivative,
     exact_solve,
     is_zero,
     linsolve_frozen,
@@ -69,7 +70,7 @@ def _jacobian_and_offset(chart: Chart, omegas: Sequence[sp.Expr], what: str) -> 
     c = sp.zeros(len(omegas), 1)
     for i, om in enumerate(omegas):
         for k in range(n):
-            h = canon(sp.diff(om, u[k]))
+            h = canon(derivative(om, u[k]))
             if h.free_symbols & set(u):
                 raise ConstraintError(
                     f"{what}: quasi-velocity {i + 1}, {om}, is not affine in the velocities "
@@ -100,7 +101,7 @@ def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMat
             f"mvm_w_coordinate: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
         )
     Emat = sp.Matrix(
-        n, n, lambda i, k: sp.diff(omegas[i], chart.q[k]) - chart.total_derivative(sp.diff(omegas[i], chart.u[k]))
+        n, n, lambda i, k: derivative(omegas[i], chart.q[k]) - chart.total_derivative(derivative(omegas[i], chart.u[k]))
     )
     # Gauss-Jordan with exact zero tests for pivots (LUsolve may pick a pivot that vanishes: nan)
     W, _ = exact_solve(H, -Emat)
@@ -423,14 +424,14 @@ class ModifiedVakonomic(Value):
         r"""Euler–Lagrange operator (28a): ``E_k f = ∂f/∂q^k − d/dt ∂f/∂u^k`` (0-based k)."""
         e = as_expr(f, name="ModifiedVakonomic.E: f")
         k = as_int(k, name="ModifiedVakonomic.E: k", min=0, max=self.n - 1)
-        return sp.expand(sp.diff(e, self.chart.q[k]) - self.ddt(sp.diff(e, self.chart.u[k])))
+        return sp.expand(derivative(e, self.chart.q[k]) - self.ddt(derivative(e, self.chart.u[k])))
 
     def D(self, f: object, k: int, W: Any = None) -> sp.Expr:
         r"""MVM operator (30): ``D_k f = E_k f + Σ_h (∂f/∂u^h) W^h_k``."""
         Wm = self.W if W is None else self._check_W(W, "ModifiedVakonomic.D: W")
         e = as_expr(f, name="ModifiedVakonomic.D: f")
         k = as_int(k, name="ModifiedVakonomic.D: k", min=0, max=self.n - 1)
-        return sp.expand(self.E(e, k) + sp.Add(*[sp.diff(e, uh) * Wm[h, k] for h, uh in enumerate(self.chart.u)]))
+        return sp.expand(self.E(e, k) + sp.Add(*[derivative(e, uh) * Wm[h, k] for h, uh in enumerate(self.chart.u)]))
 
     def _check_W(self, W: Any, what: str) -> sp.ImmutableMatrix:
         if isinstance(W, sp.ImmutableMatrix) and W.shape == (self.n, self.n) and not W.has(sp.nan, sp.zoo):
@@ -612,7 +613,7 @@ class ModifiedVakonomic(Value):
         for h in range(n):
             for k in range(n):
                 for l in range(n):
-                    d = canon(sp.diff(W[h, k], u[l]))
+                    d = canon(derivative(W[h, k], u[l]))
                     if d.free_symbols & set(u):
                         raise ConstraintError(f"flip_coefficients: W[{h},{k}] = {W[h, k]} is not affine in u")
                     C[h, l, k] = tidy(d)
@@ -626,7 +627,7 @@ class ModifiedVakonomic(Value):
         u = self.chart.u
         zero = dict.fromkeys(u, 0)
         U = L.xreplace(zero)
-        Z = sp.Matrix([sp.diff(L, ui).xreplace(zero) for ui in u])
+        Z = sp.Matrix([derivative(L, ui).xreplace(zero) for ui in u])
         L0 = canon(L - sp.Add(*[Z[h] * u[h] for h in range(self.n)]))
         return L0, sp.ImmutableMatrix(Z), U
 
@@ -636,9 +637,9 @@ class ModifiedVakonomic(Value):
         q, u, t = self.chart.q, self.chart.u, self.chart.t
         out = []
         for k in range(self.n):
-            e = sp.Add(*[(sp.diff(Z[h], q[k]) - sp.diff(Z[k], q[h])) * u[h] for h in range(self.n)])
+            e = sp.Add(*[(derivative(Z[h], q[k]) - derivative(Z[k], q[h])) * u[h] for h in range(self.n)])
             if t is not None:
-                e -= sp.diff(Z[k], t)
+                e -= derivative(Z[k], t)
             out.append(canon(e))
         return sp.ImmutableMatrix(out)
 
@@ -758,7 +759,7 @@ def ansatz2(
     for i in range(n):
         for k in range(n):
             if i < fixed:
-                Z[i, k] = -(sp.diff(om[i], ch.q[k]) - ch.total_derivative(sp.diff(om[i], ch.u[k])))
+                Z[i, k] = -(derivative(om[i], ch.q[k]) - ch.total_derivative(derivative(om[i], ch.u[k])))
             else:
                 z = sp.Symbol(f"z_{i + 1}_{k + 1}")
                 zs.append(z)
