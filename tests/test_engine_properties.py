@@ -731,7 +731,9 @@ def products(draw):
     powers and the atoms of :data:`ATOMS` and two parameters."""
     parts = draw(
         st.lists(
-            st.one_of(entries(), st.sampled_from([P[1] - P[0], P[0] * Q[0] + 2, P[1] ** 2 - 1, 2 * P[0] + 4 * Q[0]])), min_size=1, max_size=3
+            st.one_of(entries(), st.sampled_from([P[1] - P[0], P[0] * Q[0] + 2, P[1] ** 2 - 1, 2 * P[0] + 4 * Q[0]])),
+            min_size=1,
+            max_size=3,
         )
     )
     powers = draw(st.lists(st.integers(1, 3), min_size=len(parts), max_size=len(parts)))
