@@ -367,3 +367,89 @@ def test_random_systems_generic_point_flag_agrees_with_symbolic(nh):
         assert cl.exists == sym.exists
         if cl.witness_point:
             _certified(sym, cl)
+
+
+# ------------------------------------------------------ without the nonholonomic field (pointwise=True)
+def test_field_free_route_certifies_sleigh_and_suslov_obstructions():
+    """``invariant_measure(nh, pointwise=True)`` forms no field: the 2-jets of ``c_α`` come from ``g`` and ``r`` at
+    the point, and its obstructions are the symbolic ones evaluated at the witness point (sleigh: ``dω(X1, X3) = κ``;
+    Suslov with ``I13, I23``)."""
+    nh = fr.models.chaplygin_sleigh().nonholonomic()
+    pw = fr.invariant_measure(nh, pointwise=True)
+    assert "_cache" not in vars(nh) or "field" not in nh._cache  # the field was not formed
+    _certified(_symbolic(nh), pw)
+    I1, I2, I3, I13, I23 = sp.symbols("I1 I2 I3 I13 I23")
+    nh = suslov(sp.Matrix([[I1, 0, I13], [0, I2, I23], [I13, I23, I3]]), [0, 0, 1], [[1, 0, 0], [0, 1, 0]])
+    _certified(_symbolic(nh), fr.invariant_measure(nh, pointwise=True))
+
+
+def _field_free_jets_agree(nh):
+    """The jets of ``c_α`` built from the data at each generic point equal the jets of the symbolic ``c_α``
+    (``∂(div Γ)/∂v^α`` of the formed field), and the symbolic ``div Γ`` vanishes at ``v = 0`` (which the
+    field-free route assumes for a Lagrangian quadratic in the velocities)."""
+    from frames.dynamics._measure import _divergence, _velocity_jet
+    from frames.dynamics._measure_pointwise import pointwise_measure
+
+    at0, coefficients, _ = _velocity_jet(_divergence(nh), nh.frame.v[: nh.m])
+    assert fr.algebra.is_zero(at0)
+    res = pointwise_measure(nh, extra=list(coefficients))
+    assert not isinstance(res, str), res
+    alg, n, checked = res.alg, nh.n, 0
+    units = [[alg.el(1 if k == l else 0) for k in range(n)] for l in range(n)]
+    for point in alg.points(2):
+        jets = res.c_jets(point)
+        if jets is None:
+            continue
+        cj, ch = jets
+        for al, c in enumerate(coefficients):
+            f = alg.el(c)
+            value, grad = alg.qjet(f, point)
+            assert (value, list(grad)) == (cj[al][0], list(cj[al][1]))
+            for l in range(n):
+                dv, dgrad = alg.qjet(alg.apply(units[l], f), point)
+                assert (dv, list(dgrad)) == (ch[al][l][0], list(ch[al][l][1]))
+            checked += 1
+    return checked
+
+
+def test_field_free_coefficient_jets_equal_the_symbolic_ones_on_the_catalogue():
+    """Exact agreement of value, gradient and Hessian of every ``c_α`` at two generic points, for every model."""
+    for name in fr.models.catalogue():
+        assert _field_free_jets_agree(fr.models.get(name).nonholonomic()) > 0, name
+
+
+@st.composite
+def field_free_systems(draw):
+    ch = draw(fst.charts(min_dim=3, max_dim=4))
+    F = draw(fst.frames_on(ch, trig=draw(st.booleans())))
+    L = draw(fst.quadratic_lagrangians(ch, gyroscopic=draw(st.booleans())))
+    return fr.NonholonomicSystem(L, F, draw(st.sampled_from([2, 1])))
+
+
+@settings(max_examples=12, deadline=None)
+@given(field_free_systems())
+def test_field_free_route_agrees_with_the_symbolic_route_on_random_systems(nh):
+    """Random systems (n = 3, 4; m = 1, 2; gyroscopic terms; trig frames): the jets of ``c_α`` agree exactly with
+    those of the formed field, ``div Γ`` vanishes at ``v = 0``, and an obstruction of the field-free route is the
+    symbolic obstruction at its witness point (the symbolic flag steps find it before any ansatz)."""
+    assert _field_free_jets_agree(nh) > 0
+    pw = fr.invariant_measure(nh, pointwise=True)
+    if nh.m == 1:  # one equation X_1(log N) = −c_1 along a field: local existence
+        assert pw.exists is True
+    if pw.exists is False:
+        _certified(_symbolic(nh, budget=20), pw)
+
+
+def test_report_decides_the_invariant_measure_without_the_field(monkeypatch):
+    """A report whose nonholonomic field is over the limit runs the invariant-measure section at generic points:
+    the sleigh's obstruction, with the method stated, instead of a skipped section."""
+    from frames.app import _report
+
+    monkeypatch.setattr(_report, "EXPLICIT_FIELD_TERMS", 0)
+    rep = fr.build_report(fr.models.chaplygin_sleigh(), ["invariant_measure"])
+    sec = rep.sections[0]
+    assert sec.status == "ok"
+    items = {it.label: it for it in sec.items}
+    assert items["invariant measure N(q) exists"].value is False
+    assert "generic points" in items["method"].text
+    assert any(lab.endswith("at the generic point") for lab in items)

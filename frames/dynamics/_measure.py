@@ -80,6 +80,7 @@ from .._value import Value, latex_of
 from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
+    as_flag,
     budgeted,
     canon,
     checkpoint,
@@ -95,6 +96,7 @@ from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
 from ._measure_flag import _flag_steps, _pointwise_flag
+from ._measure_pointwise import analyse_pointwise
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["ANSATZE", "InvariantMeasure", "invariant_measure"]
@@ -679,7 +681,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
 
 
 @budgeted("invariant_measure")
-def invariant_measure(system: Any, ansatz: str = "basic") -> InvariantMeasure:
+def invariant_measure(system: Any, ansatz: str = "basic", *, pointwise: bool = False) -> InvariantMeasure:
     r"""An invariant measure ``N(q) dq∧dv^α`` of the nonholonomic field on C, or its obstruction.
 
     Solves ``div(N Γ) = 0`` for a density depending on the configuration only (``ansatz="basic"``),
@@ -692,6 +694,11 @@ def invariant_measure(system: Any, ansatz: str = "basic") -> InvariantMeasure:
         The system (its adapted frame fixes the coordinates ``v^α`` of C).
     ansatz : str
         ``"basic"``: ``N = N(q)``.
+    pointwise : bool
+        Do not form the nonholonomic field: decide at generic points from the data of ``g_αβ Γ^β = r_α``
+        (:mod:`frames.dynamics._measure_pointwise`; a Lagrangian quadratic in the velocities). Only an
+        obstruction can be proved so (``exists`` False, with ``witness_point``); otherwise ``exists`` is None.
+        For systems whose field is too large to write out (``NonholonomicSystem.field_size_bound``).
 
     Returns
     -------
@@ -717,11 +724,15 @@ def invariant_measure(system: Any, ansatz: str = "basic") -> InvariantMeasure:
     """
     nh = expect_obj(system, NonholonomicSystem, name="invariant_measure: system")
     ansatz = check_flag_choice(ansatz, ANSATZE, name="invariant_measure: ansatz")
+    pointwise = as_flag(pointwise, name="invariant_measure: pointwise")
     out: dict[str, Any] = {"volume": _volume(nh), "ansatz": ansatz, "system": nh}
     try:
-        with step("invariant_measure: nonholonomic field"):
-            nh.field()
-        _analyse(nh, out)
+        if pointwise:
+            analyse_pointwise(nh, out)
+        else:
+            with step("invariant_measure: nonholonomic field"):
+                nh.field()
+            _analyse(nh, out)
     except BudgetExceededError as exc:
         out.pop("density", None)
         out.update(exists=None, obstruction=(), reason=f"undecided: {exc}")

@@ -19,7 +19,7 @@ from ..algebra import checkpoint, step
 from ._measure_algebra import _ExprAlgebra, _FieldAlgebra
 from ._nonholonomic import NonholonomicSystem
 
-__all__ = ["_Flag", "_flag_steps", "_pointwise_flag"]
+__all__ = ["_Flag", "_flag_from_jets", "_flag_steps", "_pointwise_flag"]
 
 
 @dataclass
@@ -189,6 +189,35 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
     r"""Steps 1 and 2 decided at generic points, for large systems: a :class:`_Flag` whose obstructions are
     nonzero *values*, or None when nothing was proved (the caller then runs :func:`_flag_steps`).
 
+    The jets of ``c_α`` at a point come from the symbolic ``c_α`` (their first derivatives are formed once);
+    :func:`_flag_from_jets` does the rest.
+    """
+    n = nh.n
+    cs = [alg.el(x) for x in c]
+    dc: list[list[Any]] = []
+
+    def c_jets(point: list[tuple[Any, Any]]) -> tuple[list[Any], list[list[Any]]] | None:
+        if not dc:
+            units = [[alg.el(1 if k == l else 0) for k in range(n)] for l in range(n)]
+            dc.extend([alg.apply(units[l], ca) for l in range(n)] for ca in cs)  # ∂_l c_α, symbolic
+        cj = [alg.qjet(x, point) for x in cs]
+        ch = [[alg.qjet(d, point) for d in row] for row in dc]
+        if None in cj or any(x is None for row in ch for x in row):
+            return None
+        return cj, ch
+
+    return _flag_from_jets(nh, R, alg, c_jets)
+
+
+def _flag_from_jets(
+    nh: NonholonomicSystem,
+    R: Any,
+    alg: _FieldAlgebra,
+    c_jets: Callable[[list[tuple[Any, Any]]], tuple[list[Any], list[list[Any]]] | None],
+) -> _Flag | None:
+    r"""Steps 1 and 2 at generic points of ``alg`` from the jets of ``c_α`` there: ``c_jets(point)`` gives
+    ``([(c_α, ∇c_α)], [[(∂_l c_α, ∇∂_l c_α)]])`` (values in QQ), or None at a pole.
+
     At a point ``P`` only numbers are computed: the values, gradients and Hessians of ``w_α = −c_α``,
     the values and gradients of the frame and of ``R``; the unknown ``w_a`` and their gradients solve
     ``A w = b`` and ``A ∂_k w = ∂_k b − (∂_k A) w`` on ``n − m`` independent rows, ``A = (R^a_αβ)``,
@@ -206,20 +235,17 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
     if _transverse_coefficients(lambda k, i, j: alg.el(R[k, i, j]), m, n, alg)[2]:
         return None  # the equations leave some w_a free (rank of R^a_αβ < n − m): nothing to decide at a point
     Xc = [[alg.el(x) for x in F.matrix.row(i)] for i in range(n)]
-    cs = [alg.el(x) for x in c]
     nonzero = {(k, i, j): alg.el(R[k, i, j]) for k in range(n) for i in range(n) for j in range(n) if R[k, i, j] != 0}
-    units = [[alg.el(1 if k == l else 0) for k in range(n)] for l in range(n)]
-    dc = [[alg.apply(units[l], ca) for l in range(n)] for ca in cs]  # ∂_l c_α, symbolic (the c_α are moderate)
     for point in alg.points(2):
         checkpoint()
         X = [[alg.qjet(x, point) for x in row] for row in Xc]
         Rj = {key: alg.qjet(x, point) for key, x in nonzero.items()}
-        cj = [alg.qjet(x, point) for x in cs]
-        ch = [[alg.qjet(d, point) for d in row] for row in dc]
-        if any(x is None for row in X for x in row) or None in Rj.values() or None in cj:
+        if any(x is None for row in X for x in row) or None in Rj.values():
             continue
-        if any(x is None for row in ch for x in row):
+        jets = c_jets(point)
+        if jets is None:
             continue
+        cj, ch = jets
         wv: list[Any] = [-v for v, _ in cj] + [None] * (n - m)  # type: ignore[misc]
         wg: list[Any] = [[-d for d in g] for _, g in cj] + [None] * (n - m)  # type: ignore[misc]
         wh = [[[-d for d in ch[al][l][1]] for l in range(n)] for al in range(m)]  # type: ignore[index]
