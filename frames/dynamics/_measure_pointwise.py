@@ -299,6 +299,6 @@ def analyse_pointwise(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         exists=None,
         reason=(
             f"undecided: {not_formed}; div Γ = c_α(q) v^α {affine}; {why} (invariant_measure(nh) forms the field "
-            "and decides)"
+            "and tries the exact ansatz for log N)"
         ),
     )
