@@ -676,7 +676,10 @@ def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
         if large and r != 0:
             assert fr.algebra.is_known_tidy(r)
         elif not large:
-            assert r == canon(-nh._drift_of(i))  # canon's form of the expression route, term for term
+            # canon's form (idempotent), and the expression route's up to sin² + cos² = 1: the ring's conversion of
+            # the data may already have used it (cos³ − cos for −sin² cos), so the written forms can differ there
+            assert canon(r) == r
+            assert trig_normal(r) == trig_normal(canon(-nh._drift_of(i)))
 
 
 @settings(max_examples=30, deadline=None)
