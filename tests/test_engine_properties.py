@@ -820,3 +820,18 @@ def test_derivative_equals_sympy_diff(e, g):
     f = e * g
     assert derivative(f, X) == sp.diff(f, X)
     assert hessian(e + g * P[0], [X, P[0]]) == sp.hessian(e + g * P[0], [X, P[0]])
+
+
+def test_factor_and_derivative_of_noncommutative_or_merged_input_are_sympys():
+    """Review findings: non-commutative input goes to sympy (``factor_nc``; the order of a derivative's factors),
+    and a factor met under two generator sets is not merged (``x**n (y + 1)**n / sqrt(x)`` stays as sympy writes it)."""
+    from frames.algebra import derivative, factor
+
+    A, B, xn = sp.symbols("A B xn", commutative=False)
+    x, y = sp.symbols("x y")
+    n = sp.Symbol("n", integer=True)
+    for e in (A * B + A**2, x * A + x * B, (x * y + x) ** n / sp.sqrt(x)):
+        assert factor(e) == sp.factor(e)
+    assert derivative(A * xn**2, xn) == sp.diff(A * xn**2, xn)
+    M = sp.MatrixSymbol("M", 2, 2)
+    assert derivative(x * M, y) == sp.diff(x * M, y)

@@ -453,3 +453,22 @@ def test_report_decides_the_invariant_measure_without_the_field(monkeypatch):
     assert items["invariant measure N(q) exists"].value is False
     assert "generic points" in items["method"].text
     assert any(lab.endswith("at the generic point") for lab in items)
+
+
+def test_field_free_route_refuses_a_singular_hessian_and_a_time_dependent_frame():
+    """Review findings: with ``g_αβ`` singular the field does not exist, and the route raises as the formed route
+    does (it used to answer "exists" for m = 1); a frame depending on t is refused (``c_α`` would depend on t)."""
+    ch = fr.Chart("x y z")
+    F = fr.Frame.coordinate(ch)
+    nh = fr.NonholonomicSystem(fr.Lagrangian(ch, ch.u[1] ** 2 / 2 + ch.u[2] ** 2 / 2), F, 1)
+    with pytest.raises(fr.RegularityError, match="not regular with respect to D"):
+        fr.invariant_measure(nh, pointwise=True)
+    cht = fr.Chart("x y z", time="t")
+    x, t = cht.q[0], cht.t
+    Ft = fr.Frame(
+        [fr.VectorField(cht, [1 + t * x**2, 0, 0]), fr.VectorField(cht, [0, 1, 0]), fr.VectorField(cht, [0, 0, 1])]
+    )
+    res = fr.invariant_measure(
+        fr.NonholonomicSystem(fr.Lagrangian(cht, sum(u**2 for u in cht.u) / 2), Ft, 1), pointwise=True
+    )
+    assert res.exists is None and "depends on time" in res.reason

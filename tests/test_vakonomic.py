@@ -371,3 +371,17 @@ def test_field_size_bound_on_random_systems(data):
     L = data.draw(fst.quadratic_lagrangians(ch))
     F = data.draw(fst.frames_on(ch, trig=True))
     _check_cramer_bound(fr.VakonomicSystem(L, F, data.draw(st.integers(1, 2))))
+
+
+def test_a_spent_budget_is_not_remembered_as_data_outside_the_drift_field():
+    """Review finding: ``BudgetExceededError`` is a ``ValueError``; the drift's field caught it as "outside the
+    field" and cached None on the model's shared system. It now propagates and nothing is cached."""
+    import pickle
+
+    mdl = fr.models.two_wheeled_carriage()
+    nh = mdl.nonholonomic()
+    with pytest.raises(fr.BudgetExceededError), fr.budget(1e-9):
+        nh._ring  # noqa: B018  # spent at the first checkpoint of building the field
+    assert nh._ring is not None
+    fr.invariant_measure(mdl.nonholonomic())
+    assert pickle.loads(pickle.dumps(mdl)).name == mdl.name  # a used model still pickles

@@ -30,8 +30,8 @@ def derivative(e: sp.Expr, x: sp.Symbol) -> sp.Expr:
     >>> derivative(3 * x**2 * y + y * sp.sin(x) - x / y, x)
     6*x*y + y*cos(x) - 1/y
     """
-    if not isinstance(x, sp.Symbol) or not isinstance(e, sp.Expr):
-        return sp.diff(e, x)  # type: ignore[no-any-return]
+    if not isinstance(x, sp.Symbol) or not isinstance(e, sp.Expr) or not (e.is_commutative and x.is_commutative):
+        return sp.diff(e, x)  # type: ignore[no-any-return]  # (matrix expressions are not commutative either)
     if e.is_Add:
         return sp.Add(*[_term(t, x) for t in e.args])
     return _term(e, x)

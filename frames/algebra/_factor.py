@@ -53,7 +53,12 @@ def factor(expr: sp.Expr) -> sp.Expr:
     >>> factor(x**2 * y - y**3) == sp.factor(x**2 * y - y**3)
     True
     """
-    if not (_PRIVATE and _flint_enabled()) or not isinstance(expr, sp.Expr) or hasattr(expr, "_eval_factor"):
+    if (
+        not (_PRIVATE and _flint_enabled())
+        or not isinstance(expr, sp.Expr)
+        or hasattr(expr, "_eval_factor")
+        or not expr.is_commutative  # sympy's factor_nc
+    ):
         return sp.factor(expr)  # type: ignore[no-any-return]
     opt = _options.build_options((), {})
     opt["fraction"] = True
@@ -62,14 +67,15 @@ def factor(expr: sp.Expr) -> sp.Expr:
 
 
 def _poly_factor_list(poly: sp.Poly) -> tuple[Any, list[tuple[Any, Any]]]:
-    """``poly.factor_list()``: over ZZ or QQ by FLINT (the factors as expressions), else sympy's."""
+    """``poly.factor_list()``: over ZZ or QQ by FLINT, else sympy's."""
     K = poly.domain
     if K.is_ZZ or K.is_QQ:
         ring = PolyRing(poly.gens, K, lex)
         hit = flint_factor_list(ring.from_dict(dict(poly.rep.to_dict())))
         if hit is not None:
             c, fs = hit
-            return K.to_sympy(c), [(f.as_expr(), sp.Integer(k)) for f, k in fs]
+            # as Poly in sympy's generators: equal factors from two generator sets stay apart, as in sympy
+            return K.to_sympy(c), [(sp.Poly.from_dict(dict(f), *poly.gens, domain=K), sp.Integer(k)) for f, k in fs]
     return poly.factor_list()  # type: ignore[no-any-return]
 
 

@@ -447,6 +447,12 @@ class Model:
     def _nonholonomic(self) -> NonholonomicSystem:
         return NonholonomicSystem(self.lagrangian, self.frame, self.m)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the shared nonholonomic system (its caches hold sympy rings; it is rebuilt on use)."""
+        state = dict(self.__dict__)
+        state.pop("_nonholonomic", None)
+        return state
+
     #: installed by ``frames.app._interop`` (which imports this module, so no import cycle)
     _to_mechanics: ClassVar[Any] = None
 

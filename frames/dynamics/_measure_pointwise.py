@@ -31,7 +31,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import UnsupportedExpression, checkpoint, derivative, entries, step
+from ..algebra import UnsupportedExpression, canon, checkpoint, derivative, entries, generic_rank, is_zero, step
+from ..errors import BudgetExceededError, RegularityError
 from ._measure_algebra import _FieldAlgebra, _Frac
 from ._measure_flag import _Flag, _flag_from_jets, _transverse_coefficients
 from ._nonholonomic import NonholonomicSystem
@@ -154,18 +155,30 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
     the test does not apply (a Lagrangian not quadratic in the velocities, data outside the drift's field,
     a time-dependent system).
     """
+    m = nh.m
+    gD = nh.hessian_D()
+    if generic_rank(gD) < m and is_zero(canon(gD.det(method="bareiss"))):
+        raise RegularityError(
+            f"invariant_measure: system: L = {nh.lagrangian.expr} is not regular with respect to D: "
+            f"g_αβ = {gD.tolist()} is singular on C (the nonholonomic field does not exist)"
+        )
+    t = nh.frame.chart.t
+    if t is not None and (nh.frame.matrix.has(t) or any(x.has(t) for x in entries(nh.frame.anholonomy))):
+        return "the frame depends on time (div Γ and the c_α may depend on t)"
     ring = nh._ring
     if ring is None:
         return "the data are outside the drift's field (or time-dependent)"
     if ring.v_inside:
         return "a generator of the data other than v^α involves a velocity"
-    m, n = nh.m, nh.n
+    n = nh.n
     F = nh.frame
     q = F.chart.q
     R = F.anholonomy
     div0 = [sp.Add(*[derivative(F.matrix[al, j], q[j]) for j in range(n)]) for al in range(m)]
     try:
         ring = ring.extended([*entries(R), *div0, *extra])
+    except BudgetExceededError:
+        raise
     except (UnsupportedExpression, ValueError):
         return "the object of anholonomy is outside the drift's field"
     alg = ring.alg

@@ -37,7 +37,7 @@ from ..algebra import (
     tidy_affine,
     trig_normal,
 )
-from ..errors import ConstraintError, RegularityError
+from ..errors import BudgetExceededError, ConstraintError, RegularityError
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
@@ -238,6 +238,8 @@ class _DriftRing:
             for e in exprs:
                 self.alg.el(e)
             return self
+        except BudgetExceededError:  # a FramesError, hence a ValueError: not "outside the field"
+            raise
         except (UnsupportedExpression, ValueError):
             pass
         key = tuple(exprs)
@@ -463,6 +465,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             return None
         try:
             return _DriftRing(self)
+        except BudgetExceededError:  # a FramesError, hence a ValueError: not "outside the field" (and not cached)
+            raise
         except (UnsupportedExpression, ValueError):
             return None
 
