@@ -215,7 +215,9 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
                     quad[ga][al][be] = quad[ga][al][be] + _Frac(d2, den)
                     quad[ga][be][al] = quad[ga][al][be]
     flat_g = [x for row in g for x in row]
-    flat_q = [quad[ga][al][be] for ga in range(m) for al in range(m) for be in range(al, m)]
+    pairs = [(ga, al, be) for ga in range(m) for al in range(m) for be in range(al, m)]
+    flat_q = [quad[ga][al][be] for ga, al, be in pairs]
+    pos = {key: k for k, key in enumerate(pairs)} | {(ga, be, al): k for k, (ga, al, be) in enumerate(pairs)}
     gj = _Jets(alg, flat_g, n)
     qj = _Jets(alg, flat_q, n)
     dj = _Jets(alg, [alg.el(x) for x in div0], n)
@@ -234,13 +236,6 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
         G = _inverse_jet([gs[i * m : (i + 1) * m] for i in range(m)], n)
         if G is None:
             return None
-        pos = {}
-        k = 0
-        for ga in range(m):
-            for al in range(m):
-                for be in range(al, m):
-                    pos[ga, al, be] = pos[ga, be, al] = k
-                    k += 1
         cj, ch = [], []
         for al in range(m):
             acc = ds[al]
