@@ -10,7 +10,8 @@ time limit (``--timeout``, default 120 s; ``>120 s`` when it is exceeded):
 * ``frames q̈``: ``NonholonomicSystem(L, frame, m).accelerations()`` (simplified q̈ on C; for the
   random systems the adapted frame ``LinearConstraints.adapted_frame()`` is computed in the timing);
 * ``frames analyze``: the model (with its adapted frame) and ``frames.build_report(model, budget=timeout)``,
-  the work of ``frames analyze``;
+  the work of ``frames analyze`` in one process; ``frames analyze, 2 processes``: the same with ``jobs=2`` (the
+  vakonomic and consistency sections in a forked second process, as the command does by default on two cores);
 * ``Lagrange``: ``LagrangesMethod(L, q, nonhol_coneqs=...)``, ``form_lagranges_equations()``, ``rhs()``,
   *no* simplification; ``Lagrange + tidy``: the same, then q̈ back in the chart's symbols and
   ``frames.algebra.tidy`` on every q̈ (the raw time plus the simplification; same subprocess);
@@ -18,8 +19,9 @@ time limit (``--timeout``, default 120 s; ``>120 s`` when it is exceeded):
   kinetic energy, the potential as generalized forces), ``kanes_equations()``, ``rhs()``, likewise.
 
 Ratios are SymPy time / ``frames q̈`` time. Also printed: the cold start of ``import frames`` and
-``import sympy`` (median of 5 subprocesses) and the object of anholonomy of the n = 24 frame of
-``benchmarks/anholonomy.py`` (seed 0).
+``import sympy`` (median of 5 subprocesses), the object of anholonomy of the n = 24 frame of
+``benchmarks/anholonomy.py`` (seed 0), and the wall clock of the command ``frames analyze two-wheeled-carriage``
+itself (interpreter start, import, analysis, printing; median of 5), with ``--jobs auto`` and ``--jobs 1``.
 
 Run:  python benchmarks/engine.py [--timeout 120] [--ks 1 2 3 4 8 16 32] [--quick]
 """
@@ -36,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import sympy as sp
 
@@ -166,13 +169,32 @@ def run_frames(case: str) -> dict:
     return {"time": time.perf_counter() - t0}
 
 
-def run_analyze(case: str) -> dict:
+def run_analyze(case: str, jobs: int = 1) -> dict:
     t0 = time.perf_counter()
     try:
-        fr.build_report(build(case), budget=_limit())
+        fr.build_report(build(case), budget=_limit(), jobs=jobs)
     except fr.BudgetExceededError as exc:
         return {"time": None, "timeout": _limit(), "step": str(exc.step)}
     return {"time": time.perf_counter() - t0}
+
+
+def command_time(case: str, jobs: str, runs: int = 5) -> float:
+    """Median wall time of the command ``frames analyze CASE --jobs JOBS`` (a fresh interpreter each run: start,
+    ``import frames``, the analysis and the printing, output discarded; after a warm-up run)."""
+    script = Path(sys.executable).with_name("frames")
+    cmd = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "import sys; from frames.app import main; sys.exit(main())"]
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a user's: bytecode cached
+    times = []
+    for i in range(runs + 1):  # the first run (writing the bytecode caches) is a warm-up
+        t0 = time.perf_counter()
+        subprocess.run([*cmd, "analyze", case, "--jobs", jobs], check=True, stdout=subprocess.DEVNULL, env=env)
+        if i:
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 # ------------------------------------------------------------------ SymPy
@@ -266,6 +288,7 @@ def run_anholonomy(_case: str) -> dict:
 RUNNERS: dict[str, Callable[[str], dict]] = {
     "frames": run_frames,
     "analyze": run_analyze,
+    "analyze2": lambda case: run_analyze(case, jobs=2),
     "lagrange": lambda case: staged(_lagrange, case),
     "kane": lambda case: staged(_kane, case),
     "anholonomy": run_anholonomy,
@@ -291,9 +314,18 @@ def cold_start(module: str, runs: int = 5) -> float:
 
 
 # ------------------------------------------------------------------ report
-COLUMNS = ("frames q̈", "frames analyze", "Lagrange", "Lagrange + tidy", "Kane", "Kane + tidy")
+COLUMNS = (
+    "frames q̈",
+    "frames analyze",
+    "frames analyze, 2 processes",
+    "Lagrange",
+    "Lagrange + tidy",
+    "Kane",
+    "Kane + tidy",
+)
 HEAD = (
-    "| system | frames q̈ (simplified) | frames analyze | Lagrange (no simplification) | Lagrange + tidy "
+    "| system | frames q̈ (simplified) | frames analyze | frames analyze, 2 processes "
+    "| Lagrange (no simplification) | Lagrange + tidy "
     "| Kane (no simplification) | Kane + tidy | Lagrange ÷ frames | Lagrange+tidy ÷ frames "
     "| Kane ÷ frames | Kane+tidy ÷ frames |"
 )
@@ -315,6 +347,7 @@ def row(case: str, timeout: float) -> dict[str, dict]:
     return {
         "frames q̈": measure("frames", case, timeout),
         "frames analyze": measure("analyze", case, timeout),
+        "frames analyze, 2 processes": measure("analyze2", case, timeout),
         "Lagrange": lag,
         "Lagrange + tidy": _tidied(lag),
         "Kane": kane,
@@ -325,7 +358,7 @@ def row(case: str, timeout: float) -> dict[str, dict]:
 def line(case: str, res: dict[str, dict]) -> str:
     f = res["frames q̈"]
     times = " | ".join(fmt_t(res[c]) for c in COLUMNS)
-    ratios = " | ".join(speed(res[c], f) for c in COLUMNS[2:])
+    ratios = " | ".join(speed(res[c], f) for c in COLUMNS[3:])
     return f"| {label(case)} | {times} | {ratios} |"
 
 
@@ -336,13 +369,22 @@ def _le(a: dict, b: dict) -> bool:
     return "timeout" in b if b.get("time") is None else b["time"] >= a["time"]
 
 
-def targets(results: dict[str, dict[str, dict]], anh: dict) -> list[str]:
+def targets(results: dict[str, dict[str, dict]], anh: dict, cmd: dict[str, float] | None = None) -> list[str]:
     out = []
     car = results.get("carriage")
     if car:
-        t = car["frames analyze"]
-        ok = t.get("time") is not None and t["time"] <= 3.0
-        out.append(f"- `frames analyze two-wheeled-carriage` ≤ 3 s: {'met' if ok else 'NOT met'} ({fmt_t(t)})")
+        t, t2 = car["frames analyze"], car["frames analyze, 2 processes"]
+        ok = t2.get("time") is not None and t2["time"] <= 3.0
+        out.append(
+            f"- `frames analyze two-wheeled-carriage` ≤ 3 s: {'met' if ok else 'NOT met'} in-process "
+            f"({fmt_t(t2)} with 2 processes, the command's default; {fmt_t(t)} in one)"
+        )
+        if cmd:
+            ok = all(v <= 3.0 for v in cmd.values())
+            out.append(
+                f"  the command itself, wall clock (interpreter, import, analysis, printing; median of 5): "
+                f"{cmd['auto']:.2f} s by default, {cmd['1']:.2f} s with --jobs 1: {'met' if ok else 'NOT met'}"
+            )
     for kind in ("", " + tidy"):
         slower = [
             label(c).split(" (")[0]
@@ -394,7 +436,7 @@ def main() -> None:
     print(f"# frames {fr.__version__}, sympy {sp.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
     print(f"# limit {args.timeout:.0f} s per measurement; ratios are SymPy time ÷ frames q̈ time\n")
     print(HEAD)
-    print("|---" * 11 + "|", flush=True)
+    print("|---" * 12 + "|", flush=True)
     results = {}
     for case in cases:
         results[case] = row(case, args.timeout)
@@ -408,8 +450,14 @@ def main() -> None:
     print(f"\ncold start (median of 5): import frames {imp['frames']:.2f} s, import sympy {imp['sympy']:.2f} s")
     anh = measure("anholonomy", "n24", args.timeout)
     print(f"object of anholonomy, n = 24 (benchmarks/anholonomy.py, seed 0, coframe included): {fmt_t(anh)}\n")
+    cmd = {j: command_time("two-wheeled-carriage", j) for j in ("auto", "1")} if "carriage" in results else None
+    if cmd:
+        print(
+            f"`frames analyze two-wheeled-carriage` (the command, wall clock, median of 5): {cmd['auto']:.2f} s "
+            f"(default, --jobs auto), {cmd['1']:.2f} s (--jobs 1)\n"
+        )
     print("targets:")
-    print("\n".join(targets(results, anh)))
+    print("\n".join(targets(results, anh, cmd)))
 
 
 if __name__ == "__main__":

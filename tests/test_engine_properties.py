@@ -778,6 +778,25 @@ def test_flint_factorisation_equals_sympy_factorisation(name, e):
             assert hit is None
 
 
+@pytest.mark.parametrize("name", BACKENDS)
+@settings(max_examples=40, deadline=None)
+@given(products(), products(), products())
+def test_flint_cancel_equals_sympy_cancel(name, a, b, common):
+    """``frames.algebra._poly.cancel`` (FLINT's gcd at every size when installed) is ``PolyElement.cancel``: the same
+    coprime numerator and denominator, integer contents and sign, on fractions with and without a common factor."""
+    from frames.algebra._flint import flint_cancel
+    from frames.algebra._poly import cancel
+
+    ctx = RationalFunctions([a, b, common], pythagoras=False, exp=True)
+    num = ctx.from_expr(sp.expand(a * common)).numer
+    den = ctx.from_expr(sp.expand(b * common)).numer
+    assume(den)
+    with backend(name):
+        assert cancel(num, den) == num.cancel(den)
+        used = flint_cancel(num, den) is not None
+        assert used == (name == "flint" and not den.is_ground)
+
+
 X = sp.Symbol("x")
 _DIFF_ATOMS = [
     X,

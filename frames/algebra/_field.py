@@ -21,7 +21,7 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._flint import flint_factor_list, flint_normal, flint_solve_den
+from ._flint import flint_cancel, flint_factor_list, flint_normal, flint_solve_den
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
@@ -565,7 +565,7 @@ class RationalFunctions:
         (:func:`cancel_coprime`).
         """
         if not den.is_ground:
-            coprime = flint_normal([(den, num)], [])  # FLINT's gcd when installed (``fast`` extra), large operands
+            coprime = flint_cancel(num, den)  # FLINT's gcd when installed (the ``fast`` extra)
             if coprime is not None:
                 return cancel_coprime(*coprime)
         if den.is_ground or len(num) + len(den) <= _Canceller.LARGE or len(den) > _Canceller.MAX_TERMS:

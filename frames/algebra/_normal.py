@@ -22,6 +22,7 @@ from ..errors import InvalidExpressionError
 from ._budget import checkpoint
 from ._coerce import as_expr
 from ._field import RationalFunctions, UnsupportedExpression, _scan_all, is_known_tidy
+from ._poly import cancel
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -221,7 +222,7 @@ def _cancel_as_sympy(ctx: RationalFunctions, f: object) -> sp.Expr | None:
     is unique, so only the sign convention has to follow sympy's generator order. None if a
     generator would be rewritten or ordered ambiguously by sympy (the caller then uses sympy).
     """
-    num, den = f.numer.cancel(f.denom)  # type: ignore[attr-defined]
+    num, den = cancel(f.numer, f.denom)  # type: ignore[attr-defined]  # sympy's, the gcd by FLINT when installed
     atoms = list(ctx.atoms)
     used = sorted({i for monom in (*num.monoms(), *den.monoms()) for i, k in enumerate(monom) if k})
     if not all(_stable_generator(atoms[i]) for i in used):

@@ -31,7 +31,7 @@ from sympy.polys.polyerrors import ExactQuotientFailed
 
 from ._budget import checkpoint
 from ._flint import enabled as _flint_enabled
-from ._flint import flint_normal, flint_quotient
+from ._flint import flint_cancel, flint_quotient
 
 __all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "poly_expr"]
 
@@ -63,12 +63,8 @@ class _Canceller:
 
     def __call__(self, num: Any) -> tuple[Any, Any]:
         den = self.den
-        if not den.is_ground:
-            coprime = flint_normal([(den, num)], [])  # FLINT's gcd when installed (``fast`` extra), large operands
-            if coprime is not None:
-                return cancel_coprime(*coprime)
         if self.factors is None:
-            return num.cancel(den)  # type: ignore[no-any-return]
+            return cancel(num, den)
         for f, k in self.factors:
             for _ in range(k):
                 checkpoint()
@@ -77,6 +73,14 @@ class _Canceller:
                     break
                 num, den = q, den.exquo(f)
         return cancel_coprime(num, den)
+
+
+def cancel(num: Any, den: Any) -> tuple[Any, Any]:
+    """``num.cancel(den)`` exactly, the gcd computed by FLINT when installed (:func:`~frames.algebra._flint.flint_cancel`,
+    the ``fast`` extra; the normal form is unique, so the result is sympy's). Property test:
+    ``tests/test_engine_properties.py::test_flint_cancel_equals_sympy_cancel``."""
+    coprime = flint_cancel(num, den)
+    return num.cancel(den) if coprime is None else cancel_coprime(*coprime)  # type: ignore[no-any-return]
 
 
 def cancel_coprime(num: Any, den: Any) -> tuple[Any, Any]:

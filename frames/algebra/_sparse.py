@@ -32,7 +32,7 @@ from sympy.polys.matrices import DomainMatrix
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
 from ._normal import canon
-from ._poly import exact_domain
+from ._poly import cancel, exact_domain
 
 __all__ = ["domain_determinant", "structure_functions"]
 
@@ -131,7 +131,7 @@ class _Elements:
         """
         if not isinstance(f, _Frac):
             return self._expr(f)
-        p, q = f.n.cancel(f.d)
+        p, q = cancel(f.n, f.d)
         if q.is_ground:
             return self._expr(p.quo_ground(q.LC))
         cp, p = p.clear_denoms()

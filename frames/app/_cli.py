@@ -372,6 +372,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     pa.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="print each step")
     pa.add_argument(
+        "--jobs",
+        default="auto",
+        metavar="N",
+        help="processes (1 or 2): with 2 a second process computes sections and writes equations, taking them from "
+        "the end of the list (default auto: 2 where the machine has two cores and the process can fork)",
+    )
+    pa.add_argument(
         "--max-ops",
         default=str(DISPLAY_OPS_LIMIT),
         metavar="N",
@@ -422,6 +429,16 @@ def _max_ops(text: str) -> int | None:
     return int(text)
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``: a positive integer, or ``auto`` (2 when two cores are available to this process, else 1)."""
+    if text.strip().lower() == "auto":
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return 2 if cores >= 2 else 1
+    if not text.strip().isdigit() or int(text) < 1:
+        raise FramesError(f"--jobs {text}: must be a positive integer number of processes (or auto)")
+    return int(text)
+
+
 def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     if args.command == "models":
         for name, ctor in models.catalogue().items():
@@ -432,14 +449,16 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         if math.isnan(args.budget) or args.budget <= 0:
             raise FramesError(f"--budget {args.budget}: must be a positive number of seconds (inf for none)")
         show = args.progress if args.progress is not None else sys.stderr.isatty()
+        jobs = _jobs(args.jobs)
         rep = build_report(
             load_model(args.model),
             only=args.only,
             budget=args.budget,
             progress=_StepPrinter() if show else None,
             max_ops=_max_ops(args.max_ops),
+            jobs=jobs,
         )
-        print(rep.format(args.format))
+        print(rep.format(args.format, jobs=jobs))
         return 0
     if args.command == "export":
         target = outputs.target(args.output, "--output") if args.output else None

@@ -69,3 +69,30 @@ def latex_equations(obj: Any, environment: str = "align*") -> str:
     eqs = equations_of(obj)
     rows = [f"{vlatex(e.lhs)} &= {vlatex(e.rhs)}" for e in eqs]
     return "\n".join([rf"\begin{{{environment}}}", " \\\\\n".join(rows), rf"\end{{{environment}}}"])
+
+
+def mathjax_text(x: str) -> str:
+    """Escape text for ``\\text{…}`` in MathJax/KaTeX (braces, backslash, and TeX specials)."""
+    out = x.replace("\\", "∖").replace("{", r"\{").replace("}", r"\}")  # ∖: no text-mode backslash in MathJax
+    for ch in "$&#%_^~":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def tex_escape(s: str) -> str:
+    """Escape text for LaTeX's text mode."""
+    return "".join(_TEX.get(c, c) for c in s)

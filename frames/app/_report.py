@@ -27,21 +27,15 @@ from functools import cached_property
 from typing import Any
 
 import sympy as sp
-from sympy.core.mul import _keep_coeff
 
 from .._version import __version__
+from ..algebra import budget as _budget
 from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
-    as_expr,
-    factor,
-    is_known_tidy,
     op_count,
     step,
     tidy,
     trig_normal,
 )
-from ..algebra import budget as _budget
 from ..dynamics._chaplygin import ChaplyginSystem
 from ..dynamics._consistency import strong_consistency, weak_consistency
 from ..dynamics._measure import invariant_measure
@@ -49,7 +43,11 @@ from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import ArgumentError, FramesError
 from ..geometry._growth import bracket_flag
 from ..natural._mvm import ModifiedVakonomic
+from . import _parallel
+from ._display import display_form
 from ._errata import ERRATA
+from ._latex import mathjax_text as _mathjax_text
+from ._latex import tex_escape as _tex_escape
 from ._latex import vlatex
 from ._model import Model
 
@@ -75,81 +73,6 @@ EXPLICIT_FIELD_TERMS = 10**6
 #: catalogue's largest printed expression has about 1,100 operations, a random dense system with n = 3 about 41,000.
 DISPLAY_OPS_LIMIT = 50_000
 _MAX_OPS: ContextVar[int | None] = ContextVar("frames_report_max_ops", default=DISPLAY_OPS_LIMIT)
-
-#: expressions with more operations than this are shown with their common factors pulled out
-#: (``factor_terms``) instead of fully factored, which keeps reports fast.
-FACTOR_OPS_LIMIT = 120
-
-
-def display_form(expr: object) -> sp.Expr:
-    r"""A readable form of ``expr``: numerator and denominator factored (once, no loops).
-
-    Small expressions are factored with :func:`sympy.factor`; large ones get
-    ``factor_terms`` on the numerator (the denominator is always factored).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> a, b = sp.symbols("a b")
-    >>> display_form(a**2 * b + a * b**2)
-    a*b*(a + b)
-
-    Raises
-    ------
-    InvalidExpressionError
-        If ``expr`` is a string (never parsed) or not a finite scalar expression.
-    """
-    # a ring normal form written by the library is a finite real expression: its tree is not walked again
-    known = isinstance(expr, sp.Expr) and is_known_tidy(expr)
-    e = expr if known else as_expr(expr, name="display_form: expr", complex_ok=True)
-    if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
-        return e
-    try:
-        if op_count(e, FACTOR_OPS_LIMIT) <= FACTOR_OPS_LIMIT:
-            return factor(e)  # sympy.factor's result (FLINT's factorisation when installed)
-        large = _display_large(e)
-        if large is not None:
-            return large
-        n, d = sp.fraction(sp.together(e))
-        return sp.factor_terms(n) / factor(d)
-    except (sp.PolynomialError, NotImplementedError, TypeError):  # pragma: no cover - exotic input
-        return e
-
-
-def _display_large(e: sp.Expr) -> sp.Expr | None:
-    """:func:`display_form` of a large rational expression, computed in the polynomial ring.
-
-    The numerator and denominator are built without gcds (as ``together``); the numerator's
-    rational content, common monomial and (when every coefficient is negative) sign are pulled
-    out (as ``factor_terms`` on an expanded numerator), the denominator is factored. None when
-    ``e`` is not a rational function of its generators (the caller falls back to sympy).
-    """
-    try:
-        ctx = RationalFunctions([e], pythagoras=False, exp=True)
-    except UnsupportedExpression:
-        return None
-    f = ctx.from_expr(e)
-    atoms = ctx.atoms
-    num, den = f.numer, f.denom
-    if not num:
-        return sp.S.Zero
-    c, num = num.primitive()
-    if all(x < 0 for x in num.coeffs()):
-        c, num = -c, -num
-    monom = tuple(min(ks) for ks in zip(*num.monoms(), strict=True))
-    if any(monom):
-        num = num.ring.from_dict({tuple(a - b for a, b in zip(m, monom, strict=True)): k for m, k in num.terms()})
-    lead = sp.Mul(*[a**k for a, k in zip(atoms, monom, strict=True) if k])
-    dc, dfactors = ctx.factor_list(den)
-    den_e = sp.Mul(*[ctx.to_expr(g) ** k for g, k in dfactors])
-    QQ = ctx.ring.domain
-    coeff = QQ.to_sympy(c) / QQ.to_sympy(dc)
-    # ``e = A/B`` with the numerator unchanged (no content, monomial or sign pulled out): ``A`` is reused
-    # (``from_expr`` read ``f.numer`` off it term by term) instead of being written again
-    sums = [a for a in e.args if a.is_Add] if e.is_Mul and len(e.args) == 2 else []
-    reuse = len(sums) == 1 and any(a.is_Pow and a.exp == -1 for a in e.args) and num == f.numer and not any(monom)
-    num_e = sums[0] if reuse else ctx.to_expr(num)
-    return _keep_coeff(coeff, lead * num_e) / den_e  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data
@@ -178,10 +101,14 @@ class Item:
     def latex(self) -> str:
         """LaTeX of the displayed expression in dot notation (``\\dot{q}`` for ``dq/dt``, ``q`` for
         ``q(t)``, as :mod:`sympy.physics.mechanics` prints); empty for text items."""
+        if "_latex" in self.__dict__:  # rendered by Report.format(jobs=2)
+            return self.__dict__["_latex"]  # type: ignore[no-any-return]
         return vlatex(self.expr) if self.expr is not None else ""
 
     def plain(self) -> str:
         if self.kind == "equation":
+            if "_plain" in self.__dict__:  # rendered by Report.format(jobs=2)
+                return self.__dict__["_plain"]  # type: ignore[no-any-return]
             return f"{self.label} = {sp.sstr(self.expr)}"
         if self.kind == "verdict":
             mark = {True: "yes", False: "no", None: "undecided"}[self.value]
@@ -563,12 +490,8 @@ def _wrap(line: str, width: int) -> str:
     )
 
 
-def _mathjax_text(x: str) -> str:
-    """Escape text for ``\\text{…}`` in MathJax/KaTeX (braces, backslash, and TeX specials)."""
-    out = x.replace("\\", "∖").replace("{", r"\{").replace("}", r"\}")  # ∖: no text-mode backslash in MathJax
-    for ch in "$&#%_^~":
-        out = out.replace(ch, "\\" + ch)
-    return out
+#: the strings of an equation item each format writes (:meth:`Report.format` with ``jobs=2``)
+_RENDER = {"text": ("plain",), "json": ("plain", "latex"), "markdown": ("latex",), "latex": ("latex",)}
 
 
 @dataclass(frozen=True)
@@ -585,8 +508,13 @@ class Report:
         if not isinstance(self.sections, tuple) or not all(isinstance(s, Section) for s in self.sections):
             raise ArgumentError(f"Report: sections must be a tuple of Section, got {self.sections!r}")
 
-    def format(self, fmt: str) -> str:
-        """Format as ``text``, ``markdown``, ``latex`` or ``json``."""
+    def format(self, fmt: str, jobs: int = 1) -> str:
+        """Format as ``text``, ``markdown``, ``latex`` or ``json``; with ``jobs=2`` the equations are written in two
+        processes (where :func:`frames.app._parallel.available`), the text the same."""
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+            raise ArgumentError(f"Report.format: jobs must be a positive integer number of processes, got {jobs!r}")
+        if fmt in _RENDER and jobs > 1:
+            self._render(_RENDER[fmt])
         if fmt == "text":
             return self.to_text()
         if fmt == "markdown":
@@ -596,6 +524,31 @@ class Report:
         if fmt == "json":
             return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
         raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
+
+    def _render(self, what: tuple[str, ...]) -> None:
+        """Write the equations' ``plain`` and (or) ``latex`` strings in two processes, each item once; the items
+        keep them (an unevaluated cache, not a field: equality and hashing are unchanged)."""
+        items = [
+            it
+            for s in self.sections
+            for it in s.items
+            if it.kind == "equation" and not all("_" + w in it.__dict__ for w in what)
+        ]
+        if len(items) < 2 or not _parallel.available():
+            return
+
+        def render(i: int) -> tuple[str, ...]:
+            return tuple(items[i].plain() if w == "plain" else items[i].latex for w in what)
+
+        worker = _parallel.Worker(range(len(items)), render)
+        try:
+            done = {i: render(i) for i in worker.claims()}
+            done.update(worker.result())
+        finally:
+            worker.close()
+        for i, strings in done.items():
+            for w, text in zip(what, strings, strict=True):
+                object.__setattr__(items[i], "_" + w, text)  # frozen: the cache is written around __setattr__
 
     def to_text(self, width: int = 100) -> str:
         """Plain text; lines longer than ``width`` wrap at spaces (between terms), continuations indented."""
@@ -711,24 +664,6 @@ class Report:
         }
 
 
-_TEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _tex_escape(s: str) -> str:
-    return "".join(_TEX.get(c, c) for c in s)
-
-
 def build_report(
     model: Any,
     only: Sequence[str] | None = None,
@@ -736,6 +671,7 @@ def build_report(
     budget: float | None = None,
     progress: Callable[[str], Any] | None = None,
     max_ops: int | None = DISPLAY_OPS_LIMIT,
+    jobs: int = 1,
 ) -> Report:
     """Run the registered sections on ``model`` (all, or those in ``only``, in table order).
 
@@ -758,6 +694,10 @@ def build_report(
         conditions that large are decided at generic points without being formed
         (``strong_consistency(pointwise=True)``). ``None``: print everything. Default
         :data:`DISPLAY_OPS_LIMIT`.
+    jobs : int, optional
+        Processes (at most 2 are used; default 1). With 2, where the process can fork, a second process takes
+        sections from the end of the list while this one takes them from the front (:mod:`frames.app._parallel`);
+        the report is the same, item for item.
 
     Raises
     ------
@@ -778,19 +718,37 @@ def build_report(
             raise FramesError(f"build_report: only: unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 1):
         raise ArgumentError(f"build_report: max_ops must be a positive integer or None, got {max_ops!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ArgumentError(f"build_report: jobs must be a positive integer number of processes, got {jobs!r}")
     a = Analysis(model)
-    out = []
+    order = [sid for sid in SECTIONS if not only or sid in only]
+    worker: _parallel.Worker | None = None
+
+    def run(sid: str) -> Section:
+        spec = SECTIONS[sid]
+        try:
+            with step(f"section {sid}"):
+                return spec.fn(a)
+        except SectionSkipped as exc:
+            return Section(sid, spec.title, (), "skipped", str(exc))
+
+    def report(name: str) -> None:  # the progress callback: the worker's steps first
+        if worker is not None:
+            worker.forward(progress)
+        progress(name)  # type: ignore[misc]  # (report is used only with a progress callback)
+
+    done: dict[str, Section] = {}
     token = _MAX_OPS.set(max_ops)
     try:
-        with _budget(math.inf if budget is None else budget, progress=progress):
-            for sid, spec in SECTIONS.items():
-                if only and sid not in only:
-                    continue
-                try:
-                    with step(f"section {sid}"):
-                        out.append(spec.fn(a))
-                except SectionSkipped as exc:
-                    out.append(Section(sid, spec.title, (), "skipped", str(exc)))
+        with _budget(math.inf if budget is None else budget, progress=report if progress is not None else None):
+            if jobs > 1 and len(order) > 1 and _parallel.available():
+                worker = _parallel.Worker(order, run)
+            for sid in order if worker is None else worker.claims():
+                done[sid] = run(sid)
+            if worker is not None:
+                done.update(worker.result(progress))
     finally:
+        if worker is not None:
+            worker.close()
         _MAX_OPS.reset(token)
-    return Report(model.name, model.citation, tuple(out))
+    return Report(model.name, model.citation, tuple(done[sid] for sid in order))

@@ -1,0 +1,255 @@
+r"""A second process for a report's sections (``build_report(jobs=2)``, ``frames analyze``).
+
+The sections of a report are independent: each computes what it needs (the anholonomy, the nonholonomic and
+vakonomic fields …) through the report's lazily shared :class:`~frames.app._report.Analysis`. :class:`Worker` forks
+the process before the first section (nothing is imported again) and the two processes share the list of sections
+from its two ends: the parent takes the next one from the front, the child the next one from the back, until they
+meet (the claims are two counters in shared memory under a lock). Neither side is planned in advance, so the work
+balances itself on any system: on the two-wheeled carriage the child ends up with the Chaplygin, consistency and
+(or) vakonomic sections, on a random dense system with fewer. What both processes need they each compute, at the
+same time: more CPU, not more time. The report is the serial one, item for item:
+
+* sympy's ``Add``, ``Mul``, ``Pow`` and applied functions are sent as their class and arguments and rebuilt
+  unevaluated (:func:`dumps`), so a displayed form such as ``2*(x + y)`` is not distributed again on arrival,
+  as plain pickling (which calls ``Mul(2, x + y)``) would do;
+* the child runs under the parent's budget (the same deadline, its own ``SIGALRM``), and its steps reach the
+  parent's progress callback, prefixed ``[2]``, whenever the parent reports a step of its own or waits;
+* an exception raised by a section in the child is raised again in the parent; a section the child claimed but
+  could not send (it died, or the section does not pickle) is computed by the parent.
+
+Only where :func:`available` (Linux and the BSDs, in a process with one thread); elsewhere, and with ``jobs=1``,
+everything runs in one process. Test: ``tests/test_report_parallel.py``.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import mmap
+import os
+import pickle
+import signal
+import struct
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import budget, current_budget
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows, which has no fork either
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["Worker", "available", "dumps", "loads"]
+
+_HEADER = struct.Struct("<Q")
+_ENDS = struct.Struct("<qq")
+
+
+def available() -> bool:
+    """True where a report can fork a worker process: ``os.fork`` exists, the system is not macOS (where a fork
+    after system frameworks have loaded is unsafe, and CPython itself defaults to spawning), and this process runs
+    one thread (a fork copies only the calling thread, so a lock held by another one would never be released in
+    the child: in Jupyter, under pytest-xdist or next to a thread pool the report runs in one process)."""
+    return fcntl is not None and hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+
+
+def _unevaluated(cls: Any, args: tuple[Any, ...]) -> Any:
+    return cls(*args, evaluate=False)
+
+
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, sp.Add | sp.Mul | sp.Pow) or (isinstance(obj, sp.Function) and obj.args):
+            return _unevaluated, (obj.func, obj.args)
+        return NotImplemented
+
+
+def dumps(obj: Any) -> bytes:
+    """Pickle ``obj``; sympy sums, products, powers and function values are rebuilt unevaluated by :func:`loads`
+    (the identical expression tree)."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    return buf.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """Inverse of :func:`dumps` (only for data this process's own child wrote)."""
+    return pickle.loads(data)  # written by our own forked child, never read from a file
+
+
+def _write(fd: int, kind: str, payload: Any, fallback: tuple[str, Any] = ("unsent", None)) -> None:
+    try:
+        data = dumps((kind, payload))
+    except Exception:  # an object that does not pickle: the parent computes that section itself
+        data = dumps(fallback)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class Worker:
+    """A forked child sharing the tasks ``sids`` with the parent from the other end (see the module docstring): a
+    report's sections (:func:`~frames.app._report.build_report`), or the equations a format writes
+    (:meth:`~frames.app._report.Report.format`).
+
+    The parent iterates over :meth:`claims` (the tasks it does, front first) and then collects the child's results
+    with :meth:`result`; ``run(sid)`` returns a picklable result or raises.
+    """
+
+    def __init__(self, sids: Sequence[Any], run: Callable[[Any], Any]) -> None:
+        self.sids = tuple(sids)
+        self._run = run
+        self._buf = bytearray()
+        self._chunks: collections.deque[bytes] = collections.deque()
+        self._messages: list[tuple[str, Any]] = []
+        self._eof = False
+        # the claims: (next from the front, end of the back) in memory shared with the child, under a POSIX record
+        # lock on a temporary file (per process, and released by the system if the child dies holding it)
+        self._ends = mmap.mmap(-1, _ENDS.size)
+        self._lockfile = tempfile.TemporaryFile()
+        _ENDS.pack_into(self._ends, 0, 0, len(self.sids))
+        b = current_budget()
+        self._remaining = None if b is None else b.remaining
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
+            try:
+                stream.flush()
+            except Exception:  # pragma: no cover - a closed or exotic stream
+                pass
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(r)
+            self._child(w)
+        os.close(w)
+        self.pid: int | None = pid
+        self._fd = r
+        self._reader = threading.Thread(target=self._drain, name="frames-report-pipe", daemon=True)
+        self._reader.start()
+
+    def _claim(self, front: bool) -> Any:
+        fd = self._lockfile.fileno()
+        fcntl.lockf(fd, fcntl.LOCK_EX)
+        try:
+            lo, hi = _ENDS.unpack_from(self._ends)
+            if lo >= hi:
+                return None
+            if front:
+                _ENDS.pack_into(self._ends, 0, lo + 1, hi)
+                return self.sids[lo]
+            _ENDS.pack_into(self._ends, 0, lo, hi - 1)
+            return self.sids[hi - 1]
+        finally:
+            fcntl.lockf(fd, fcntl.LOCK_UN)
+
+    def claims(self) -> Iterator[Any]:
+        """The sections the parent computes: the next unclaimed one from the front, until the two ends meet."""
+        while (sid := self._claim(front=True)) is not None:
+            yield sid
+
+    # ------------------------------------------------------------------ child
+    def _child(self, fd: int) -> None:  # pragma: no cover - runs in the forked process (coverage does not follow)
+        code = 0
+        try:
+            handler = signal.getsignal(signal.SIGALRM) if hasattr(signal, "SIGALRM") else None
+            if getattr(handler, "__module__", None) == budget.__module__:
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's budget timer: re-armed below
+            seconds = float("inf") if self._remaining is None else max(self._remaining, 1e-9)
+
+            def send_step(name: str) -> None:
+                _write(fd, "step", name)
+
+            with budget(seconds, progress=send_step):
+                while (sid := self._claim(front=False)) is not None:
+                    _write(fd, "result", (sid, self._run(sid)), fallback=("unsent", sid))
+        except BaseException as exc:
+            try:
+                _write(fd, "error", exc)
+            except BaseException:
+                code = 1
+        finally:
+            try:
+                os.close(fd)
+            finally:
+                os._exit(code)
+
+    # ----------------------------------------------------------------- parent
+    def _drain(self) -> None:
+        """The reader thread: the pipe's bytes as they come (a child never waits for the parent to read), until its
+        end. Messages are decoded by the main thread (:meth:`_parse`)."""
+        while True:
+            try:
+                chunk = os.read(self._fd, 1 << 20)
+            except OSError:  # pragma: no cover - closed under it
+                break
+            if not chunk:
+                break
+            self._chunks.append(chunk)
+
+    def _parse(self) -> None:
+        while self._chunks:
+            self._buf += self._chunks.popleft()
+        while len(self._buf) >= _HEADER.size:
+            (n,) = _HEADER.unpack_from(self._buf)
+            if len(self._buf) < _HEADER.size + n:
+                break
+            self._messages.append(loads(bytes(self._buf[_HEADER.size : _HEADER.size + n])))
+            del self._buf[: _HEADER.size + n]
+
+    def forward(self, progress: Callable[[str], Any] | None) -> None:
+        """Pass the child's steps reported so far to ``progress`` (without waiting)."""
+        self._parse()
+        self._flush_steps(progress)
+
+    def _flush_steps(self, progress: Callable[[str], Any] | None) -> None:
+        keep = []
+        for kind, payload in self._messages:
+            if kind == "step":
+                if progress is not None:
+                    progress(f"[2] {payload}")
+            else:
+                keep.append((kind, payload))
+        self._messages = keep
+
+    def result(self, progress: Callable[[str], Any] | None = None) -> dict[str, Any]:
+        """Wait for the child; the sections it computed, by id. Raises what a section raised in the child; the
+        sections it claimed but did not send (it died, or they do not pickle) are computed here."""
+        try:
+            while self._reader.is_alive():
+                self._reader.join(timeout=0.1)
+                self.forward(progress)
+            self._eof = True
+            self.forward(progress)
+        finally:
+            self.close()
+        got: dict[Any, Any] = {}
+        for kind, payload in self._messages:
+            if kind == "error":
+                raise payload
+            if kind == "result":
+                got[payload[0]] = payload[1]
+        _lo, hi = _ENDS.unpack_from(self._ends)
+        for sid in self.sids[hi:]:  # the child's claims, from the back
+            if sid not in got:
+                got[sid] = self._run(sid)
+        return got
+
+    def close(self) -> None:
+        """Stop the child (if still running), reap it and end the reader thread."""
+        if self.pid is None:
+            return
+        pid, self.pid = self.pid, None
+        try:
+            if not self._eof:  # stopped early (an error or an interrupt in the parent): the child's work is not wanted
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)  # after the end of the pipe, the child is exiting
+        except (ChildProcessError, ProcessLookupError):  # pragma: no cover - already gone
+            pass
+        self._reader.join()  # the pipe has ended: the child is gone
+        os.close(self._fd)
+        self._lockfile.close()
