@@ -409,3 +409,25 @@ def test_an_undecided_invariant_measure_is_reported_as_undecided(monkeypatch):
     rep = build_report(models.nonholonomic_particle(), only=["invariant_measure"])
     item = next(i for i in rep.sections[0].items if i.kind == "verdict")
     assert item.value is None and item.plain() == "invariant measure N(q) exists: undecided"
+
+
+def test_console_script_writes_everything_and_keeps_the_status(tmp_path, capsys):
+    """``frames`` (``console``) skips the interpreter's teardown after ``analyze``: the output must still be
+    complete (flushed, here into a file) and the exit status main's."""
+    import os
+    import subprocess
+    import sys
+
+    assert cli.main(["analyze", "knife-edge", "--only", "lagrangian", "frobenius"]) == 0
+    expected = capsys.readouterr().out
+    run = [sys.executable, "-c", "from frames.app import console; console()"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as by default
+    out = tmp_path / "report.txt"
+    with out.open("w") as fh:
+        argv = [*run, "analyze", "knife-edge", "--only", "lagrangian", "frobenius"]
+        rc = subprocess.run(argv, stdout=fh, env=env).returncode
+    assert rc == 0 and out.read_text() == expected
+    bad = subprocess.run([*run, "analyze", "no-such-model"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown model 'no-such-model'" in bad.stderr
+    models_run = subprocess.run([*run, "models"], capture_output=True, text=True)
+    assert models_run.returncode == 0 and "knife-edge" in models_run.stdout
