@@ -114,6 +114,9 @@ class SystemFileError(FramesError):
         self.reason = reason
         super().__init__(f"{source}: {key}: {reason}")
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles with its three parts (a report's second process sends it)
+        return type(self), (self.source, self.key, self.reason)
+
 
 class OptionError(FramesError):
     """A solver or run option is invalid (method, tolerances, step limits, output times, budgets)."""

@@ -6,8 +6,12 @@ format's text), whatever the sections raise, and whether or not the child manage
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import subprocess
+import sys
 import threading
+import warnings
 
 import pytest
 import sympy as sp
@@ -180,8 +184,8 @@ def test_formats_written_in_two_processes_share_the_equations(forking):
     for fmt in ("json", "text", "latex", "markdown"):  # the cache of one format serves the next
         assert fresh.format(fmt, jobs=2) == serial[fmt]
     eqs = [it for s in fresh.sections for it in s.items if it.kind == "equation"]
-    assert all("_plain" in it.__dict__ and "_latex" in it.__dict__ for it in eqs)
-    assert fresh == rep and hash(fresh.sections[0]) == hash(rep.sections[0])  # the caches are not fields
+    assert not any(it.__dict__.keys() - {f.name for f in dataclasses.fields(it)} for it in eqs)  # nothing kept
+    assert fresh == rep
 
 
 def test_no_fork_next_to_another_thread():
@@ -243,3 +247,75 @@ def test_cli_jobs_option(capsys):
     for bad in ("0", "two", "-1"):
         assert cli.main(["analyze", "knife-edge", "--jobs", bad]) != 0
         assert f"--jobs {bad}" in capsys.readouterr().err
+
+
+def test_the_childs_warnings_output_and_traceback_reach_the_parent(forking, monkeypatch, tmp_path):
+    parent = os.getpid()
+
+    def noisy(a):
+        if os.getpid() != parent:
+            warnings.warn("warned in the second process", UserWarning, stacklevel=1)
+        return Section("errata", "E")
+
+    _patch_last(monkeypatch, noisy)
+    with pytest.warns(UserWarning, match="warned in the second process"):
+        _rep, steps = _parallel_report(models.knife_edge())
+    assert "[2] section errata" in steps
+
+    def failing_helper():
+        return 1 // 0
+
+    def failing(a):
+        if os.getpid() == parent:
+            return Section("errata", "E")
+        try:
+            failing_helper()
+        except ZeroDivisionError as exc:
+            raise fr.FramesError("section failed") from exc
+
+    _patch_last(monkeypatch, failing)
+    with pytest.raises(fr.FramesError, match="section failed") as info:
+        build_report(models.knife_edge(), jobs=2)
+    assert "failing_helper" in str(info.value.__cause__)  # the child's traceback
+
+    script = (
+        "import os, frames as fr, frames.app._parallel as par, frames.app._report as rep\n"
+        "par.available = lambda: True\n"
+        "real = rep.SECTIONS['errata']\n"
+        "def loud(a):\n"
+        "    print('printed in', 'parent' if os.getpid() == PARENT else 'child')\n"
+        "    return real.fn(a)\n"
+        "PARENT = os.getpid()\n"
+        "rep.SECTIONS['errata'] = rep._Spec('errata', real.title, loud)\n"
+        "fr.build_report(fr.models.knife_edge(), jobs=2)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout into a file: buffered
+    out = tmp_path / "out.txt"
+    with out.open("w") as fh:
+        assert subprocess.run([sys.executable, "-c", script], stdout=fh, env=env).returncode == 0
+    assert out.read_text() == "printed in child\n"  # flushed before the child ends
+
+
+class _TwoParts(Exception):
+    def __init__(self, a, b):
+        super().__init__(f"{a}: {b}")
+
+
+def test_an_exception_that_does_not_unpickle_is_raised_by_the_parent_itself(forking, monkeypatch):
+    import pickle
+
+    def bad(a):
+        raise _TwoParts("f.toml", "bad")  # pickles, does not unpickle (its __init__ takes two arguments)
+
+    _patch_last(monkeypatch, bad)
+    with pytest.raises(_TwoParts, match=r"f\.toml"):
+        build_report(models.knife_edge(), jobs=2)
+    err = pickle.loads(pickle.dumps(fr.SystemFileError("f.toml", "L", "bad")))  # frames' own does
+    assert (err.source, err.key, err.reason, str(err)) == ("f.toml", "L", "bad", "f.toml: L: bad")
+
+
+def test_an_enclosing_budgets_progress_sees_every_section(forking):
+    seen: list[str] = []
+    with fr.budget(120, progress=seen.append):
+        build_report(models.knife_edge(), jobs=2)
+    _shared(seen, list(rep_mod.SECTIONS))

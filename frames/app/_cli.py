@@ -434,9 +434,13 @@ def _jobs(text: str) -> int:
     if text.strip().lower() == "auto":
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         return 2 if cores >= 2 else 1
-    if not text.strip().isdigit() or int(text) < 1:
+    try:
+        jobs = int(text) if text.strip().isascii() else 0
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
         raise FramesError(f"--jobs {text}: must be a positive integer number of processes (or auto)")
-    return int(text)
+    return jobs
 
 
 def _run(args: argparse.Namespace, outputs: _Outputs) -> int:

@@ -12,19 +12,28 @@ same time: more CPU, not more time. The report is the serial one, item for item:
 * sympy's ``Add``, ``Mul``, ``Pow`` and applied functions are sent as their class and arguments and rebuilt
   unevaluated (:func:`dumps`), so a displayed form such as ``2*(x + y)`` is not distributed again on arrival,
   as plain pickling (which calls ``Mul(2, x + y)``) would do;
-* the child runs under the parent's budget (the same deadline, its own ``SIGALRM``), and its steps reach the
-  parent's progress callback, prefixed ``[2]``, whenever the parent reports a step of its own or waits;
-* an exception raised by a section in the child is raised again in the parent; a section the child claimed but
-  could not send (it died, or the section does not pickle) is computed by the parent.
+* the child runs under the parent's budget (the same deadline and steps, its own ``SIGALRM``), and its steps reach
+  the progress callback, prefixed ``[2]``, whenever the parent reports a step of its own or waits; while the parent
+  waits, a budget that runs out names the child's step;
+* warnings raised in the child are issued again in the parent (its filters apply), and what the child writes to
+  stdout or stderr is flushed before it ends;
+* an exception raised by a section in the child is raised again in the parent, the child's traceback as its
+  ``__cause__``; a section the child claimed but could not send (it died, or the section or its exception does
+  not pickle and unpickle) is computed by the parent, which then raises the same exception itself;
+* on Linux the child is killed if the parent dies.
 
-Only where :func:`available` (Linux and the BSDs, in a process with one thread); elsewhere, and with ``jobs=1``,
-everything runs in one process. Test: ``tests/test_report_parallel.py``.
+Only where :func:`available` (Linux and the BSDs, in a process with one thread started by :mod:`threading`: a
+thread started by a C extension is not seen, and a lock it holds at the fork would block the child until the
+budget runs out); elsewhere, and with ``jobs=1``, everything runs in one process. Test:
+``tests/test_report_parallel.py``.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
+import math
 import mmap
 import os
 import pickle
@@ -33,12 +42,15 @@ import struct
 import sys
 import tempfile
 import threading
+import traceback
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import sympy as sp
 
 from ..algebra import budget, current_budget
+from ..algebra._budget import _arm_alarm
 
 try:
     import fcntl
@@ -83,6 +95,32 @@ def loads(data: bytes) -> Any:
     return pickle.loads(data)  # written by our own forked child, never read from a file
 
 
+class _RemoteTraceback(Exception):
+    """The ``__cause__`` of an exception raised in the child: its traceback there (as :mod:`concurrent.futures`)."""
+
+    def __init__(self, tb: str) -> None:
+        super().__init__(tb)
+        self.tb = tb
+
+    def __str__(self) -> str:
+        return f"\nin the report's second process:\n{self.tb}"
+
+
+_DONE = object()  # no task left to claim
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the forked process
+    """Linux: the child receives SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass
+
+
 def _write(fd: int, kind: str, payload: Any, fallback: tuple[str, Any] = ("unsent", None)) -> None:
     try:
         data = dumps((kind, payload))
@@ -109,23 +147,23 @@ class Worker:
         self._chunks: collections.deque[bytes] = collections.deque()
         self._messages: list[tuple[str, Any]] = []
         self._eof = False
+        self.last_step = ""
         # the claims: (next from the front, end of the back) in memory shared with the child, under a POSIX record
         # lock on a temporary file (per process, and released by the system if the child dies holding it)
         self._ends = mmap.mmap(-1, _ENDS.size)
         self._lockfile = tempfile.TemporaryFile()
         _ENDS.pack_into(self._ends, 0, 0, len(self.sids))
-        b = current_budget()
-        self._remaining = None if b is None else b.remaining
         for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
             try:
                 stream.flush()
             except Exception:  # pragma: no cover - a closed or exotic stream
                 pass
+        parent = os.getpid()
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(r)
-            self._child(w)
+            self._child(w, parent)
         os.close(w)
         self.pid: int | None = pid
         self._fd = r
@@ -138,7 +176,7 @@ class Worker:
         try:
             lo, hi = _ENDS.unpack_from(self._ends)
             if lo >= hi:
-                return None
+                return _DONE
             if front:
                 _ENDS.pack_into(self._ends, 0, lo + 1, hi)
                 return self.sids[lo]
@@ -148,32 +186,54 @@ class Worker:
             fcntl.lockf(fd, fcntl.LOCK_UN)
 
     def claims(self) -> Iterator[Any]:
-        """The sections the parent computes: the next unclaimed one from the front, until the two ends meet."""
-        while (sid := self._claim(front=True)) is not None:
+        """The tasks the parent does: the next unclaimed one from the front, until the two ends meet."""
+        while (sid := self._claim(front=True)) is not _DONE:
             yield sid
 
     # ------------------------------------------------------------------ child
-    def _child(self, fd: int) -> None:  # pragma: no cover - runs in the forked process (coverage does not follow)
+    def _child(self, fd: int, parent: int) -> None:  # pragma: no cover - runs in the forked process
         code = 0
         try:
-            handler = signal.getsignal(signal.SIGALRM) if hasattr(signal, "SIGALRM") else None
-            if getattr(handler, "__module__", None) == budget.__module__:
-                signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's budget timer: re-armed below
-            seconds = float("inf") if self._remaining is None else max(self._remaining, 1e-9)
+            _die_with_parent()
+            if os.getppid() != parent:  # the parent died before the line above
+                os._exit(1)
 
             def send_step(name: str) -> None:
                 _write(fd, "step", name)
 
-            with budget(seconds, progress=send_step):
-                while (sid := self._claim(front=False)) is not None:
-                    _write(fd, "result", (sid, self._run(sid)), fallback=("unsent", sid))
+            b = current_budget()  # the parent's, copied by the fork: the same deadline and steps
+            if hasattr(signal, "SIGALRM"):
+                handler = signal.getsignal(signal.SIGALRM)
+                if getattr(handler, "__module__", None) == budget.__module__:
+                    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's timer is not inherited: re-armed
+            with warnings.catch_warnings(record=True) as caught, contextlib.ExitStack() as stack:
+                warnings.simplefilter("always")  # every warning goes to the parent, whose filters decide
+                if b is None:
+                    stack.enter_context(budget(math.inf, progress=send_step))
+                else:
+                    b.progress = send_step
+                    disarm = _arm_alarm(b, 2.0)
+                    if disarm is not None:
+                        stack.callback(disarm)
+                while (sid := self._claim(front=False)) is not _DONE:
+                    result = self._run(sid)
+                    for w in caught:
+                        _write(fd, "warning", (w.message, w.category, w.filename, w.lineno))
+                    caught.clear()
+                    _write(fd, "result", (sid, result))
         except BaseException as exc:
             try:
-                _write(fd, "error", exc)
+                tb = "".join(traceback.format_exception(exc))
+                _write(fd, "error", (exc, tb))
             except BaseException:
                 code = 1
         finally:
             try:
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except BaseException:
+                        pass
                 os.close(fd)
             finally:
                 os._exit(code)
@@ -198,39 +258,52 @@ class Worker:
             (n,) = _HEADER.unpack_from(self._buf)
             if len(self._buf) < _HEADER.size + n:
                 break
-            self._messages.append(loads(bytes(self._buf[_HEADER.size : _HEADER.size + n])))
+            data = bytes(self._buf[_HEADER.size : _HEADER.size + n])
             del self._buf[: _HEADER.size + n]
+            try:
+                self._messages.append(loads(data))
+            except Exception:  # pickled but does not unpickle here: as if unsent (the parent computes the task)
+                continue
 
     def forward(self, progress: Callable[[str], Any] | None) -> None:
-        """Pass the child's steps reported so far to ``progress`` (without waiting)."""
+        """Pass the child's steps and warnings reported so far to ``progress`` and :mod:`warnings` (no waiting)."""
         self._parse()
-        self._flush_steps(progress)
-
-    def _flush_steps(self, progress: Callable[[str], Any] | None) -> None:
         keep = []
         for kind, payload in self._messages:
             if kind == "step":
+                self.last_step = payload
                 if progress is not None:
                     progress(f"[2] {payload}")
+            elif kind == "warning":
+                message, category, filename, lineno = payload
+                warnings.warn_explicit(message, category, filename, lineno)
             else:
                 keep.append((kind, payload))
         self._messages = keep
 
-    def result(self, progress: Callable[[str], Any] | None = None) -> dict[str, Any]:
-        """Wait for the child; the sections it computed, by id. Raises what a section raised in the child; the
-        sections it claimed but did not send (it died, or they do not pickle) are computed here."""
+    def result(self, progress: Callable[[str], Any] | None = None) -> dict[Any, Any]:
+        """Wait for the child; the results it sent, by task. Raises what a task raised in the child; the tasks it
+        claimed but did not send (it died, or they or their exception do not pickle) are done here."""
+        b = current_budget()
+        previous = b.current if b is not None else ""
         try:
             while self._reader.is_alive():
                 self._reader.join(timeout=0.1)
                 self.forward(progress)
+                if b is not None and self.last_step:
+                    b.current = f"[2] {self.last_step}"  # a budget running out now names the child's step
             self._eof = True
             self.forward(progress)
         finally:
+            if b is not None:
+                b.current = previous
             self.close()
         got: dict[Any, Any] = {}
         for kind, payload in self._messages:
             if kind == "error":
-                raise payload
+                exc, tb = payload
+                exc.__cause__ = _RemoteTraceback(tb)
+                raise exc
             if kind == "result":
                 got[payload[0]] = payload[1]
         _lo, hi = _ENDS.unpack_from(self._ends)
@@ -243,13 +316,13 @@ class Worker:
         """Stop the child (if still running), reap it and end the reader thread."""
         if self.pid is None:
             return
-        pid, self.pid = self.pid, None
         try:
             if not self._eof:  # stopped early (an error or an interrupt in the parent): the child's work is not wanted
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)  # after the end of the pipe, the child is exiting
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)  # after the end of the pipe, the child is exiting
         except (ChildProcessError, ProcessLookupError):  # pragma: no cover - already gone
             pass
+        self.pid = None
         self._reader.join()  # the pipe has ended: the child is gone
         os.close(self._fd)
         self._lockfile.close()

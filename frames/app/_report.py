@@ -31,6 +31,7 @@ import sympy as sp
 from .._version import __version__
 from ..algebra import budget as _budget
 from ..algebra import (
+    current_budget,
     op_count,
     step,
     tidy,
@@ -101,14 +102,16 @@ class Item:
     def latex(self) -> str:
         """LaTeX of the displayed expression in dot notation (``\\dot{q}`` for ``dq/dt``, ``q`` for
         ``q(t)``, as :mod:`sympy.physics.mechanics` prints); empty for text items."""
-        if "_latex" in self.__dict__:  # rendered by Report.format(jobs=2)
-            return self.__dict__["_latex"]  # type: ignore[no-any-return]
+        done = _RENDERED.get().get(id(self))  # written by the second process of Report.format(jobs=2)
+        if done is not None and "latex" in done:
+            return done["latex"]
         return vlatex(self.expr) if self.expr is not None else ""
 
     def plain(self) -> str:
         if self.kind == "equation":
-            if "_plain" in self.__dict__:  # rendered by Report.format(jobs=2)
-                return self.__dict__["_plain"]  # type: ignore[no-any-return]
+            done = _RENDERED.get().get(id(self))  # written by the second process of Report.format(jobs=2)
+            if done is not None and "plain" in done:
+                return done["plain"]
             return f"{self.label} = {sp.sstr(self.expr)}"
         if self.kind == "verdict":
             mark = {True: "yes", False: "no", None: "undecided"}[self.value]
@@ -490,6 +493,8 @@ def _wrap(line: str, width: int) -> str:
     )
 
 
+#: the strings of the equations written by the second process of one :meth:`Report.format` call, by item ``id``
+_RENDERED: ContextVar[dict[int, dict[str, str]]] = ContextVar("frames_report_rendered", default={})  # noqa: B039
 #: the strings of an equation item each format writes (:meth:`Report.format` with ``jobs=2``)
 _RENDER = {"text": ("plain",), "json": ("plain", "latex"), "markdown": ("latex",), "latex": ("latex",)}
 
@@ -510,32 +515,29 @@ class Report:
 
     def format(self, fmt: str, jobs: int = 1) -> str:
         """Format as ``text``, ``markdown``, ``latex`` or ``json``; with ``jobs=2`` the equations are written in two
-        processes (where :func:`frames.app._parallel.available`), the text the same."""
+        processes (where :func:`frames.app._parallel.available`), the text the same. Nothing is kept on the report."""
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
             raise ArgumentError(f"Report.format: jobs must be a positive integer number of processes, got {jobs!r}")
-        if fmt in _RENDER and jobs > 1:
-            self._render(_RENDER[fmt])
-        if fmt == "text":
-            return self.to_text()
-        if fmt == "markdown":
-            return self.to_markdown()
-        if fmt == "latex":
-            return self.to_latex()
-        if fmt == "json":
-            return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
+        token = _RENDERED.set(self._render(_RENDER[fmt]) if fmt in _RENDER and jobs > 1 else {})
+        try:
+            if fmt == "text":
+                return self.to_text()
+            if fmt == "markdown":
+                return self.to_markdown()
+            if fmt == "latex":
+                return self.to_latex()
+            if fmt == "json":
+                return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
+        finally:
+            _RENDERED.reset(token)
         raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
 
-    def _render(self, what: tuple[str, ...]) -> None:
-        """Write the equations' ``plain`` and (or) ``latex`` strings in two processes, each item once; the items
-        keep them (an unevaluated cache, not a field: equality and hashing are unchanged)."""
-        items = [
-            it
-            for s in self.sections
-            for it in s.items
-            if it.kind == "equation" and not all("_" + w in it.__dict__ for w in what)
-        ]
+    def _render(self, what: tuple[str, ...]) -> dict[int, dict[str, str]]:
+        """The equations' ``plain`` and (or) ``latex`` strings, written in two processes, each item once, by
+        ``id`` of the item (used by this one :meth:`format` call only)."""
+        items = [it for s in self.sections for it in s.items if it.kind == "equation"]
         if len(items) < 2 or not _parallel.available():
-            return
+            return {}
 
         def render(i: int) -> tuple[str, ...]:
             return tuple(items[i].plain() if w == "plain" else items[i].latex for w in what)
@@ -546,9 +548,7 @@ class Report:
             done.update(worker.result())
         finally:
             worker.close()
-        for i, strings in done.items():
-            for w, text in zip(what, strings, strict=True):
-                object.__setattr__(items[i], "_" + w, text)  # frozen: the cache is written around __setattr__
+        return {id(items[i]): dict(zip(what, strings, strict=True)) for i, strings in done.items()}
 
     def to_text(self, width: int = 100) -> str:
         """Plain text; lines longer than ``width`` wrap at spaces (between terms), continuations indented."""
@@ -732,21 +732,24 @@ def build_report(
         except SectionSkipped as exc:
             return Section(sid, spec.title, (), "skipped", str(exc))
 
+    outer = current_budget()
+    shown = progress if progress is not None else (outer.progress if outer is not None else None)
+
     def report(name: str) -> None:  # the progress callback: the worker's steps first
         if worker is not None:
-            worker.forward(progress)
-        progress(name)  # type: ignore[misc]  # (report is used only with a progress callback)
+            worker.forward(shown)
+        shown(name)  # type: ignore[misc]  # (report is used only with a progress callback)
 
     done: dict[str, Section] = {}
     token = _MAX_OPS.set(max_ops)
     try:
-        with _budget(math.inf if budget is None else budget, progress=report if progress is not None else None):
+        with _budget(math.inf if budget is None else budget, progress=report if shown is not None else None):
             if jobs > 1 and len(order) > 1 and _parallel.available():
                 worker = _parallel.Worker(order, run)
             for sid in order if worker is None else worker.claims():
                 done[sid] = run(sid)
             if worker is not None:
-                done.update(worker.result(progress))
+                done.update(worker.result(shown))
     finally:
         if worker is not None:
             worker.close()
