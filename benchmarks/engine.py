@@ -178,23 +178,25 @@ def run_analyze(case: str, jobs: int = 1) -> dict:
     return {"time": time.perf_counter() - t0}
 
 
-def command_time(case: str, jobs: str, runs: int = 5) -> float:
-    """Median wall time of the command ``frames analyze CASE --jobs JOBS`` (a fresh interpreter each run: start,
-    ``import frames``, the analysis and the printing, output discarded; after a warm-up run)."""
+def command_times(case: str, jobs: tuple[str, ...] = ("auto", "1"), runs: int = 5) -> dict[str, float]:
+    """Median wall time of the command ``frames analyze CASE --jobs J`` for each ``J`` (a fresh interpreter each
+    run: start, ``import frames``, the analysis and the printing, output discarded), the settings alternating run
+    by run so that a drift of the machine's speed affects them alike; after a warm-up run of each."""
     script = Path(sys.executable).with_name("frames")
     cmd = (
         [str(script)]
         if script.exists()
-        else [sys.executable, "-c", "import sys; from frames.app import main; sys.exit(main())"]
+        else [sys.executable, "-c", "import sys; from frames.app import console; console()"]
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a user's: bytecode cached
-    times = []
-    for i in range(runs + 1):  # the first run (writing the bytecode caches) is a warm-up
-        t0 = time.perf_counter()
-        subprocess.run([*cmd, "analyze", case, "--jobs", jobs], check=True, stdout=subprocess.DEVNULL, env=env)
-        if i:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    times: dict[str, list[float]] = {j: [] for j in jobs}
+    for i in range(runs + 1):  # the first round (writing the bytecode caches) is a warm-up
+        for j in jobs:
+            t0 = time.perf_counter()
+            subprocess.run([*cmd, "analyze", case, "--jobs", j], check=True, stdout=subprocess.DEVNULL, env=env)
+            if i:
+                times[j].append(time.perf_counter() - t0)
+    return {j: statistics.median(ts) for j, ts in times.items()}
 
 
 # ------------------------------------------------------------------ SymPy
@@ -450,10 +452,10 @@ def main() -> None:
     print(f"\ncold start (median of 5): import frames {imp['frames']:.2f} s, import sympy {imp['sympy']:.2f} s")
     anh = measure("anholonomy", "n24", args.timeout)
     print(f"object of anholonomy, n = 24 (benchmarks/anholonomy.py, seed 0, coframe included): {fmt_t(anh)}\n")
-    cmd = {j: command_time("two-wheeled-carriage", j) for j in ("auto", "1")} if "carriage" in results else None
+    cmd = command_times("two-wheeled-carriage") if "carriage" in results else None
     if cmd:
         print(
-            f"`frames analyze two-wheeled-carriage` (the command, wall clock, median of 5): {cmd['auto']:.2f} s "
+            f"`frames analyze two-wheeled-carriage` (the command, wall clock, median of 5, alternating): {cmd['auto']:.2f} s "
             f"(default, --jobs auto), {cmd['1']:.2f} s (--jobs 1)\n"
         )
     print("targets:")
