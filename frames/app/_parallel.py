@@ -121,11 +121,11 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the forked process
         pass
 
 
-def _write(fd: int, kind: str, payload: Any, fallback: tuple[str, Any] = ("unsent", None)) -> None:
+def _write(fd: int, kind: str, payload: Any) -> None:
     try:
         data = dumps((kind, payload))
-    except Exception:  # an object that does not pickle: the parent computes that section itself
-        data = dumps(fallback)
+    except Exception:  # does not pickle: not sent (the parent does a task whose result or error is missing)
+        return
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
         view = view[os.write(fd, view) :]
@@ -136,8 +136,8 @@ class Worker:
     report's sections (:func:`~frames.app._report.build_report`), or the equations a format writes
     (:meth:`~frames.app._report.Report.format`).
 
-    The parent iterates over :meth:`claims` (the tasks it does, front first) and then collects the child's results
-    with :meth:`result`; ``run(sid)`` returns a picklable result or raises.
+    :meth:`run_all` returns every result: the parent does its claims (:meth:`claims`, front first) and then
+    collects the child's (:meth:`result`); ``run(sid)`` returns a picklable result or raises.
     """
 
     def __init__(self, sids: Sequence[Any], run: Callable[[Any], Any]) -> None:
@@ -280,6 +280,16 @@ class Worker:
             else:
                 keep.append((kind, payload))
         self._messages = keep
+
+    def run_all(self, progress: Callable[[str], Any] | None = None) -> dict[Any, Any]:
+        """Every task's result, by task: the parent's claims done here, then the child's collected
+        (:meth:`result`, which passes its steps to ``progress``)."""
+        try:
+            done = {sid: self._run(sid) for sid in self.claims()}
+            done.update(self.result(progress))
+            return done
+        finally:
+            self.close()
 
     def result(self, progress: Callable[[str], Any] | None = None) -> dict[Any, Any]:
         """Wait for the child; the results it sent, by task. Raises what a task raised in the child; the tasks it

@@ -102,16 +102,16 @@ class Item:
     def latex(self) -> str:
         """LaTeX of the displayed expression in dot notation (``\\dot{q}`` for ``dq/dt``, ``q`` for
         ``q(t)``, as :mod:`sympy.physics.mechanics` prints); empty for text items."""
-        done = _RENDERED.get().get(id(self))  # written by the second process of Report.format(jobs=2)
-        if done is not None and "latex" in done:
-            return done["latex"]
+        done = _written(self, "latex")
+        if done is not None:
+            return done
         return vlatex(self.expr) if self.expr is not None else ""
 
     def plain(self) -> str:
         if self.kind == "equation":
-            done = _RENDERED.get().get(id(self))  # written by the second process of Report.format(jobs=2)
-            if done is not None and "plain" in done:
-                return done["plain"]
+            done = _written(self, "plain")
+            if done is not None:
+                return done
             return f"{self.label} = {sp.sstr(self.expr)}"
         if self.kind == "verdict":
             mark = {True: "yes", False: "no", None: "undecided"}[self.value]
@@ -495,6 +495,13 @@ def _wrap(line: str, width: int) -> str:
 
 #: the strings of the equations written by the second process of one :meth:`Report.format` call, by item ``id``
 _RENDERED: ContextVar[dict[int, dict[str, str]]] = ContextVar("frames_report_rendered", default={})  # noqa: B039
+
+
+def _written(item: Item, what: str) -> str | None:
+    """The string ``what`` (``plain`` or ``latex``) of ``item``, if the running ``Report.format(jobs=2)`` wrote it."""
+    return _RENDERED.get().get(id(item), {}).get(what)
+
+
 #: the strings of an equation item each format writes (:meth:`Report.format` with ``jobs=2``)
 _RENDER = {"text": ("plain",), "json": ("plain", "latex"), "markdown": ("latex",), "latex": ("latex",)}
 
@@ -542,12 +549,7 @@ class Report:
         def render(i: int) -> tuple[str, ...]:
             return tuple(items[i].plain() if w == "plain" else items[i].latex for w in what)
 
-        worker = _parallel.Worker(range(len(items)), render)
-        try:
-            done = {i: render(i) for i in worker.claims()}
-            done.update(worker.result())
-        finally:
-            worker.close()
+        done = _parallel.Worker(range(len(items)), render).run_all()
         return {id(items[i]): dict(zip(what, strings, strict=True)) for i, strings in done.items()}
 
     def to_text(self, width: int = 100) -> str:
@@ -740,18 +742,14 @@ def build_report(
             worker.forward(shown)
         shown(name)  # type: ignore[misc]  # (report is used only with a progress callback)
 
-    done: dict[str, Section] = {}
     token = _MAX_OPS.set(max_ops)
     try:
         with _budget(math.inf if budget is None else budget, progress=report if shown is not None else None):
             if jobs > 1 and len(order) > 1 and _parallel.available():
                 worker = _parallel.Worker(order, run)
-            for sid in order if worker is None else worker.claims():
-                done[sid] = run(sid)
-            if worker is not None:
-                done.update(worker.result(shown))
+                done = worker.run_all(shown)
+            else:
+                done = {sid: run(sid) for sid in order}
     finally:
-        if worker is not None:
-            worker.close()
         _MAX_OPS.reset(token)
     return Report(model.name, model.citation, tuple(done[sid] for sid in order))
