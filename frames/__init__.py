@@ -75,6 +75,7 @@ from .errors import (
     SingularityError,
     StateError,
     SystemFileError,
+    UndecidedError,
 )
 from .geometry import (
     Chart,
@@ -145,6 +146,7 @@ __all__ = [
     "budget",
     "step",
     "BudgetExceededError",
+    "UndecidedError",
     "IntegrationBudgetError",
     "OptionError",
     "__version__",

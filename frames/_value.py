@@ -16,7 +16,7 @@ systems override :meth:`Value._latex_rows` with the mathematics of the paper.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
@@ -91,7 +91,10 @@ class Value:
 class Multipliers(tuple):  # type: ignore[type-arg]
     r"""A tuple of multipliers ``(λ_{m+1}, …, λ_n)`` that shows itself as equations in Jupyter.
 
-    It is a plain tuple for every other purpose (equality, hashing, unpacking, indexing).
+    It is a plain tuple for every other purpose (equality, hashing, unpacking, indexing). Printed (``repr``,
+    ``str``, LaTeX) each entry is shown in its display form ``display(λ)`` (the library passes
+    :func:`~frames.algebra.harmonic_form`: sines and cosines of sums and differences of angles where shorter),
+    computed once, when first shown; the entries themselves are the canonical forms.
 
     Examples
     --------
@@ -104,13 +107,30 @@ class Multipliers(tuple):  # type: ignore[type-arg]
 
     first: int
     symbol: str
+    _display: Callable[[Any], Any] | None
+    _shown: tuple[Any, ...] | None
 
-    def __new__(cls, items: Any, first: int = 1, symbol: str = r"\lambda") -> Multipliers:
+    def __new__(
+        cls, items: Any, first: int = 1, symbol: str = r"\lambda", display: Callable[[Any], Any] | None = None
+    ) -> Multipliers:
         out = super().__new__(cls, items)
         out.first = first
         out.symbol = symbol
+        out._display = display
+        out._shown = None
         return out
 
+    def shown(self) -> tuple[Any, ...]:
+        """The entries in their display form (computed once)."""
+        if self._shown is None:
+            self._shown = tuple(self) if self._display is None else tuple(self._display(e) for e in self)
+        return self._shown
+
+    def __repr__(self) -> str:
+        return "(" + ", ".join(map(str, self.shown())) + ("," if len(self) == 1 else "") + ")"
+
+    __str__ = __repr__
+
     def _repr_latex_(self) -> str:
-        rows = [f"{self.symbol}_{{{self.first + k}}} &= {sp.latex(e)}" for k, e in enumerate(self)]
+        rows = [f"{self.symbol}_{{{self.first + k}}} &= {sp.latex(e)}" for k, e in enumerate(self.shown())]
         return "$\\begin{aligned} " + r" \\ ".join(rows) + " \\end{aligned}$"

@@ -29,6 +29,7 @@ __all__ = [
     "BudgetExceededError",
     "IntegrationBudgetError",
     "OptionError",
+    "UndecidedError",
 ]
 
 
@@ -142,3 +143,22 @@ class IntegrationBudgetError(IntegrationError, BudgetExceededError):
     def __init__(self, message: str, t: float | None = None, state: Any = None, step: str = "integration") -> None:
         IntegrationError.__init__(self, message, t, state)
         self.step = step
+
+
+class UndecidedError(FramesError):
+    """An exact zero test could not decide an expression outside the library's canonical class (radicals,
+    ``log``, ``Abs``, a ``sin`` of an irrational shift …): neither an identity of independent generators nor a
+    visibly nonzero value. The verdict that needed it is undecided.
+
+    Attributes
+    ----------
+    expr : Expr
+        The expression whose zero test is undecided.
+    """
+
+    def __init__(self, message: str, expr: Any = None) -> None:
+        super().__init__(message)
+        self.expr = expr
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles with the expression (a report's second process sends it)
+        return type(self), (str(self), self.expr)

@@ -17,8 +17,14 @@ Strategies
 ----------
 charts(min_dim=1, max_dim=4)
     Charts ``Chart("q1 … qn")``.
-functions_on_Q(chart, trig=True)
-    Polynomials of low degree in q, optionally with ``sin``/``cos`` of one coordinate.
+functions_on_Q(chart, trig=True, compound=False)
+    Polynomials of low degree in q, optionally with ``sin``/``cos`` of one coordinate, or (``compound=True``) of
+    compound angles ``k q_i + l q_j + c`` (sums, differences, multiples, constant shifts).
+compound_angles(chart)
+    Angles ``k q_i + l q_j + c`` with small integers.
+rewritten(expr)
+    The same function written differently: compound angles expanded (``sin(a + b)``, ``sin 2a``), products
+    turned into sums (``2 sin a cos b = sin(a + b) + sin(a − b)``), ``cos² = 1 − sin²``: for invariance tests.
 functions_on_TQ(chart)
     Polynomials in q and u, at most quadratic in u.
 vector_fields(chart, trig=True)
@@ -47,10 +53,12 @@ from .geometry._frame import Frame
 __all__ = [
     "chart_and_fields",
     "charts",
+    "compound_angles",
     "frames_on",
     "functions_on_Q",
     "functions_on_TQ",
     "quadratic_lagrangians",
+    "rewritten",
     "vector_fields",
 ]
 
@@ -65,8 +73,31 @@ def charts(draw: Any, min_dim: int = 1, max_dim: int = 4) -> Chart:
 
 
 @st.composite
-def functions_on_Q(draw: Any, chart: Chart, trig: bool = True, max_terms: int = 3) -> sp.Expr:
-    """A small polynomial in q (degree ≤ 2), optionally times ``sin``/``cos`` of a coordinate."""
+def compound_angles(draw: Any, chart: Chart, constants: bool = True) -> sp.Expr:
+    """An angle ``k q_i + l q_j + c``: ``k ∈ {1, 2}``, ``l ∈ {−2, …, 2}``, ``c ∈ {0, 1}`` (if ``constants``)."""
+    q = chart.q
+    a = draw(st.sampled_from([1, 2])) * draw(st.sampled_from(q))
+    if len(q) > 1 and draw(st.booleans()):
+        a += draw(st.integers(min_value=-2, max_value=2)) * draw(st.sampled_from(q))
+    if constants and draw(st.integers(min_value=0, max_value=3)) == 0:
+        a += 1
+    return a if a != 0 else q[0]
+
+
+def rewritten(expr: sp.Expr) -> sp.Expr:
+    """``expr`` written differently but equal as a function: every ``sin``/``cos``/``exp`` of a sum expanded
+    (``sin(a + b) = sin a cos b + cos a sin b``, ``sin 2a = 2 sin a cos a``, ``exp(a + b) = exp a exp b``), then
+    ``cos² x`` replaced by ``1 − sin² x``. Built from sympy's own ``expand_trig`` (an independent computation)."""
+    e = sp.expand_trig(sp.sympify(expr, strict=True))
+    e = sp.expand(e, power_exp=True)
+    cos_sq = {p: 1 - sp.sin(p.base.args[0]) ** 2 for p in e.atoms(sp.Pow) if isinstance(p.base, sp.cos) and p.exp == 2}
+    return e.xreplace(cos_sq)
+
+
+@st.composite
+def functions_on_Q(draw: Any, chart: Chart, trig: bool = True, max_terms: int = 3, compound: bool = False) -> sp.Expr:
+    """A small polynomial in q (degree ≤ 2), optionally times ``sin``/``cos`` of a coordinate (or of a compound
+    angle, :func:`compound_angles`, with ``compound=True``)."""
     q = chart.q
     nterms = draw(st.integers(min_value=0, max_value=max_terms))
     expr: sp.Expr = sp.Integer(draw(_SMALL))
@@ -77,7 +108,7 @@ def functions_on_Q(draw: Any, chart: Chart, trig: bool = True, max_terms: int = 
             mono *= draw(st.sampled_from(q))
         if trig and draw(st.booleans()) and draw(st.booleans()):
             f = draw(st.sampled_from([sp.sin, sp.cos]))
-            mono *= f(draw(st.sampled_from(q)))
+            mono *= f(draw(compound_angles(chart)) if compound else draw(st.sampled_from(q)))
         expr += c * mono
     return sp.expand(expr)
 
@@ -97,9 +128,9 @@ def functions_on_TQ(draw: Any, chart: Chart, trig: bool = False) -> sp.Expr:
 
 
 @st.composite
-def vector_fields(draw: Any, chart: Chart, trig: bool = True) -> VectorField:
+def vector_fields(draw: Any, chart: Chart, trig: bool = True, compound: bool = False) -> VectorField:
     """A vector field on ``chart`` with components from :func:`functions_on_Q`."""
-    return VectorField(chart, [draw(functions_on_Q(chart, trig=trig)) for _ in chart.q])
+    return VectorField(chart, [draw(functions_on_Q(chart, trig=trig, compound=compound)) for _ in chart.q])
 
 
 @st.composite
@@ -112,14 +143,15 @@ def chart_and_fields(
 
 
 @st.composite
-def frames_on(draw: Any, chart: Chart, trig: bool = False, v: str = "v") -> Frame:
-    """An invertible frame ``P · U`` (U unipotent upper triangular, P a permutation)."""
+def frames_on(draw: Any, chart: Chart, trig: bool = False, v: str = "v", compound: bool = False) -> Frame:
+    """An invertible frame ``P · U`` (U unipotent upper triangular, P a permutation); with ``compound=True`` its
+    entries have sines and cosines of compound angles."""
     n = chart.dim
     U = sp.eye(n)
     for i in range(n):
         for j in range(i + 1, n):
             if draw(st.booleans()):
-                U[i, j] = draw(functions_on_Q(chart, trig=trig, max_terms=2))
+                U[i, j] = draw(functions_on_Q(chart, trig=trig or compound, max_terms=2, compound=compound))
     perm = draw(st.permutations(list(range(n))))
     M = sp.Matrix([list(U.row(p)) for p in perm])
     return Frame([VectorField(chart, list(M.row(i))) for i in range(n)], v=v)

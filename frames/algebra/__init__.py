@@ -3,7 +3,8 @@
 Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 
 * normal forms — :func:`canon` (``cancel``), :func:`trig_normal` (``sin² + cos² = 1``),
-  :func:`tidy` (final results), :func:`is_zero` (exact zero test); :func:`factor` (``sympy.factor``'s result,
+  :func:`tidy` (final results), :func:`is_zero` (exact zero test); :func:`harmonic_form` (display: sines and
+  cosines of sums and differences of angles); :func:`factor` (``sympy.factor``'s result,
   FLINT's factorisation when installed);
 * the field ``QQ(x, sin a, cos a, f(t), …)`` — :class:`RationalFunctions`;
 * exact linear algebra — :func:`exact_solve` and its family (``_solve.py``);
@@ -17,6 +18,7 @@ from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, exp
 from ._diff import derivative, hessian
 from ._factor import factor
 from ._field import RationalFunctions, UnsupportedExpression, generic_rank, is_known_tidy, replace_atoms
+from ._harmonic import harmonic_form
 from ._normal import (
     canon,
     canon_element,
@@ -43,6 +45,7 @@ from ._solve import (
     tidy_inverse,
 )
 from ._sparse import domain_determinant, structure_functions
+from ._zero import ZeroDecision, decide_zero
 
 __all__ = [
     "as_expr",
@@ -62,10 +65,12 @@ __all__ = [
     "structure_functions",
     "RationalFunctions",
     "UnsupportedExpression",
+    "ZeroDecision",
     "canon",
     "canon_element",
     "canon_matrix",
     "cramer_size_bound",
+    "decide_zero",
     "entries",
     "derivative",
     "domain_determinant",
@@ -73,6 +78,7 @@ __all__ = [
     "exact_solve",
     "factor",
     "generic_rank",
+    "harmonic_form",
     "hessian",
     "is_known_tidy",
     "is_zero",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Sequence
-from functools import cached_property
 from typing import Any
 
 import sympy as sp
@@ -22,6 +21,17 @@ from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
 from ._flint import flint_cancel, flint_factor_list, flint_normal, flint_solve_den
+from ._lattice import (
+    _EXP_TYPES,
+    _HYPERBOLIC,
+    _HYPERBOLIC_PARTS,
+    _TRIG_PARTS,
+    _TRIG_TYPES,
+    UnsupportedExpression,
+    identity_lattice,
+    lattice,
+    trig_parts,
+)
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
 
 __all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
@@ -104,69 +114,66 @@ def generic_rank(M: sp.MatrixBase) -> int:
         return 0
 
 
-class UnsupportedExpression(ValueError):
-    """An expression outside the class handled by :class:`RationalFunctions` (internal)."""
-
-
 class RationalFunctions:
-    r"""Exact arithmetic on rational functions with the Pythagorean identities.
+    r"""Exact arithmetic on rational functions of symbols, sines, cosines and exponentials: a canonical form.
 
-    The generators are the symbols of the expressions, undefined functions and their
-    derivatives (``B0(t)``, ``B0'(t)``: algebraically independent), and for each
-    argument ``a`` of a ``sin`` or ``cos`` a pair of generators ``s_a, c_a``. Elements
-    live in ``QQ(s_a, c_a, …)`` (lexicographic, each ``s_a`` first); a polynomial is
-    reduced modulo the ideal ``(s_a² + c_a² − 1)``, for which these generators form a
-    Gröbner basis (the leading monomials ``s_a²`` are pairwise coprime), so the
-    reduced numerator of a rational function is zero iff the function vanishes
-    identically on the circle(s). Multiple-angle identities are not used: ``sin 2a``
-    is a generator of its own, as in :func:`trig_normal`.
+    The generators are the symbols of the expressions, undefined functions and their derivatives
+    (``B0(t)``, ``B0'(t)``: algebraically independent), a pair ``s_b = sin b, c_b = cos b`` for each
+    basis angle ``b`` of the lattice of the trigonometric arguments, and ``E_b = exp b`` for each basis
+    element of the lattice of the exponential arguments (:mod:`frames.algebra._lattice`): ``sin(a + b)``,
+    ``sin 2a``, ``tan a``, ``sec a``, ``sin(x + 1)`` are polynomials or quotients in the pairs,
+    ``exp(x + y)``, ``exp(−q/2)``, ``sinh x`` in the ``E_b``. Elements live in ``QQ(s_b, c_b, E_b, x, …)``
+    (lexicographic, each ``s_b`` first); a polynomial is reduced modulo the ideal ``(s_b² + c_b² − 1)``,
+    for which these generators form a Gröbner basis (the leading monomials ``s_b²`` are pairwise coprime).
+    The basis elements are linearly independent over QQ (the constant ``1`` among the atoms), so the only
+    algebraic relations among the generators are the Pythagorean ones (Lindemann–Weierstrass, Ax): the
+    reduced numerator of a rational function is zero iff the function vanishes identically. The zero test
+    is sound and complete on this class.
 
-    With ``exp=True`` exponentials are generators too: the arguments of all ``exp`` atoms are
-    split into terms ``c·r`` (``c`` rational), and for each ``r`` one generator
-    ``E_r = exp(r/d)`` is introduced, ``d`` the lcm of the denominators of its coefficients, so
-    that ``exp(c r) = E_r^(c d)`` with an integer exponent: ``exp(2 q)``, ``exp(q)`` and
-    ``exp(−q/2)`` are powers of the one generator ``exp(q/2)``, and the identities between them
-    are kept. A non-rational coefficient (``exp(I q)``, ``exp(√2 q)``) is unsupported.
+    The exponential basis is ``r/d_r`` per atom ``r`` (``exp(2 q)``, ``exp(q)`` and ``exp(−q/2)`` are powers of
+    the one generator ``exp(q/2)``); the trigonometric basis keeps the user's arguments when they form one
+    (``θ`` and ``θ − φ``). A non-rational coefficient (``exp(I q)``, ``sin(√2 + q)``) is unsupported.
 
-    With ``pythagoras=False`` ``sin a`` and ``cos a`` are independent generators (plain
-    cancellation, the form of :func:`sympy.cancel`).
+    With ``pythagoras=False`` each trigonometric argument is its own pair and ``sin a``, ``cos a`` are
+    independent generators (plain cancellation, the form of :func:`sympy.cancel`); not a canonical form.
 
-    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp`` (unless ``exp=True``),
-    ``tan`` and any other function, for which the expression-level fallbacks are used.
+    Raises :class:`UnsupportedExpression` for floats, radicals, ``exp`` (unless ``exp=True``) and any
+    other function, for which the expression-level fallbacks are used.
     """
 
     def __init__(self, exprs: Sequence[Any], *, exp: bool = False, pythagoras: bool = True) -> None:
         es = [sp.sympify(e, strict=True) for e in exprs]
-        exp_gens: list[sp.Symbol] = []
-        self._exp_gens: dict[sp.Expr, tuple[sp.Symbol, int]] = {}
-        exp_back: dict[sp.Symbol, sp.Expr] = {}
         # one walk of each tree: the trigonometric, exponential and function atoms, the symbols, the shape
         found, funcs, syms, bad = _scan_all(es)
-        exp_atoms = {a for a in found if isinstance(a, sp.exp)}
-        if exp_atoms:
-            if not exp:
-                raise UnsupportedExpression(f"exponential {next(iter(exp_atoms))} (exp=False)")
-            self._exp_gens = _exp_generators(exp_atoms, found - exp_atoms)
-            exp_back = {g: sp.exp(r / d) for r, (g, d) in self._exp_gens.items()}
-            exp_gens = list(exp_back)
-        args = sorted({f.args[0] for f in found if isinstance(f, sp.sin | sp.cos)}, key=sp.default_sort_key)
-        rep: dict[sp.Expr, sp.Symbol] = {}
-        pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
-        for a in args:
-            s_a, c_a = sp.Dummy("s"), sp.Dummy("c")
-            rep[sp.sin(a)] = s_a
-            rep[sp.cos(a)] = c_a
-            pairs.append((s_a, c_a))
         if bad is not None:
             raise UnsupportedExpression(f"not a rational function of symbols, sin/cos and undefined functions: {bad}")
+        exp_atoms = {a for a in found if isinstance(a, _EXP_TYPES) or a is sp.E}
+        if exp_atoms and not exp:
+            raise UnsupportedExpression(f"exponential {next(iter(exp_atoms))} (exp=False)")
+        trig_atoms = [a for a in found if isinstance(a, _TRIG_TYPES)]
+        # the arguments on a lattice basis (``_lattice``): with the Pythagorean identities the basis angles are
+        # independent, so the normal form is canonical; without them (sympy's cancel) each argument is its own
+        self._trig_lattice = (
+            lattice(frozenset(a.args[0] for a in trig_atoms), trig=True, prefer_arguments=True)
+            if pythagoras
+            else identity_lattice(frozenset(a.args[0] for a in trig_atoms))
+        )
+        self._exp_lattice = lattice(frozenset(_exp_argument(a) for a in exp_atoms), trig=False, prefer_arguments=False)
+        rep: dict[sp.Expr, sp.Symbol] = {}
+        pairs: list[tuple[sp.Symbol, sp.Symbol]] = []
+        for b in self._trig_lattice.basis:
+            s_b, c_b = sp.Dummy("s"), sp.Dummy("c")
+            rep[sp.sin(b)] = s_b
+            rep[sp.cos(b)] = c_b
+            pairs.append((s_b, c_b))
+        exp_back = {sp.Dummy("E"): sp.exp(b) for b in self._exp_lattice.basis}
+        exp_gens = list(exp_back)
         others: list[sp.Symbol] = []
         for f in sorted(funcs, key=sp.default_sort_key):
             d = sp.Dummy("f")
             rep[f] = d
             others.append(d)
-        syms = set(syms) - set(exp_gens)
         gens = [g for pair in pairs for g in pair] + others + exp_gens + sorted(syms, key=sp.default_sort_key)
-        self._rep = rep
         self._back = {v: k for k, v in rep.items()} | exp_back
         if gens:
             self.field, *_ = _rational_field(gens, QQ, lex)
@@ -178,8 +185,17 @@ class RationalFunctions:
         one = self.ring.one
         #: expression -> (numerator, denominator) of a generator (sin a, cos a, f(t), exponentials, symbols)
         self._elem = {a: (gen_of[d], one) for a, d in rep.items()} | {g: (gen_of[g], one) for g in gens}
-        for a in exp_atoms:  # exp(Σ c_k r_k) = Π E_k^(c_k d_k), entered in _elem
-            self._exp_monomial(a)
+        self._exp_pows = [gen_of[g] for g in exp_gens]
+        for a in exp_atoms:  # exp(Σ n_k b_k) = Π E_k^(n_k) (sinh, cosh, tanh from it), entered in _elem
+            n, d = self._exp_monomial(_exp_argument(a))
+            self._elem[a] = _HYPERBOLIC_PARTS[type(a)](n, d) if isinstance(a, _HYPERBOLIC) else (n, d)
+        self._all_pairs = pairs
+        ring_pairs = [(gen_of[s_b], gen_of[c_b]) for s_b, c_b in pairs]
+        for a in trig_atoms:  # e^{i a} = i^s Π (cos b_k + i sin b_k)^(n_k), entered in _elem
+            if a not in self._elem:
+                arg = a.args[0]
+                re, im = trig_parts(*self._trig_lattice.locate(arg), ring_pairs, one)  # type: ignore[misc, call-arg]
+                self._elem[a] = _TRIG_PARTS[type(a)](re, im, one)
         #: the expressions the generators stand for, in the ring's order
         self._atoms = tuple(self._back.get(g, g) for g in self.ring.symbols)
         self._atom_index = {a: i for i, a in enumerate(self._atoms)}
@@ -291,25 +307,42 @@ class RationalFunctions:
             n, d = self._fraction(e.base, memo)
             k = int(e.exp)
             return (n**k, d**k) if k >= 0 else (d ** (-k), n ** (-k))
-        if isinstance(e, sp.exp) and self._exp_gens:
-            return self._exp_monomial(e)
+        if isinstance(e, (*_TRIG_TYPES, *_EXP_TYPES)) or e is sp.E:  # an argument of the lattice not seen when built
+            out = self._function_of_lattice(e)
+            if out is not None:
+                self._elem[e] = out
+                return out
         f = self.field.from_expr(e)  # pragma: no cover - other atoms
         return f.numer, f.denom
 
-    def _exp_monomial(self, a: sp.Expr) -> tuple[Any, Any]:
-        """``exp(Σ c_k r_k)`` as ``Π E_k^(c_k d_k)`` (numerator, denominator) in this context's generators."""
-        gen_of = self._gen_of
+    def _function_of_lattice(self, e: sp.Expr) -> tuple[Any, Any] | None:
+        """``(numerator, denominator)`` of a trigonometric or exponential atom whose argument lies in this
+        context's lattice (met after it was built), or None."""
+        if isinstance(e, _TRIG_TYPES):
+            at = self._trig_lattice.locate(e.args[0])
+            if at is None:
+                return None
+            pairs = [(self._gen_of[s_b], self._gen_of[c_b]) for s_b, c_b in self._all_pairs]
+            re, im = trig_parts(at[0], at[1], pairs, self.ring.one)
+            return _TRIG_PARTS[type(e)](re, im, self.ring.one)  # type: ignore[no-any-return]
+        arg = _exp_argument(e)
+        if self._exp_lattice.locate(arg) is None:
+            return None
+        n, d = self._exp_monomial(arg)
+        return _HYPERBOLIC_PARTS[type(e)](n, d) if isinstance(e, _HYPERBOLIC) else (n, d)
+
+    def _exp_monomial(self, arg: sp.Expr) -> tuple[Any, Any]:
+        """``exp(arg) = Π E_k^(n_k)`` (numerator, denominator) in this context's exponential generators."""
+        at = self._exp_lattice.locate(arg)
+        if at is None:
+            raise UnsupportedExpression(f"exp({arg}) is not a power of this context's exponential generators")
+        coords = at[0]
         num, den = self.ring.one, self.ring.one
-        for c, r in _exp_terms(a):
-            if r not in self._exp_gens or (c * self._exp_gens[r][1]).q != 1:
-                raise UnsupportedExpression(f"{a} is not a power of this context's exponential generators")
-            g, d = self._exp_gens[r]
-            k = int(c * d)
+        for g, k in zip(self._exp_pows, coords, strict=True):
             if k > 0:
-                num *= gen_of[g] ** k
-            else:
-                den *= gen_of[g] ** (-k)
-        self._elem[a] = (num, den)
+                num *= g**k
+            elif k < 0:
+                den *= g ** (-k)
         return num, den
 
     def normal_expr(self, f: Any) -> sp.Expr:
@@ -328,7 +361,7 @@ class RationalFunctions:
         num, den = f.numer, f.denom
         num_e, den_e = poly_expr(num, self._atoms), poly_expr(den, self._atoms)
         e = num_e / den_e  # as :meth:`to_expr`
-        if (self._pairs or not self._trig) and not self._shifted:
+        if self._pairs or not self._trig:
             if len(_TIDY_FORMS) >= _TIDY_FORMS_MAX:
                 _TIDY_FORMS.pop(next(iter(_TIDY_FORMS)))
             _TIDY_FORMS[e] = None
@@ -340,14 +373,6 @@ class RationalFunctions:
             if den_e.is_Add and len(den) >= _RING_FORMS_MIN_TERMS:
                 _store_ring_form(den_e, self._atoms, dict(den.items()), one)
         return e
-
-    @cached_property
-    def _shifted(self) -> bool:
-        """True if two trigonometric arguments differ by a constant (``sin x``, ``sin(x + 1)``): the generators are
-        then not independent, and a normal form here is not :func:`~frames.algebra.trig_normal`'s (which expands
-        the shift first), so :meth:`_remember` does not record it as one."""
-        args = sorted({a.args[0] for a in self._atoms if isinstance(a, sp.sin | sp.cos)}, key=sp.default_sort_key)
-        return any(not (a - b).free_symbols for i, a in enumerate(args) for b in args[i + 1 :] if a.free_symbols)
 
     def plain(self) -> RationalFunctions:
         """The same field without the reduction modulo ``sin² + cos² − 1`` (``sin a``, ``cos a`` independent, as
@@ -437,8 +462,8 @@ class RationalFunctions:
 
     @property
     def has_exponentials(self) -> bool:
-        """True if some generator is an exponential ``exp(r/d)``."""
-        return bool(self._exp_gens)
+        """True if some generator is an exponential ``exp(b)``."""
+        return bool(self._exp_pows)
 
     def vanishes(self, p: Any) -> bool:
         """True iff the polynomial ``p`` is zero modulo ``sin² + cos² − 1``: a generic point usually proves
@@ -674,36 +699,13 @@ _GENERIC = (
 )  # fmt: skip
 
 
-def _exp_generators(exp_atoms: set[sp.Expr], others: set[sp.Expr]) -> dict[sp.Expr, tuple[sp.Symbol, int]]:
-    """The generators ``E_k = exp(r_k/d_k)``: ``r -> (E_r, d_r)``, ``d_r`` the lcm of the denominators of r's coefficients.
-
-    ``others`` are the remaining function atoms (sin, cos, undefined functions), which must not
-    contain an exponential (see :class:`RationalFunctions`, ``exp=True``).
-    """
-    for f in others:
-        if f.has(sp.exp):
-            raise UnsupportedExpression(f"exponential inside {f}")
-    terms = {a: _exp_terms(a) for a in exp_atoms}
-    dens: dict[sp.Expr, int] = {}
-    for ts in terms.values():
-        for c, r in ts:
-            dens[r] = int(sp.ilcm(dens.get(r, 1), c.q))
-    return {r: (sp.Dummy("E"), d) for r, d in sorted(dens.items(), key=lambda kv: sp.default_sort_key(kv[0]))}
-
-
-def _exp_terms(a: sp.Expr) -> list[tuple[sp.Rational, sp.Expr]]:
-    """``exp(Σ c_k r_k)`` -> ``[(c_k, r_k)]`` with rational ``c_k``, or UnsupportedExpression."""
-    if a.args[0].has(sp.I):  # exp(i x) is algebraic over cos x, sin x: not an independent generator
+def _exp_argument(a: sp.Expr) -> sp.Expr:
+    """The argument of an exponential atom (``exp(x)``, ``sinh x``, …; ``E`` is ``exp(1)``); a complex one
+    (``exp(i x)``, algebraic over ``cos x``, ``sin x``) is unsupported."""
+    arg = sp.S.One if a is sp.E else a.args[0]
+    if arg.has(sp.I):
         raise UnsupportedExpression(f"complex exponential: {a}")
-    out = []
-    for t in sp.Add.make_args(sp.expand(a.args[0])):
-        c, r = t.as_coeff_Mul()
-        if not c.is_Rational or r == 1 or r.has(sp.exp) or not r.free_symbols:
-            raise UnsupportedExpression(
-                f"exp(...) with a term {t} that is not a rational multiple of a variable one: {a}"
-            )
-        out.append((c, r))
-    return out
+    return arg  # type: ignore[no-any-return]
 
 
 #: what :func:`_scan` found in a large tree: ``expr -> (atoms, functions, symbols, first unsupported node)``
@@ -711,7 +713,15 @@ _SCANS: dict[sp.Expr, tuple[frozenset[Any], frozenset[Any], frozenset[Any], Any]
 _SCANS_MAX = 512
 #: sums and products with at least this many arguments have their scans remembered
 _SCANS_MIN_ARGS = 32
-_ATOM_TYPES = (sp.sin, sp.cos, sp.exp, AppliedUndef, sp.Derivative)
+_ATOM_TYPES = (*_TRIG_TYPES, *_EXP_TYPES, AppliedUndef, sp.Derivative, sp.Subs)
+
+
+def _is_undefined_derivative(e: sp.Expr) -> bool:
+    """``f'(t)`` (a derivative of an undefined function), or ``f'(x − y)`` (sympy's ``Subs`` of one): an
+    independent generator, as the derivative of an arbitrary function is arbitrary."""
+    if isinstance(e, sp.Subs):
+        e = e.expr
+    return isinstance(e, sp.Derivative) and isinstance(e.expr, AppliedUndef)
 
 
 def _scan_all(es: Sequence[sp.Expr]) -> tuple[set[Any], set[Any], set[Any], Any]:
@@ -752,18 +762,22 @@ def _scan(e: sp.Expr, memo: dict[int, Any]) -> tuple[frozenset[Any], frozenset[A
     empty: frozenset[Any] = frozenset()
     if e.is_Symbol:
         out: Any = (empty, empty, frozenset((e,)), None)
+    elif e is sp.E:  # exp(1)
+        out = (frozenset((e,)), empty, empty, None)
     elif e.is_Rational:
         out = (empty, empty, empty, None)
     elif isinstance(e, _ATOM_TYPES):
         inner = [_scan(a, memo)[0] for a in e.args]  # atoms nested in the arguments count (``atoms``)
         found = frozenset((e,)).union(*inner)
-        if isinstance(e, sp.sin | sp.cos):  # a generator unless it evaluates to another form (sin(x + π/2))
+        if isinstance(e, _TRIG_TYPES):  # an unevaluated sin(x + π/2) too: the lattice takes the quarter turn
+            terminal = True
+        elif isinstance(e, _HYPERBOLIC):  # unless it evaluates to another form
             terminal = type(e)(e.args[0]) == e
         else:
-            terminal = isinstance(e, sp.exp | AppliedUndef) or isinstance(e.expr, AppliedUndef)
+            terminal = isinstance(e, sp.exp | AppliedUndef) or _is_undefined_derivative(e)
         out = (
             found,
-            frozenset((e,)) if isinstance(e, AppliedUndef | sp.Derivative) and terminal else empty,
+            frozenset((e,)) if isinstance(e, AppliedUndef | sp.Derivative | sp.Subs) and terminal else empty,
             empty,
             None if terminal else e,
         )

@@ -18,11 +18,12 @@ import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
 from sympy.polys.polyutils import _sort_gens
 
-from ..errors import InvalidExpressionError
+from ..errors import InvalidExpressionError, UndecidedError
 from ._budget import checkpoint
 from ._coerce import as_expr
 from ._field import RationalFunctions, UnsupportedExpression, _scan_all, is_known_tidy
 from ._poly import cancel
+from ._zero import decide_zero
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -385,38 +386,63 @@ def _tidy(e: sp.Expr) -> sp.Expr:
 
 
 def is_zero(expr: object) -> bool:
-    """Exact test for an identically vanishing expression.
+    """Exact test for an identically vanishing expression: sound and complete on the library's class.
 
-    The canonical rational form decides rational expressions; with ``sin`` and
-    ``cos`` the numerator is reduced modulo ``sin² + cos² − 1``. Only when that
-    is inconclusive and other transcendental functions are present is
-    :func:`sympy.simplify` tried, on this single expression.
+    The class: rational functions over QQ of symbols, undefined functions, and ``sin``, ``cos``, ``tan``,
+    ``cot``, ``sec``, ``csc``, ``exp``, ``sinh``, ``cosh``, ``tanh`` of QQ-linear combinations of atoms
+    (``sin(a + b)``, ``sin 2a``, ``exp(x + 1)``). There the expression is put in the canonical form of
+    :class:`RationalFunctions` (arguments on a lattice basis, reduced modulo ``sin² + cos² − 1``) and
+    vanishes iff its numerator is 0. Outside the class (radicals, ``log``, …) the unsupported
+    sub-expressions are made independent generators (a zero there is exact) and a nonzero value at a
+    rational point, to 30 digits, proves the expression nonzero; otherwise the test is undecided and raises.
+    No ``sympy.simplify``. :func:`decide_zero` gives the same answer with its certificate.
 
     Raises
     ------
     InvalidExpressionError
         If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
+    UndecidedError
+        If ``expr`` is outside the class and neither zero as an identity of independent generators nor
+        visibly nonzero at a point (the message names the expression).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b")
+    >>> is_zero(sp.sin(a + b) - sp.sin(a) * sp.cos(b) - sp.cos(a) * sp.sin(b))
+    True
+    >>> is_zero(sp.cos(2 * a) - sp.cos(a) ** 2), is_zero(sp.tan(a) - sp.sin(a) / sp.cos(a))
+    (False, True)
     """
     e = _scalar_arg(expr, "is_zero: expr")
     if e == 0:
         return True
-    if not e.is_Atom and not e.is_number:
-        decided = _ring_is_zero(e)
-        if decided is not None:
-            return decided
-    e = canon(e)
-    if e == 0:
-        return True
     _refuse_nan(e, "is_zero: expr")
-    return _is_zero(e)
+    if e.is_number:
+        z = e.is_zero  # sympy decides a number by evaluating it with error bounds
+        if z is not None:
+            return bool(z)
+    elif e.is_Atom:
+        return False  # a symbol
+    decided = _ring_is_zero(e)
+    return decided if decided is not None else _outside_is_zero(e)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _outside_is_zero(e: sp.Expr) -> bool:
+    """:func:`is_zero` of an expression outside the ring (memoised), or :class:`UndecidedError`."""
+    decision = decide_zero(e)
+    if decision.is_zero is None:
+        shown = str(e) if op_count(e, 60) <= 60 else f"{str(e)[:200]}… ({op_count(e)} operations)"
+        raise UndecidedError(f"is_zero: cannot decide whether {shown} vanishes identically: {decision.reason}", e)
+    return decision.is_zero
 
 
 def ring_is_zero(expr: object) -> bool | None:
     """Exact zero test in ``QQ[x, sin a, cos a, exp r, f(t)]/(sin² + cos² − 1)``, None outside that ring.
 
-    Unlike :func:`is_zero`, a False answer is always exact: the expression is a nonzero element of
-    the ring (exponentials of distinct arguments are independent generators, as everywhere in the
-    engine). None means the expression has radicals, floats or other functions, and the caller
+    Sound and complete: the ring's generators are independent (arguments on a lattice basis), so a False
+    answer is exact. None means the expression has radicals, floats or other functions, and the caller
     decides by other means. The decision is the one :func:`is_zero` remembers, so asking both costs
     one reduction.
 
@@ -454,21 +480,6 @@ def _ring_is_zero(e: sp.Expr) -> bool | None:
     except UnsupportedExpression:
         return None
     return ctx.vanishes(ctx.from_expr(e).numer)
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _is_zero(e: sp.Expr) -> bool:
-    """:func:`is_zero` of a canonical nonzero expression (memoised)."""
-    if e.is_number:
-        return bool(sp.simplify(e) == 0)
-    if e.has(sp.sin, sp.cos):
-        if trig_normal(e) == 0:
-            return True
-    if e.has(sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.log, sp.sinh, sp.cosh) or any(
-        isinstance(p, sp.Pow) and not p.exp.is_Integer for p in e.atoms(sp.Pow)
-    ):
-        return bool(sp.simplify(e) == 0)
-    return False
 
 
 def canon_matrix(m: Iterable[object] | sp.MatrixBase) -> sp.ImmutableMatrix:

@@ -13,7 +13,15 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.mul import _keep_coeff
 
-from ..algebra import RationalFunctions, UnsupportedExpression, as_expr, factor, is_known_tidy, op_count
+from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
+    as_expr,
+    factor,
+    harmonic_form,
+    is_known_tidy,
+    op_count,
+)
 
 __all__ = ["FACTOR_OPS_LIMIT", "display_form"]
 
@@ -23,7 +31,9 @@ FACTOR_OPS_LIMIT = 120
 
 
 def display_form(expr: object) -> sp.Expr:
-    r"""A readable form of ``expr``: numerator and denominator factored (once, no loops).
+    r"""A readable form of ``expr``: trigonometric polynomials recombined into sines and cosines of sums and
+    differences of angles where shorter (:func:`~frames.algebra.harmonic_form`), then numerator and denominator
+    factored (once, no loops).
 
     Small expressions are factored with :func:`sympy.factor`; large ones get
     ``factor_terms`` on the numerator (the denominator is always factored).
@@ -45,6 +55,7 @@ def display_form(expr: object) -> sp.Expr:
     e = expr if known else as_expr(expr, name="display_form: expr", complex_ok=True)
     if not isinstance(e, sp.Expr) or e.is_Number or e.is_Symbol:
         return e
+    e = harmonic_form(e)  # sines and cosines of sums and differences of angles, where shorter
     try:
         if op_count(e, FACTOR_OPS_LIMIT) <= FACTOR_OPS_LIMIT:
             return factor(e)  # sympy.factor's result (FLINT's factorisation when installed)

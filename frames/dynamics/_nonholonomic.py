@@ -31,6 +31,7 @@ from ..algebra import (
     cramer_size_bound,
     derivative,
     generic_rank,
+    harmonic_form,
     is_zero,
     solve_rational,
     tidy,
@@ -591,7 +592,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             G = self.field().Gamma
             rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
             eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
-            self._cache["mult"] = Multipliers(eps, first=self.m + 1)
+            self._cache["mult"] = Multipliers(eps, first=self.m + 1, display=harmonic_form)
         return self._cache["mult"]  # type: ignore[no-any-return]
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:

@@ -1,0 +1,224 @@
+r"""The exact zero test and its certificates.
+
+Inside the class of :class:`~frames.algebra.RationalFunctions` (rational functions of symbols, undefined
+functions, and ``sin``/``cos``/``tan``/…/``exp`` of QQ-linear combinations of atoms) the test is sound and
+complete: the canonical form is zero iff the function vanishes identically. A nonzero answer carries a
+certificate: a point of the generators (rational values, ``(sin b, cos b)`` on the unit circle at a
+Pythagorean triple) where the numerator is nonzero — a ring homomorphism, so the value proves the function
+nonzero — and a real point of the variables where the expression, evaluated to 30 digits, is visibly nonzero.
+
+Outside the class (radicals, ``log``, ``Abs``, ``sin(x + √2)``, …) every sub-expression the ring cannot
+represent is made an independent generator. An identity of independent generators holds whatever they stand
+for, so a zero there is exact; a nonzero is only a hint, and the expression is then evaluated at rational
+points to 30 digits: a value far from zero proves it nonzero. Otherwise the test is *undecided*:
+:func:`decide_zero` says so with the reason and :func:`~frames.algebra.is_zero` raises
+:class:`~frames.errors.UndecidedError` naming the expression. It never answers a silent ``False``, and it
+never calls ``sympy.simplify``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from ._field import _GENERIC, RationalFunctions, _is_undefined_derivative
+from ._lattice import UnsupportedExpression, _split
+
+__all__ = ["ZeroDecision", "decide_zero", "opaque_form"]
+
+#: digits of the numerical evaluation that certifies a nonzero value outside the ring
+DIGITS = 30
+#: a value of absolute size above this (at :data:`DIGITS` digits) is a nonzero value
+NONZERO = sp.Float(10) ** -12
+
+
+@dataclass(frozen=True)
+class ZeroDecision:
+    """The outcome of the zero test of one expression.
+
+    Attributes
+    ----------
+    expr : Expr
+        The expression tested.
+    is_zero : bool or None
+        True if it vanishes identically, False if not, None if undecided.
+    witness : dict
+        For a False answer inside the ring: rational values of the generators (``sin b``, ``cos b`` on the
+        unit circle, symbols, exponentials) at which the numerator of the canonical form is ``value ≠ 0``.
+    value : Rational or None
+        That value (exact).
+    point : dict
+        For a False answer: rational values of the free symbols and functions at which ``expr`` evaluates
+        (to 30 digits) to ``numeric``, far from zero. Empty if none was found (the exact witness suffices).
+    numeric : Float or None
+        That value.
+    reason : str
+        How the answer was reached, or why it is undecided.
+    """
+
+    expr: sp.Expr
+    is_zero: bool | None
+    witness: dict[sp.Expr, sp.Rational] = field(default_factory=dict)
+    value: sp.Rational | None = None
+    point: dict[sp.Expr, sp.Rational] = field(default_factory=dict)
+    numeric: sp.Float | None = None
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        raise TypeError("ZeroDecision: use .is_zero (True, False or None for undecided)")
+
+
+def decide_zero(expr: sp.Expr) -> ZeroDecision:
+    """Decide whether ``expr`` vanishes identically, with a certificate for a nonzero answer.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b = sp.symbols("a b")
+    >>> decide_zero(sp.sin(a + b) - sp.sin(a) * sp.cos(b) - sp.cos(a) * sp.sin(b)).is_zero
+    True
+    >>> d = decide_zero(sp.sin(2 * a) - sp.sin(a) * sp.cos(a))
+    >>> d.is_zero, d.value != 0, abs(d.numeric) > 0.01
+    (False, True, True)
+    >>> decide_zero(sp.sqrt(a**2) - a).point  # sqrt(a²) = |a| for real a: not a
+    {a: -5/11}
+    >>> decide_zero(sp.log(2 * a) - sp.log(a) - sp.log(2)).is_zero is None  # true, but outside the ring
+    True
+    """
+    e = sp.sympify(expr, strict=True)
+    if e == 0:
+        return ZeroDecision(e, True, reason="the expression is 0")
+    try:
+        ctx = RationalFunctions([e], exp=True)
+    except UnsupportedExpression as exc:
+        return _outside(e, str(exc))
+    f = ctx.from_expr(e)
+    num = ctx.reduce(f.numer)
+    if not num:
+        return ZeroDecision(e, True, reason="its canonical form is 0")
+    witness, value = _ring_witness(ctx, num, ctx.reduce(f.denom))
+    point, numeric = _numeric_point(e)
+    return ZeroDecision(e, False, witness, value, point, numeric, reason="its canonical form is not 0")
+
+
+def _ring_witness(ctx: RationalFunctions, num: Any, den: Any) -> tuple[dict[sp.Expr, sp.Rational], sp.Rational | None]:
+    """A point of the generators where ``num ≠ 0 ≠ den`` (the generic points, then further ones)."""
+    for point in ctx.generic_points(4 * len(_GENERIC)):
+        n, d = num.evaluate(point), den.evaluate(point)
+        if n != 0 and d != 0:
+            QQ = ctx.ring.domain
+            atoms = dict(zip(ctx.ring.gens, ctx.atoms, strict=True))
+            return {atoms[g]: QQ.to_sympy(v) for g, v in point}, QQ.to_sympy(n) / QQ.to_sympy(d)
+    return {}, None  # pragma: no cover - a nonzero polynomial is nonzero at one of 80 generic points
+
+
+def _numeric_point(e: sp.Expr, tries: int = 6) -> tuple[dict[sp.Expr, sp.Rational], sp.Float | None]:
+    """Rational values of the variables of ``e`` where it evaluates (to :data:`DIGITS` digits) far from zero."""
+    derivs = sorted(e.atoms(sp.Derivative), key=sp.default_sort_key)
+    funcs = sorted(e.atoms(AppliedUndef), key=sp.default_sort_key)
+    syms = sorted(e.free_symbols, key=sp.default_sort_key)
+    for k in range(tries):
+        vals = [
+            sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)])
+            for i in range(len(derivs) + len(funcs) + len(syms))
+        ]
+        point = dict(zip([*derivs, *funcs, *syms], vals, strict=True))
+        x = e.xreplace(dict(zip(derivs, vals, strict=False)))
+        x = x.xreplace(dict(zip(funcs, vals[len(derivs) :], strict=False)))
+        x = x.xreplace(dict(zip(syms, vals[len(derivs) + len(funcs) :], strict=False)))
+        try:
+            v = sp.N(x, DIGITS)
+        except (ValueError, TypeError, ZeroDivisionError):  # pragma: no cover - a pole or an evalf failure
+            continue
+        size = abs(v) if v.is_number else None  # complex values too (a modulus)
+        if size is not None and size.is_Number and size.is_finite and size > NONZERO:
+            return point, v
+    return {}, None
+
+
+def _outside(e: sp.Expr, why: str) -> ZeroDecision:
+    """The zero test of an expression outside the ring: opaque generators, then a numerical certificate."""
+    generic, opaque = opaque_form(e)
+    try:
+        ctx = RationalFunctions([generic], exp=True)
+        zero = not ctx.reduce(ctx.from_expr(generic).numer)
+    except UnsupportedExpression:  # pragma: no cover - opaque_form leaves only what the ring represents
+        zero = False
+    if zero:
+        return ZeroDecision(
+            e, True, reason=f"outside the ring ({why}); 0 with {', '.join(map(str, opaque))} as independent generators"
+        )
+    point, numeric = _numeric_point(e)
+    if numeric is not None:
+        return ZeroDecision(e, False, point=point, numeric=numeric, reason=f"outside the ring ({why}); nonzero value")
+    return ZeroDecision(
+        e,
+        None,
+        reason=(
+            f"undecided: outside the ring ({why}); not 0 with {', '.join(map(str, opaque))} as independent "
+            f"generators, and no point found where its value is visibly nonzero"
+        ),
+    )
+
+
+def opaque_form(e: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+    """``e`` with each maximal sub-expression the ring cannot represent replaced by a fresh symbol, and those
+    sub-expressions (radicals, floats, ``log``, ``Abs``, ``π``, ``sin`` of a non-rational shift, …)."""
+    memo: dict[sp.Expr, sp.Symbol] = {}
+    return _opaque(e, memo), tuple(memo)
+
+
+def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol]) -> sp.Expr:
+    if e.is_Symbol or e.is_Rational:
+        return e
+    if isinstance(e, sp.Add | sp.Mul):
+        return e.func(*(_opaque(a, memo) for a in e.args))
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        return _opaque(e.base, memo) ** e.exp  # type: ignore[no-any-return]
+    if _representable(e):
+        return e
+    shifted = _expand_constant_shift(e)
+    if shifted is not None:
+        return _opaque(shifted, memo)
+    if e not in memo:
+        memo[e] = sp.Dummy("opaque")
+    return memo[e]
+
+
+def _expand_constant_shift(e: sp.Expr) -> sp.Expr | None:
+    """``sin(b + c) = sin b cos c + cos b sin c`` (and ``cos``, ``tan``, …) for a constant ``c`` the lattice does not
+    take (``π/3``, ``√2``), ``b`` a representable argument; None otherwise. ``sin c``, ``cos c`` stay as sympy
+    evaluates them (``√3/2``)."""
+    if not isinstance(e, sp.sin | sp.cos | sp.tan | sp.cot | sp.sec | sp.csc):
+        return None
+    a = e.args[0]
+    c, b = a.as_independent(*a.free_symbols, as_Add=True) if a.free_symbols else (a, sp.S.Zero)
+    if c == 0 or b == 0 or not _representable(sp.sin(b)):
+        return None
+    s = sp.sin(b) * sp.cos(c) + sp.cos(b) * sp.sin(c)
+    k = sp.cos(b) * sp.cos(c) - sp.sin(b) * sp.sin(c)
+    return {sp.sin: s, sp.cos: k, sp.tan: s / k, sp.cot: k / s, sp.sec: 1 / k, sp.csc: 1 / s}[type(e)]
+
+
+@lru_cache(maxsize=4096)
+def _representable(e: sp.Expr) -> bool:
+    """True if the ring represents the function atom ``e`` itself."""
+    if e is sp.E:
+        return True
+    if isinstance(e, AppliedUndef) or _is_undefined_derivative(e):
+        return True
+    trig = isinstance(e, sp.sin | sp.cos | sp.tan | sp.cot | sp.sec | sp.csc)
+    if not (trig or isinstance(e, sp.exp | sp.sinh | sp.cosh | sp.tanh)):
+        return False
+    a = e.args[0]
+    if a.has(sp.I) or (not trig and type(e)(a) != e):
+        return False
+    try:
+        _split(a, trig)
+    except UnsupportedExpression:
+        return False
+    return True
