@@ -495,7 +495,7 @@ def scan_expressions(draw):
 def test_one_walk_scan_finds_what_atoms_and_the_generator_walk_found(es):
     """``_scan_all`` (one walk, scans of large sums remembered) finds the atoms ``e.atoms(sin, cos, exp,
     f, f')``, the functions and symbols of the generator walk, and refuses exactly what that walk refused."""
-    from frames.algebra._field import _scan_all
+    from frames.algebra._scan import _scan_all
 
     found, funcs, syms, bad = _scan_all(es)
     kinds = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.sinh, sp.cosh, sp.tanh)

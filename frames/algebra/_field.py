@@ -11,7 +11,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
 from sympy.polys.domains import QQ
 from sympy.polys.fields import field as _rational_field
 from sympy.polys.matrices import DomainMatrix
@@ -33,6 +32,7 @@ from ._lattice import (
     trig_parts,
 )
 from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
+from ._scan import _scan_all
 
 __all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
 
@@ -456,6 +456,15 @@ class RationalFunctions:
         """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
         return self._atoms
 
+    def is_exp_monomial(self, p: Any) -> bool:
+        """True if the polynomial ``p`` is a constant times powers of exponential generators (the denominator of a
+        polynomial expression, ``exp(−x)``), not a fraction such as ``tan x = sin x / cos x``."""
+        if len(p) != 1:
+            return False
+        exp_index = {self.ring.gens.index(g) for g in self._exp_pows}
+        ((mon, _),) = p.terms()
+        return all(i in exp_index for i, k in enumerate(mon) if k)
+
     def generator(self, x: sp.Symbol) -> Any:
         """The ring generator of the symbol ``x``, or None if ``x`` does not occur."""
         return self._gen_of.get(x)
@@ -706,94 +715,3 @@ def _exp_argument(a: sp.Expr) -> sp.Expr:
     if arg.has(sp.I):
         raise UnsupportedExpression(f"complex exponential: {a}")
     return arg  # type: ignore[no-any-return]
-
-
-#: what :func:`_scan` found in a large tree: ``expr -> (atoms, functions, symbols, first unsupported node)``
-_SCANS: dict[sp.Expr, tuple[frozenset[Any], frozenset[Any], frozenset[Any], Any]] = {}
-_SCANS_MAX = 512
-#: sums and products with at least this many arguments have their scans remembered
-_SCANS_MIN_ARGS = 32
-_ATOM_TYPES = (*_TRIG_TYPES, *_EXP_TYPES, AppliedUndef, sp.Derivative, sp.Subs)
-
-
-def _is_undefined_derivative(e: sp.Expr) -> bool:
-    """``f'(t)`` (a derivative of an undefined function), or ``f'(x − y)`` (sympy's ``Subs`` of one): an
-    independent generator, as the derivative of an arbitrary function is arbitrary."""
-    if isinstance(e, sp.Subs):
-        e = e.expr
-    return isinstance(e, sp.Derivative) and isinstance(e.expr, AppliedUndef)
-
-
-def _scan_all(es: Sequence[sp.Expr]) -> tuple[set[Any], set[Any], set[Any], Any]:
-    """:func:`_scan` of several expressions: the union of what each found, and the first unsupported node."""
-    found: set[Any] = set()
-    funcs: set[Any] = set()
-    syms: set[Any] = set()
-    bad = None
-    memo: dict[int, Any] = {}
-    for e in es:
-        f, u, s, b = _scan(e, memo)
-        found |= f
-        funcs |= u
-        syms |= s
-        bad = b if bad is None else bad
-    return found, funcs, syms, bad
-
-
-def _scan(e: sp.Expr, memo: dict[int, Any]) -> tuple[frozenset[Any], frozenset[Any], frozenset[Any], Any]:
-    """One walk of ``e``: the atoms ``sin``, ``cos``, ``exp``, undefined functions and derivatives anywhere in
-    it (as ``e.atoms(...)``), the functions ``f(t)``, ``f'(t)`` and the symbols outside ``sin``/``cos``/``exp``
-    (the polynomial generators), and the first node that keeps ``e`` from being a rational function of
-    those (None if there is none).
-
-    Each distinct node is walked once per call (``memo``, by identity); the scans of large sums and
-    products are remembered across calls (:data:`_SCANS`): the results of one computation enter the next
-    ones' rings without walking their trees again.
-    """
-    hit = memo.get(id(e))
-    if hit is not None:
-        return hit  # type: ignore[no-any-return]
-    big = len(e.args) >= _SCANS_MIN_ARGS
-    if big:
-        hit = _SCANS.get(e)
-        if hit is not None:
-            memo[id(e)] = hit
-            return hit
-    empty: frozenset[Any] = frozenset()
-    if e.is_Symbol:
-        out: Any = (empty, empty, frozenset((e,)), None)
-    elif e is sp.E:  # exp(1)
-        out = (frozenset((e,)), empty, empty, None)
-    elif e.is_Rational:
-        out = (empty, empty, empty, None)
-    elif isinstance(e, _ATOM_TYPES):
-        inner = [_scan(a, memo)[0] for a in e.args]  # atoms nested in the arguments count (``atoms``)
-        found = frozenset((e,)).union(*inner)
-        if isinstance(e, _TRIG_TYPES):  # an unevaluated sin(x + π/2) too: the lattice takes the quarter turn
-            terminal = True
-        elif isinstance(e, _HYPERBOLIC):  # unless it evaluates to another form
-            terminal = type(e)(e.args[0]) == e
-        else:
-            terminal = isinstance(e, sp.exp | AppliedUndef) or _is_undefined_derivative(e)
-        out = (
-            found,
-            frozenset((e,)) if isinstance(e, AppliedUndef | sp.Derivative | sp.Subs) and terminal else empty,
-            empty,
-            None if terminal else e,
-        )
-    elif isinstance(e, sp.Add | sp.Mul) or (isinstance(e, sp.Pow) and e.exp.is_Integer):
-        parts = [_scan(a, memo) for a in (e.args if not isinstance(e, sp.Pow) else (e.base,))]
-        found = frozenset().union(*(p[0] for p in parts))
-        if isinstance(e, sp.Pow):
-            found |= _scan(e.exp, memo)[0]
-        bad = next((p[3] for p in parts if p[3] is not None), None)
-        out = (found, frozenset().union(*(p[1] for p in parts)), frozenset().union(*(p[2] for p in parts)), bad)
-    else:
-        found = frozenset().union(*(_scan(a, memo)[0] for a in e.args))
-        out = (found, empty, empty, e)
-    memo[id(e)] = out
-    if big:
-        if len(_SCANS) >= _SCANS_MAX:
-            _SCANS.pop(next(iter(_SCANS)))
-        _SCANS[e] = out
-    return out  # type: ignore[no-any-return]

@@ -17,7 +17,6 @@ form, computed once per expression, exact, with no ``simplify``/``trigsimp``.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from typing import Any
@@ -66,56 +65,91 @@ def harmonic_form(expr: sp.Expr) -> sp.Expr:
     return out if op_count(out) <= op_count(e) else e  # type: ignore[no-any-return]
 
 
-def _shortest(ctx: RationalFunctions, p: Any, acc: dict[Any, list[Fraction]], basis: list[tuple[int, ...]]) -> sp.Expr:
+def _shortest(ctx: RationalFunctions, p: Any, acc: dict[Any, list[Any]], basis: list[tuple[int, ...]]) -> sp.Expr:
     """The polynomial ``p`` written as the shortest of its expanded form, its harmonic form, and its forms in the
     angles of the frequency lattice ``basis``."""
     plain = poly_expr(p, ctx.atoms)
     if p.is_ground:
         return plain  # type: ignore[no-any-return]
-    forms = [plain, _harmonic(ctx, acc), *_reduced_angles(ctx, acc, basis)]
+    forms = [plain, _harmonic(ctx, acc)]
+    for psi, coords in _angle_bases(ctx, basis):
+        forms += _reduced_angles(ctx, acc, psi, coords)
     return min(forms, key=op_count)  # type: ignore[no-any-return]
 
 
-def _fourier(ctx: RationalFunctions, p: Any) -> dict[tuple[tuple[int, ...], tuple[int, ...]], list[Fraction]]:
-    """The Fourier coefficients of ``p``: ``{(rest, k): [A, B]}`` for ``A cos(k·b) + B sin(k·b)`` times the
-    monomial ``rest`` of the other generators (``k`` with first nonzero entry positive, or 0)."""
+def _angle_bases(ctx: RationalFunctions, basis: list[tuple[int, ...]]) -> list[tuple[list[sp.Expr], Any]]:
+    """Other angles to write a polynomial in, each with the map from a frequency ``k`` (over the ring's basis
+    angles ``b``) to its integer coordinates: a basis of the lattice of the frequencies (``θ − φ`` when only that
+    difference occurs), and the atoms of the arguments themselves (``φ``, ``θ`` when the ring's basis is
+    ``φ, φ − θ``). A basis equal to ``b`` is left out (the ring's own form)."""
+    dim = len(ctx._pair_index)
+    angles = [ctx.atoms[i_s].args[0] for i_s, _ in ctx._pair_index]
+    out: list[tuple[list[sp.Expr], Any]] = []
+    if basis and not (len(basis) == dim and all(basis[j][j] == 1 for j in range(dim))):
+        psi = [sp.Add(*[f * b for f, b in zip(row, angles, strict=True)]) for row in basis]
+        out.append((psi, lambda k: _coordinates_in(basis, k)))
+    lat = ctx._trig_lattice
+    vectors = lat._vectors
+    if len(vectors) == dim and lat.atoms:
+        used = [r for r in range(len(lat.atoms)) if any(v[r] for v in vectors)]
+        identity = len(used) == dim and all(
+            sum(1 for r in used if v[r]) == 1 and max(abs(v[r]) for r in used) == 1 for v in vectors
+        )
+        if not identity:
+            psi = [lat.atoms[r] / lat.den[r] for r in used]
+            out.append((psi, lambda k: tuple(sum(kj * v[r] for kj, v in zip(k, vectors, strict=True)) for r in used)))
+    return out
+
+
+def _fourier(ctx: RationalFunctions, p: Any) -> dict[tuple[tuple[int, ...], tuple[int, ...]], list[Any]]:
+    """The Fourier coefficients of ``p``: ``{(rest, k): [A, B]}`` (elements of QQ) for ``A cos(k·b) + B sin(k·b)``
+    times the monomial ``rest`` of the other generators (``k`` with first nonzero entry positive, or 0).
+
+    Each term ``c Π sin^p b_j cos^q b_j`` is expanded as ``c / 2^(Σ p + q) · Π Σ_f C_f e^{i f b_j}`` with integer
+    ``C_f`` (:func:`_one_angle`), so the products are of Python integers and one rational scale per term."""
     pairs = ctx._pair_index
     trig = {i for pair in pairs for i in pair}
     QQ = ctx.ring.domain
-    acc: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Fraction]] = {}
+    zero = QQ.zero
+    acc: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Any]] = {}
     for n, (mon, c) in enumerate(p.terms()):
         if n % 512 == 0:
             checkpoint()
         rest = tuple(0 if i in trig else int(k) for i, k in enumerate(mon))
-        cf = Fraction(int(QQ.numer(c)), int(QQ.denom(c)))
-        series: dict[tuple[int, ...], tuple[Fraction, Fraction]] = {(): (cf, Fraction(0))}
+        series: dict[tuple[int, ...], tuple[int, int]] = {(): (1, 0)}
+        degree = 0
         for i_s, i_c in pairs:
-            one = _one_angle(int(mon[i_s]), int(mon[i_c]))
+            ps, qc = int(mon[i_s]), int(mon[i_c])
+            degree += ps + qc
+            one = _one_angle(ps, qc)
             series = {
                 (*k, f): (a * x - b * y, a * y + b * x) for k, (a, b) in series.items() for f, (x, y) in one.items()
             }
+        scale = c / QQ(2**degree)
         for k, (a, b) in series.items():
             first = next((x for x in k if x), 0)
             if first < 0:
                 continue  # the conjugate frequency −k carries the same information
-            slot = acc.setdefault((rest, k), [Fraction(0), Fraction(0)])
+            slot = acc.get((rest, k))
+            if slot is None:
+                slot = acc[(rest, k)] = [zero, zero]
             if first == 0:  # k = 0: the constant term (real)
-                slot[0] += a
+                slot[0] += scale * a
             else:  # C e^{ik·b} + conj(C) e^{−ik·b} = 2 Re C cos(k·b) − 2 Im C sin(k·b)
-                slot[0] += 2 * a
-                slot[1] -= 2 * b
+                slot[0] += scale * (2 * a)
+                slot[1] -= scale * (2 * b)
     return {key: ab for key, ab in acc.items() if ab[0] or ab[1]}
 
 
-def _q(x: Fraction) -> sp.Rational:
-    return sp.Rational(x.numerator, x.denominator)
+def _q(x: Any) -> sp.Rational:
+    return QQ.to_sympy(x)  # type: ignore[no-any-return]
 
 
 def _monomial(atoms: tuple[sp.Expr, ...], rest: tuple[int, ...]) -> sp.Expr:
     return sp.Mul(*[atoms[i] ** e for i, e in enumerate(rest) if e])
 
 
-def _harmonic(ctx: RationalFunctions, acc: dict[Any, list[Fraction]]) -> sp.Expr:
+def _harmonic(ctx: RationalFunctions, acc: dict[Any, list[Any]]) -> sp.Expr:
     """``Σ_k A_k cos(k·b) + B_k sin(k·b)``, each ``A_k``, ``B_k`` a polynomial in the other generators."""
     angles = [ctx.atoms[i_s].args[0] for i_s, _ in ctx._pair_index]
     by_k: dict[tuple[int, ...], tuple[list[Any], list[Any]]] = {}
@@ -137,23 +171,17 @@ def _harmonic(ctx: RationalFunctions, acc: dict[Any, list[Fraction]]) -> sp.Expr
 
 
 def _reduced_angles(
-    ctx: RationalFunctions, acc: dict[Any, list[Fraction]], basis: list[tuple[int, ...]]
+    ctx: RationalFunctions, acc: dict[Any, list[Any]], psi: list[sp.Expr], coords: Any
 ) -> list[sp.Expr]:
-    """``p`` as a polynomial in ``sin ψ_j, cos ψ_j`` of the angles ``ψ`` of a basis of the lattice of its
-    frequencies (``θ − φ`` when ``p`` depends on that difference only), in both Pythagorean normal forms
-    (degree ≤ 1 in each ``sin ψ_j``, or in each ``cos ψ_j``); empty if that basis is the basis ``b`` itself."""
-    dim = len(ctx._pair_index)
-    if not basis or (len(basis) == dim and all(basis[j][j] == 1 for j in range(dim))):
-        return []  # the frequencies span the lattice of b itself: the ring's own form
-    angles = [ctx.atoms[i_s].args[0] for i_s, _ in ctx._pair_index]
-    psi = [sp.Add(*[f * b for f, b in zip(row, angles, strict=True)]) for row in basis]
+    """``p`` (its Fourier coefficients ``acc``) as a polynomial in ``sin ψ_j, cos ψ_j``, ``coords(k)`` the integer
+    coordinates of the frequency ``k`` in the angles ``ψ``, in both Pythagorean normal forms (degree ≤ 1 in each
+    ``sin ψ_j``, or in each ``cos ψ_j``)."""
     R, *gens = _ring(len(psi))
     pairs = [(gens[2 * j], gens[2 * j + 1]) for j in range(len(psi))]
     polys: dict[tuple[int, ...], Any] = {}
     for (rest, k), (a, b) in acc.items():
-        m = _coordinates_in(basis, k)
-        re, im = trig_parts(m, 0, pairs, R.one)
-        term = re * R.domain.convert(_q(a)) + im * R.domain.convert(_q(b))
+        re, im = trig_parts(coords(k), 0, pairs, R.one)
+        term = re * a + im * b
         polys[rest] = polys.get(rest, R.zero) + term
     out = []
     for which in (0, 1):  # reduce sin² (s-form) or cos² (c-form)
@@ -244,14 +272,13 @@ def _coordinates_in(basis: list[tuple[int, ...]], k: tuple[int, ...]) -> tuple[i
 
 
 @lru_cache(maxsize=1024)
-def _one_angle(p: int, q: int) -> dict[int, tuple[Fraction, Fraction]]:
-    """``sin^p b cos^q b = Σ_f C_f e^{i f b}``: ``{f: (Re C_f, Im C_f)}``, from
+def _one_angle(p: int, q: int) -> dict[int, tuple[int, int]]:
+    """``2^(p+q) sin^p b cos^q b = Σ_f C_f e^{i f b}``: ``{f: (Re C_f, Im C_f)}`` (integers), from
     ``sin b = (z − 1/z)/(2i)``, ``cos b = (z + 1/z)/2``."""
     out: dict[int, int] = {}
     for a in range(p + 1):
         for c in range(q + 1):
             f = (p - 2 * a) + (q - 2 * c)
             out[f] = out.get(f, 0) + comb(p, a) * (-1) ** a * comb(q, c)
-    scale = Fraction(1, 2 ** (p + q))
     unit = [(1, 0), (0, -1), (-1, 0), (0, 1)][p % 4]  # (1/i)^p = (−i)^p
-    return {f: (scale * v * unit[0], scale * v * unit[1]) for f, v in out.items() if v}
+    return {f: (v * unit[0], v * unit[1]) for f, v in out.items() if v}

@@ -21,8 +21,9 @@ from sympy.polys.polyutils import _sort_gens
 from ..errors import InvalidExpressionError, UndecidedError
 from ._budget import checkpoint
 from ._coerce import as_expr
-from ._field import RationalFunctions, UnsupportedExpression, _scan_all, is_known_tidy
+from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
 from ._poly import cancel
+from ._scan import _scan_all
 from ._zero import decide_zero
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
@@ -117,12 +118,13 @@ def canon(expr: object) -> sp.Expr:
 @lru_cache(maxsize=CACHE_SIZE)
 def _canon(e: sp.Expr) -> sp.Expr:
     """:func:`canon` of a compound expression (memoised: report sections share their expressions)."""
-    polynomial = not _has_denominator(e)
     try:  # numerator/denominator in the polynomial ring, built without intermediate gcds
         ctx = RationalFunctions([e], pythagoras=False, exp=True)
     except UnsupportedExpression:  # radicals, floats …: sympy's own expand / cancel
-        return sp.expand(e) if polynomial else sp.cancel(e)
+        return sp.expand(e) if not _has_denominator(e) else sp.cancel(e)
     f = ctx.from_expr(e)
+    # a polynomial in the generators (tan x = sin x / cos x and tanh x are fractions, though written without one)
+    polynomial = not _has_denominator(e) and ctx.is_exp_monomial(f.denom)
     if polynomial:
         # a polynomial in its generators: its expansion (as cancel's numerator), multiplied out in the
         # ring (exponentials of multiples of one argument are powers of one generator, as in sympy)

@@ -25,8 +25,9 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from ._field import _GENERIC, RationalFunctions, _is_undefined_derivative
+from ._field import _GENERIC, RationalFunctions
 from ._lattice import UnsupportedExpression, _split
+from ._scan import _is_undefined_derivative
 
 __all__ = ["ZeroDecision", "decide_zero", "opaque_form"]
 

@@ -47,7 +47,15 @@ from .._lazy import LazyModule
 from ..algebra import canon, exact_inverse, is_zero, solve_exact, tidy, trig_normal
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
-from ..errors import ArgumentError, ConstraintError, FramesError, InvalidExpressionError, RegularityError
+from ..errors import (
+    ArgumentError,
+    BudgetExceededError,
+    ConstraintError,
+    FramesError,
+    InvalidExpressionError,
+    RegularityError,
+    UndecidedError,
+)
 from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints
 from ..geometry._fields import VectorField
@@ -150,6 +158,8 @@ def _chart_for(
     time = _T if (funcs or any(_T in e.free_symbols for e in exprs)) else None
     try:
         chart = Chart(qsyms, unames, time=time, params=params)
+    except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+        raise
     except FramesError as exc:
         raise InvalidExpressionError(f"{what}: cannot build the chart: {exc}") from None
     return chart, {f.__name__: f for f in funcs}
@@ -491,6 +501,8 @@ def _import_lagrange(method: me.LagrangesMethod, what: str) -> MechanicsImport:
     if cons:
         try:
             constraints: LinearConstraints | None = LinearConstraints(chart, cons)
+        except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+            raise
         except FramesError as exc:
             raise type(exc)(f"{what}: coneqs: {exc}") from None
         assert constraints is not None
@@ -539,6 +551,8 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
         )
     try:
         W = (-solve_exact(kku, kkq)).applyfunc(tidy)
+    except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+        raise
     except (ZeroDivisionError, FramesError, ValueError) as exc:
         raise InvalidExpressionError(f"{what}: kd_eqs cannot be solved for the speeds: {exc}") from None
     if k:
@@ -570,6 +584,8 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     try:
         frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
         Pinv = exact_inverse(P)
+    except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+        raise
     except (ZeroDivisionError, FramesError) as exc:
         raise InvalidExpressionError(
             f"{what}: the speeds and velocity constraints do not form a coframe: {exc}"
@@ -578,6 +594,8 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     m = p
     try:
         constraints = LinearConstraints(chart, (B * W).applyfunc(tidy)) if k else None
+    except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+        raise
     except FramesError as exc:
         raise type(exc)(f"{what}: velocity_constraints: {exc}") from None
     cfg = tuple(names(c, f"{what}: configuration_constraints") for c in method._f_h)

@@ -34,7 +34,7 @@ from ..algebra import (
     trig_normal,
 )
 from ..algebra._coerce import _short
-from ..errors import ArgumentError, ConstraintError
+from ..errors import ArgumentError, ConstraintError, UndecidedError
 from ._checks import check_flag_choice, check_symbols, expect_obj, optional_time, sequence, symbol_values
 from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide, _numeric_nonzero
@@ -612,7 +612,7 @@ def consistency_along_motion(
     cur = {s: cur[s] for s in need}
     res = []
     for j, q in enumerate(ch.q):
-        res.append(sp.simplify(derivative(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur)))
+        res.append(tidy(derivative(cur[q], t) - F.u_in_v[j].xreplace(vk.on_C).xreplace(cur)))
     for j, r in enumerate(res):
         if not is_zero(r) and _numeric_nonzero(r):
             raise ConstraintError(
@@ -623,7 +623,7 @@ def consistency_along_motion(
     G = nh.field()
     lam = nh.multipliers()
     for i in vk.alpha:
-        res.append(sp.simplify(derivative(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
+        res.append(tidy(derivative(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
     R = F.anholonomy
     v = F.v
     ia = list(vk.a)
@@ -640,14 +640,23 @@ def consistency_along_motion(
         )
         sol = sol if isinstance(sol, list) else [sol]
         psi = [next(x.rhs for x in sol if x.lhs == f) for f in fs]
-    psi = [sp.simplify(x) for x in psi]
+    psi = [tidy(x) for x in psi]
     tests = []
     for al in vk.alpha:
         e = sp.Add(*[psi[ka] * R[a, al, be].xreplace(cur) * cur[v[be]] for ka, a in enumerate(ia) for be in vk.alpha])
-        tests.append(sp.simplify(e))
-    initial = tuple(sp.simplify(x.subs(t, 0)) for x in tests)
-    holds = all(x == 0 for x in tests) if all(r == 0 for r in res) else None
+        tests.append(tidy(e))
+    initial = tuple(tidy(x.subs(t, 0)) for x in tests)
+    holds = _all_zero(tests) if _all_zero(res) else None
     return MotionConsistency(tuple(psi), tuple(tests), initial, tuple(res), holds)
+
+
+def _all_zero(xs: Sequence[sp.Expr]) -> bool | None:
+    """True if every expression vanishes identically, False if one does not, None if a zero test is undecided
+    (an expression outside the canonical class, :class:`~frames.errors.UndecidedError`)."""
+    try:
+        return all(is_zero(x) for x in xs)
+    except UndecidedError:
+        return None
 
 
 # ------------------------------------------------------------ dimensions

@@ -50,7 +50,7 @@ from ..algebra import (
     tidy,
     tidy_affine,
 )
-from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError
+from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
@@ -227,26 +227,25 @@ def _numeric_nonzero(e: sp.Expr) -> bool:
 
 
 def _decide(conds: Sequence[sp.Expr]) -> bool | None:
-    """True if all conditions vanish identically, False if one does not.
+    """True if all conditions vanish identically, False if one does not, None if a zero test is undecided.
 
-    A condition that is not identically zero in exact canonical form is declared nonzero when it
-    is rational in its symbols and in ``sin``/``cos`` (exact normal form), or when evaluation at a
-    rational point gives a nonzero number. Otherwise the answer is ``None`` (undecidable here).
+    Each condition goes to the exact zero test (:func:`~frames.algebra.is_zero`: complete on rational
+    functions of symbols, sines, cosines and exponentials of QQ-linear arguments). Outside that class a
+    condition is decided if it is an identity of independent generators or visibly nonzero at a rational
+    point; otherwise the verdict is None, never a silent False.
     """
     undecided = False
     for c in conds:
-        in_ring = ring_is_zero(c)  # exact in QQ[q, sin, cos, exp, f(t)]/(s² + c² − 1); None outside
+        in_ring = ring_is_zero(c)  # exact in the canonical ring; None outside
         if in_ring is False:
             return False
-        if in_ring or is_zero(c):
+        if in_ring:
             continue
-        e = canon(c)
-        exotic = e.has(sp.tan, sp.cot, sp.sec, sp.csc, sp.exp, sp.log, sp.sinh, sp.cosh) or any(
-            isinstance(p, sp.Pow) and not p.exp.is_Integer for p in e.atoms(sp.Pow)
-        )
-        if not exotic or _numeric_nonzero(e):
-            return False
-        undecided = True
+        try:
+            if not is_zero(c):
+                return False
+        except UndecidedError:
+            undecided = True
     return None if undecided else True
 
 
