@@ -31,7 +31,7 @@ from ._lattice import (
     lattice,
     trig_parts,
 )
-from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, poly_expr
+from ._poly import _binomials, _Canceller, cancel_coprime, exact_domain, exact_quotient, lcm, poly_expr
 from ._scan import _scan_all
 
 __all__ = ["RationalFunctions", "UnsupportedExpression", "generic_rank", "replace_atoms"]
@@ -292,7 +292,7 @@ class RationalFunctions:
                 return n, d
             den = R.one
             for d in terms:
-                den = den.lcm(d) if not d.is_ground else den * d  # gcds of denominators only
+                den = lcm(den, d) if not d.is_ground else den * d  # gcds of denominators only
             num = R.zero
             for d, n in terms.items():
                 num += n * den.exquo(d)
@@ -455,6 +455,19 @@ class RationalFunctions:
     def atoms(self) -> tuple[sp.Expr, ...]:
         """The expressions the ring's generators stand for, in order (``sin(a)`` for ``s_a``; symbols themselves)."""
         return self._atoms
+
+    @staticmethod
+    def quotient(p: Any, f: Any) -> Any:
+        """``p / f`` for a polynomial ``f`` that divides ``p`` (heap division, FLINT when installed)."""
+        q = p.quo_ground(f.LC) if f.is_ground else exact_quotient(p, f)
+        if q is None:  # pragma: no cover - the callers divide multiples
+            raise ArithmeticError(f"quotient: {f} does not divide the polynomial")
+        return q
+
+    @staticmethod
+    def lcm(a: Any, b: Any) -> Any:
+        """A least common multiple of two polynomials of this ring, up to a constant (FLINT's gcd when installed)."""
+        return lcm(a, b)
 
     def is_exp_monomial(self, p: Any) -> bool:
         """True if the polynomial ``p`` is a constant times powers of exponential generators (the denominator of a
@@ -628,7 +641,7 @@ class RationalFunctions:
             row = elems[i]
             m = self.ring.one
             for x in row:
-                m = m.lcm(x.denom)
+                m = lcm(m, x.denom)
             rows.append([x.numer * m.exquo(x.denom) for x in row])
             scale = scale * m
         fast = flint_solve_den([r[:n] for r in rows], [r[n:] for r in rows])  # FLINT (the ``fast`` extra)

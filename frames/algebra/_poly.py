@@ -33,7 +33,7 @@ from ._budget import checkpoint
 from ._flint import enabled as _flint_enabled
 from ._flint import flint_cancel, flint_quotient
 
-__all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "poly_expr"]
+__all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "lcm", "poly_expr"]
 
 
 class _Canceller:
@@ -81,6 +81,17 @@ def cancel(num: Any, den: Any) -> tuple[Any, Any]:
     ``tests/test_engine_properties.py::test_flint_cancel_equals_sympy_cancel``."""
     coprime = flint_cancel(num, den)
     return num.cancel(den) if coprime is None else cancel_coprime(*coprime)  # type: ignore[no-any-return]
+
+
+def lcm(a: Any, b: Any) -> Any:
+    """A least common multiple of the polynomials ``a`` and ``b`` over QQ, up to a constant factor: ``a·(b/g)``,
+    ``g = gcd(a, b)`` from :func:`cancel` (FLINT's gcd when installed; sympy's ``lcm`` uses its heuristic gcd,
+    minutes on the denominators of a large system)."""
+    if b.is_ground or a == b:
+        return a
+    if a.is_ground:
+        return b
+    return a * cancel(a, b)[1]
 
 
 def cancel_coprime(num: Any, den: Any) -> tuple[Any, Any]:
