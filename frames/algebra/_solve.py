@@ -377,9 +377,17 @@ def solve_exact(M: sp.MatrixBase, b: sp.MatrixBase) -> sp.Matrix:
     """Solve ``M x = b`` over the field of rational functions (transcendental atoms as generators).
 
     Faster and smaller than ``LUsolve`` on expressions with ``sin``, ``cos`` or undefined
-    functions, which sympy otherwise treats in the slow ``EX`` domain.
+    functions, which sympy otherwise treats in the slow ``EX`` domain. A square system in the ring of
+    :class:`~frames.algebra.RationalFunctions` is solved there (:func:`exact_solve`); others fraction-free
+    over sympy's polynomial domain.
     """
-    return _domain_solve(sp.Matrix(M), sp.Matrix(b), None)
+    M, b = sp.Matrix(M), sp.Matrix(b)
+    if M.rows == M.cols == b.rows:
+        try:  # in the ring (FLINT's fraction-free solve when installed, one cancellation per entry)
+            return sp.Matrix(exact_solve(M, b)[0])
+        except ZeroDivisionError:  # singular: the domain solve names the rank
+            pass
+    return _domain_solve(M, b, None)
 
 
 def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:

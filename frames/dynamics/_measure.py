@@ -73,8 +73,6 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.integrals.rationaltools import ratint
-from sympy.polys.domains import QQ
-from sympy.polys.matrices import DomainMatrix
 from sympy.polys.polyerrors import BasePolynomialError
 
 from .._value import Value, latex_of
@@ -87,7 +85,6 @@ from ..algebra import (
     checkpoint,
     derivative,
     entries,
-    exact_solve,
     harmonic_form,
     is_zero,
     op_count,
@@ -100,6 +97,7 @@ from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
 from ._measure_flag import _flag_steps, _pointwise_flag
+from ._measure_linear import _linear_rows_field, _rref_solve
 from ._measure_pointwise import analyse_pointwise
 from ._nonholonomic import NonholonomicSystem
 
@@ -400,194 +398,6 @@ def _monomials(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     out += [a * b for a, b in itertools.combinations_with_replacement(plain, 2)]
     out += [f(a) for a in args for f in (sp.sin, sp.cos)]
     return out
-
-
-class _Rows:
-    """The linear equations ``Σ_k x_k r[k+1] + r[0] = 0`` of the ansatz, each entry a polynomial of ``ctx`` in the
-    generators free of q (the parameters): kept in the ring, written as expressions only where needed."""
-
-    def __init__(self, ctx: RationalFunctions, rows: list[list[Any]]) -> None:
-        self.ctx = ctx
-        self.rows = rows
-
-    def exprs(self, i: int) -> list[sp.Expr]:
-        return [self.ctx.to_expr(p) for p in self.rows[i]]
-
-    def at_point(self) -> list[list[Any]]:
-        """The rows at a rational point of the parameters (a ring homomorphism to QQ)."""
-        vals = [v for _, v in next(self.ctx.generic_points(1))]
-        powers: dict[tuple[int, int], Any] = {}
-
-        def value(p: Any) -> Any:  # Σ c Π v_i^e_i, the powers shared (PolyElement.evaluate rebuilds rings)
-            total = QQ.zero
-            for mon, c in p.items():
-                t = c
-                for i, e in enumerate(mon):
-                    if e:
-                        key = (i, e)
-                        pw = powers.get(key)
-                        if pw is None:
-                            pw = powers[key] = vals[i] ** e
-                        t *= pw
-                total += t
-            return total
-
-        return [[value(p) for p in r] for r in self.rows]
-
-
-def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Rows | None:
-    """Coefficient rows of ``Σ_k x_k terms[α][k] = 0`` (``terms[α][0]`` is the constant term).
-
-    Every term is put in the field ``QQ(q, sin, cos, params)``; the equation is multiplied by the lcm
-    of the denominators and reduced modulo ``sin² + cos² − 1``; the coefficient of each monomial in the
-    q-dependent generators (a polynomial in the parameters) gives one linear equation. None if a term
-    is not a rational function of symbols, sin/cos and undefined functions.
-    """
-    try:
-        ctx = RationalFunctions([t for row in terms for t in row])
-    except UnsupportedExpression:
-        return None
-    gens = [ctx.to_expr(g) for g in ctx.field.gens]
-    var = [i for i, g in enumerate(gens) if _depends(g, q)]
-    ngens = ctx.ring.ngens
-    out: list[list[Any]] = []
-    for row in terms:
-        checkpoint()
-        els = [ctx.normal(ctx.from_expr(t)) for t in row]
-        den = ctx.ring.one
-        for x in els:
-            den = ctx.lcm(den, x.denom)
-        parts: dict[tuple[int, ...], list[dict[tuple[int, ...], Any]]] = {}
-        for k, x in enumerate(els):
-            if not x:
-                continue
-            checkpoint()
-            num = ctx.reduce(x.numer * ctx.quotient(den, x.denom))
-            for monom, coeff in num.terms():
-                key = tuple(monom[i] for i in var)
-                par = tuple(0 if i in var else monom[i] for i in range(ngens))
-                cell = parts.setdefault(key, [{} for _ in row])[k]
-                cell[par] = cell.get(par, 0) + coeff
-        out += [[ctx.ring.from_dict(cell) for cell in cols] for cols in parts.values()]
-    return _Rows(ctx, out)
-
-
-def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
-    """Solve ``Σ_k x_k r[k+1] = −r[0]`` exactly: ``(particular x with free = 0, null-space basis)`` or None.
-
-    The rows (thousands, for a large system: one per monomial of the q-dependent generators) have entries
-    polynomial in the parameters. Rows whose coefficients are independent at a rational point of the parameters
-    are independent generically, so those are solved over ``QQ(params)`` (at most ``n`` of them); every other
-    row is then checked exactly, in the ring, against the particular solution and the null space. A row that
-    fails on the null space raises the rank (the point was special): it joins the solved rows and the check
-    starts again. A row that fails only on the particular solution makes the system inconsistent.
-    """
-    if not table.rows:
-        return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
-    at = table.at_point()
-    _, pivots = DomainMatrix([r[1:] for r in at], (len(at), n), QQ).transpose().rref()
-    chosen = list(pivots)
-    while True:
-        checkpoint()
-        solved = _rref_solve_small([table.exprs(i) for i in chosen], n, [at[i] for i in chosen])
-        if solved is None:
-            return None  # a subsystem without solution
-        x, null = solved
-        xs = _Vector(table.ctx, x)
-        zs = [_Vector(table.ctx, z) for z in null]
-        bad = next(
-            (i for i, r in enumerate(table.rows) if i not in chosen and not _satisfied(r, xs, zs)),
-            None,
-        )
-        if bad is None:
-            return x, null
-        if all(z.vanishes_on(table.rows[bad], homogeneous=True) for z in zs):
-            return None  # the row is a combination of the solved ones on the left, not on the right
-        chosen = [*chosen, bad]
-
-
-class _Vector:
-    """A vector of field elements over one denominator (``x_k = n_k / D``), to test rows against it in the ring."""
-
-    def __init__(self, ctx: RationalFunctions, xs: list[sp.Expr]) -> None:
-        self.ctx = ctx
-        els = [ctx.from_expr(v) for v in xs]
-        den = ctx.ring.one
-        for e in els:
-            den = ctx.lcm(den, e.denom)
-        self.den = den
-        self.nums = [e.numer * ctx.quotient(den, e.denom) if e.numer else e.numer for e in els]
-
-    def vanishes_on(self, row: list[Any], homogeneous: bool = False) -> bool:
-        """True if ``Σ_k x_k r[k+1] (+ r[0])`` vanishes identically (reduced modulo ``sin² + cos² − 1``)."""
-        total = self.ctx.ring.zero if homogeneous else row[0] * self.den
-        for n_k, r in zip(self.nums, row[1:], strict=True):
-            if n_k and r:
-                total += n_k * r
-        return self.ctx.vanishes(total)
-
-
-def _satisfied(row: list[Any], x: _Vector, null: list[_Vector]) -> bool:
-    """True if every solution ``x + Σ t_j null_j`` of the solved rows satisfies ``row`` (exact)."""
-    return x.vanishes_on(row) and all(z.vanishes_on(row, homogeneous=True) for z in null)
-
-
-def _rref_solve_small(
-    rows: list[list[sp.Expr]], n: int, at: list[list[Any]]
-) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
-    """:func:`_rref_solve` of a few rows (``at``: their values at a rational point of the parameters).
-
-    When the coefficient block has full row rank at the point, the square block of its pivot columns there is
-    nonsingular generically: ``A_P [x_P | N] = [−b | −A_F]`` is solved at once by
-    :func:`~frames.algebra.exact_solve` (fraction-free, FLINT when installed) for the particular solution
-    (free unknowns 0) and the null space (one free unknown 1); otherwise by the reduced echelon form of
-    ``[A | −b]`` over the polynomial ring of the parameters."""
-    if not rows:
-        return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
-    _, pivots = DomainMatrix([r[1:] for r in at], (len(rows), n), QQ).rref()
-    if len(pivots) == len(rows):
-        return _square_solve(rows, n, list(pivots))
-    M = sp.Matrix([[*r[1:], -r[0]] for r in rows])
-    dm = DomainMatrix.from_Matrix(M)
-    if dm.domain.is_Field:
-        R_, pivots = dm.rref()
-        den = sp.S.One
-    else:
-        R_, den_, pivots = dm.rref_den()
-        den = dm.domain.to_sympy(den_)
-    R = R_.to_Matrix()
-    if n in pivots:
-        return None
-    x = [sp.S.Zero] * n
-    for i, p in enumerate(pivots):
-        x[p] = canon(R[i, n] / den)
-    basis = []
-    for f in (j for j in range(n) if j not in pivots):
-        z = [sp.S.Zero] * n
-        z[f] = sp.S.One
-        for i, p in enumerate(pivots):
-            z[p] = canon(-R[i, f] / den)
-        basis.append(z)
-    return x, basis
-
-
-def _square_solve(rows: list[list[sp.Expr]], n: int, pivots: list[int]) -> tuple[list[sp.Expr], list[list[sp.Expr]]]:
-    """The particular solution and the null space through the square block ``A_P`` (see :func:`_rref_solve_small`)."""
-    free = [j for j in range(n) if j not in pivots]
-    G = sp.Matrix([[r[1 + p] for p in pivots] for r in rows])
-    rhs = sp.Matrix([[-r[0], *(-r[1 + f] for f in free)] for r in rows])
-    X, _ = exact_solve(G, rhs)
-    x = [sp.S.Zero] * n
-    for i, p in enumerate(pivots):
-        x[p] = X[i, 0]
-    basis = []
-    for k, f in enumerate(free):
-        z = [sp.S.Zero] * n
-        z[f] = sp.S.One
-        for i, p in enumerate(pivots):
-            z[p] = X[i, 1 + k]
-        basis.append(z)
-    return x, basis
 
 
 def _ansatz(
