@@ -219,6 +219,9 @@ def test_a_frame_written_with_a_double_angle_identity_is_accepted():
     X2 = fr.VectorField(ch, [0, 0, 1])
     X3 = fr.VectorField(ch, [-sp.sin(2 * ph), sp.cos(2 * ph), 0])
     F = fr.Frame([X1, X2, X3])
+    from frames.models import Model
+
+    Model(name="disguised", chart=ch, lagrangian=L, frame=F, m=2, constraints=cons, params={})  # the frame check
     nh = fr.NonholonomicSystem(L, F, m=2)
     assert [is_zero(c) for c in cons.matrix * F.matrix[:2, :].T] == [True, True]
     ref = fr.NonholonomicSystem.from_constraints(L, cons)

@@ -76,6 +76,7 @@ def compound_systems(draw, n=3):
     return L, fr.LinearConstraints(ch, [list(M.row(0))])
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(compound_systems())
 def test_random_compound_angle_systems_agree_with_sympy(data):
