@@ -314,3 +314,30 @@ def test_a_spent_budget_in_the_mechanics_import_is_a_budget_error():
     with pytest.raises(fr.BudgetExceededError) as info, fr.budget(1e-9):
         fr.from_mechanics(kane)
     assert not isinstance(info.value, fr.InvalidExpressionError)
+
+
+@pytest.mark.parametrize("make", [fr.models.knife_edge, fr.models.chaplygin_sleigh], ids=lambda f: f.__name__)
+def test_verdicts_are_invariant_under_a_half_angle_disguise(make):
+    """The same system written in half angles (``sin θ = 2 sin(θ/2) cos(θ/2)``, ``cos θ = cos²(θ/2) − sin²(θ/2)``):
+    invariant measure, weak and strong consistency of the section μ = 0, and the growth vector agree."""
+    mdl = make()
+    ch = mdl.chart
+    th = ch.q[0]
+    h = th / 2
+    disguise = {sp.sin(th): 2 * sp.sin(h) * sp.cos(h), sp.cos(th): sp.cos(h) ** 2 - sp.sin(h) ** 2}
+    F2 = fr.Frame([fr.VectorField(ch, [c.xreplace(disguise) for c in X.components]) for X in mdl.frame.fields])
+    L2 = fr.Lagrangian(ch, mdl.lagrangian.expr.xreplace(disguise))
+    assert F2.matrix != mdl.frame.matrix and F2.matrix.has(sp.sin(h))
+    verdicts = []
+    for L, F in ((mdl.lagrangian, mdl.frame), (L2, F2)):
+        nh, vk = fr.NonholonomicSystem(L, F, mdl.m), fr.VakonomicSystem(L, F, mdl.m)
+        section = [0] * (ch.dim - mdl.m)
+        verdicts.append(
+            (
+                fr.invariant_measure(nh).exists,
+                fr.weak_consistency(vk, section).holds,
+                fr.strong_consistency(vk, section).holds,
+                nh.distribution.growth_vector(),
+            )
+        )
+    assert verdicts[0] == verdicts[1]
