@@ -14,10 +14,15 @@ import sympy as sp
 from sympy.polys.domains import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from ..algebra import RationalFunctions, UnsupportedExpression, canon, checkpoint, exact_solve
+from ..algebra import RationalFunctions, UnsupportedExpression, checkpoint, exact_solve, op_count
 from ._measure_algebra import _depends
 
 __all__ = ["_linear_rows_field", "_rref_solve"]
+
+#: rows with at most this many operations in all are solved by the reduced echelon form over ``QQ(params)`` (its
+#: gcds are cheap on small entries; the fraction-free square solve then cancels large determinants, minutes
+#: without FLINT)
+SMALL_OPS = 2000
 
 
 class _Rows:
@@ -156,35 +161,30 @@ def _rref_solve_small(
     """:func:`_rref_solve` of a few rows (``at``: their values at a rational point of the parameters).
 
     When the coefficient block has full row rank at the point, the square block of its pivot columns there is
-    nonsingular generically: ``A_P [x_P | N] = [−b | −A_F]`` is solved at once by
+    nonsingular generically: for large entries (over :data:`SMALL_OPS` operations in all) ``A_P [x_P | N] = [−b | −A_F]``
+    is solved at once by
     :func:`~frames.algebra.exact_solve` (fraction-free, FLINT when installed) for the particular solution
     (free unknowns 0) and the null space (one free unknown 1); otherwise by the reduced echelon form of
-    ``[A | −b]`` over the polynomial ring of the parameters."""
+    ``[A | −b]`` over ``QQ(params)``."""
     if not rows:
         return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
     _, pivots = DomainMatrix([r[1:] for r in at], (len(rows), n), QQ).rref()
-    if len(pivots) == len(rows):
+    if len(pivots) == len(rows) and sum(op_count(e, SMALL_OPS) for r in rows for e in r) > SMALL_OPS:
         return _square_solve(rows, n, list(pivots))
     M = sp.Matrix([[*r[1:], -r[0]] for r in rows])
-    dm = DomainMatrix.from_Matrix(M)
-    if dm.domain.is_Field:
-        R_, pivots = dm.rref()
-        den = sp.S.One
-    else:
-        R_, den_, pivots = dm.rref_den()
-        den = dm.domain.to_sympy(den_)
+    R_, pivots = DomainMatrix.from_Matrix(M).to_field().rref()
     R = R_.to_Matrix()
     if n in pivots:
         return None
     x = [sp.S.Zero] * n
     for i, p in enumerate(pivots):
-        x[p] = canon(R[i, n] / den)
+        x[p] = R[i, n]
     basis = []
     for f in (j for j in range(n) if j not in pivots):
         z = [sp.S.Zero] * n
         z[f] = sp.S.One
         for i, p in enumerate(pivots):
-            z[p] = canon(-R[i, f] / den)
+            z[p] = -R[i, f]
         basis.append(z)
     return x, basis
 
