@@ -22,7 +22,7 @@ __all__ = ["_linear_rows_field", "_rref_solve"]
 #: rows with at most this many operations in all are solved by the reduced echelon form over ``QQ(params)`` (its
 #: gcds are cheap on small entries; the fraction-free square solve then cancels large determinants, minutes
 #: without FLINT)
-SMALL_OPS = 2000
+SMALL_OPS = 5000
 
 
 class _Rows:
@@ -96,13 +96,21 @@ def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> 
 
 
 def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
-    """Solve ``Σ_k x_k r[k+1] = −r[0]`` exactly: ``(particular x with free = 0, null-space basis)`` or None.
+    """Solve ``Σ_k x_k r[k+1] = −r[0]`` exactly: ``(particular x with free = 0, null-space basis)`` or None, by
+    the reduced echelon form of ``[A | −b]`` over ``QQ(params)``.
 
-    The rows (thousands, for a large system: one per monomial of the q-dependent generators) have entries
-    polynomial in the parameters. Rows whose coefficients are independent at a rational point of the parameters
-    are independent generically, so those are solved over ``QQ(params)`` (at most ``n`` of them); every other
-    row is then checked exactly, in the ring, against the particular solution and the null space. A row that
-    fails on the null space raises the rank (the point was special): it joins the solved rows and the check
+    Solving only the rows independent at a rational point (then checking the others exactly) is in
+    :func:`_solve_through_a_point`; it is not used yet: its square solve is fast on a car with a trailer and
+    minutes on other systems (a size heuristic was not robust)."""
+    if not table.rows:
+        return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
+    return _rref_small([[table.ctx.to_expr(p) for p in r] for r in table.rows], n)
+
+
+def _solve_through_a_point(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
+    """:func:`_rref_solve` through the rows independent at a rational point of the parameters (at most ``n``),
+    every other row then checked exactly, in the ring, against the particular solution and the null space. A row
+    that fails on the null space raises the rank (the point was special): it joins the solved rows and the check
     starts again. A row that fails only on the particular solution makes the system inconsistent.
     """
     if not table.rows:
@@ -171,6 +179,11 @@ def _rref_solve_small(
     _, pivots = DomainMatrix([r[1:] for r in at], (len(rows), n), QQ).rref()
     if len(pivots) == len(rows) and sum(op_count(e, SMALL_OPS) for r in rows for e in r) > SMALL_OPS:
         return _square_solve(rows, n, list(pivots))
+    return _rref_small(rows, n)
+
+
+def _rref_small(rows: list[list[sp.Expr]], n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
+    """The reduced echelon form of ``[A | −b]`` over ``QQ(params)``: the particular solution and the null space."""
     M = sp.Matrix([[*r[1:], -r[0]] for r in rows])
     R_, pivots = DomainMatrix.from_Matrix(M).to_field().rref()
     R = R_.to_Matrix()
