@@ -379,7 +379,6 @@ ROWS = [
     ("latex_equations-environment-type", lambda: fr.latex_equations(FIELD, environment=5), A, r"environment"),
     ("budget-seconds", lambda: fr.budget("x").__enter__(), O, r"budget: seconds='x'"),
     ("budget-progress", lambda: fr.budget(1, progress=3).__enter__(), O, r"budget: progress must be callable"),
-    ("budget-grace", lambda: fr.budget(1, grace=-1).__enter__(), O, r"budget: grace=-1"),
     ("step-name", lambda: fr.step(5).__enter__(), O, r"step: name must be a str"),
     # ---------------------------------------------------------------- system files (strings are text, not code)
     ("parse_expression-injection", lambda: fr.parse_expression(INJ, {}), SF, r"__import__"),

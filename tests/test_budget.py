@@ -61,22 +61,63 @@ def test_bad_budget(bad):
             pass
 
 
-def test_a_single_sympy_call_is_interrupted_by_the_timer():
-    """``expand((x+y+z+1)**60)`` is one sympy call; the SIGALRM timer stops it (fresh process, no pytest-timeout)."""
+def test_a_single_sympy_call_is_stopped_by_the_hard_limit_of_the_console_script():
+    """``expand((x+y+z+1)**300)`` is one sympy call, never interrupted in-process (no signal handler raises):
+    the console script's supervisor kills its child 0.5 s past the budget and names the step it published."""
     code = (
-        "import time, sympy as sp, frames as fr\n"
+        "import sys, time, sympy as sp, frames as fr\n"
+        "from frames.app._hardlimit import supervise\n"
         "x, y, z = sp.symbols('x y z')\n"
+        "def work():\n"
+        "    with fr.budget(0.5), fr.step('expand'):\n"
+        "        sp.expand((x + y + z + 1) ** 300)\n"
+        "    return 0\n"
         "t = time.monotonic()\n"
-        "try:\n"
-        "    with fr.budget(0.5, grace=0.5):\n"
-        "        with fr.step('expand'):\n"
-        "            sp.expand((x + y + z + 1) ** 300)\n"
-        "except fr.BudgetExceededError as e:\n"
-        "    print('stopped', e.step, round(time.monotonic() - t, 1))\n"
+        "status = supervise(work, 0.5, grace=0.5)\n"
+        "print('status', status, round(time.monotonic() - t, 1))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.startswith("stopped expand"), out.stdout + out.stderr
+    assert out.stdout.startswith("status 3"), out.stdout + out.stderr
     assert float(out.stdout.split()[-1]) < 10
+    assert "exceeded during step 'expand'" in out.stderr and "could not be interrupted" in out.stderr
+
+
+def test_the_hard_limit_passes_the_childs_status_through():
+    code = (
+        "import frames as fr\n"
+        "from frames.app._hardlimit import supervise\n"
+        "print('status', supervise(lambda: 7, 30.0), supervise(lambda: 0, float('inf')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split()[-2:] == ["7", "0"], out.stdout + out.stderr
+
+
+def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch):
+    import signal
+
+    from frames.algebra import _budget
+
+    before = signal.getsignal(signal.SIGALRM)
+    monkeypatch.setattr(_budget, "HEARTBEAT", 0.05)
+    seen: list[str] = []
+    with fr.budget(30, progress=seen.append):
+        assert signal.getsignal(signal.SIGALRM) is before
+        with fr.step("long"):
+            end = time.monotonic() + 0.3
+            while time.monotonic() < end:
+                fr.algebra.checkpoint()
+    assert seen[0] == "long" and any(s.startswith("long (running, ") for s in seen[1:]), seen
+    assert len(seen) < 10  # every HEARTBEAT seconds, not at every checkpoint
+
+
+def test_a_system_file_that_multiplies_out_to_too_many_terms_is_refused_at_load_time():
+    text = 'coordinates = ["x", "y", "z"]\nlagrangian = "(u_x + u_y + x + y + 1)**60 + u_z**2/2"\nconstraints = ["u_z - x*u_y"]\n'
+    start = time.monotonic()
+    with pytest.raises(fr.SystemFileError, match=r"lagrangian: .*about 6.35e\+05 terms once multiplied out"):
+        fr.loads_system(text)
+    assert time.monotonic() - start < 30
+    # a power that stays small is accepted
+    fr.loads_system(text.replace("**60", "**3"))
 
 
 def test_build_report_runs_under_a_budget_and_names_the_section():

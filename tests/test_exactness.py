@@ -341,3 +341,42 @@ def test_verdicts_are_invariant_under_a_half_angle_disguise(make):
             )
         )
     assert verdicts[0] == verdicts[1]
+
+
+# ---------------------------------------------------------------- radicals: generators with g**q = P
+_x, _th = sp.symbols("x theta")
+_P = 1 - sp.sin(_th) ** 2 * sp.cos(_x) ** 2
+_R = sp.sqrt(_P)
+
+
+def test_a_radical_is_one_generator_with_its_relation_however_its_radicand_is_written():
+    d = decide_zero(sp.sqrt(sp.factor(_P)) - sp.sqrt(sp.expand(_P)))
+    assert d.is_zero is True and "**2 = " in d.reason
+    assert is_zero(_R**3 / _P - _R)
+    # a derivative of a normalized vector: the relation is needed
+    n = (sp.sin(_th) * sp.cos(_x)) / _R
+    assert is_zero(sp.diff(n * _R, _th) - sp.diff(n, _th) * _R - n * sp.diff(_R, _th))
+    # still nonzero with a checked value where it is not zero
+    bad = decide_zero(_R - 1)
+    assert bad.is_zero is False and abs(bad.numeric) > 1e-6
+    assert decide_zero(sp.sqrt(_x**2) - _x).is_zero is False  # √(x²) = |x|, not x
+
+
+def test_canon_outside_the_ring_cancels_with_radicals_as_generators():
+    e = (sp.sin(_th) * _x + _x * sp.sin(_th)) / _R + (_x - _x) / _R
+    out = fr.algebra.canon(e)
+    assert out == 2 * _x * sp.sin(_th) / _R and fr.algebra.canon(out) == out
+    assert is_zero(out - e)
+
+
+def test_exact_solve_and_frames_with_radical_entries():
+    G = sp.Matrix([[_R, sp.sin(_th)], [sp.cos(_x), _R + 1]])
+    b = sp.Matrix([1, _x])
+    sol, det = fr.algebra.exact_solve(G, b)
+    assert all(is_zero(r) for r in G * sol - b) and not is_zero(det)
+    chart = fr.Chart([_x, _th])
+    fr.Frame([fr.VectorField(chart, [_R, 1]), fr.VectorField(chart, [0, _R])])
+    with pytest.raises(fr.SingularFrameError):  # det = √P·√P − P = 0 only through the relation
+        fr.Frame([fr.VectorField(chart, [_R, 1]), fr.VectorField(chart, [_P, _R])])
+    with pytest.raises(ZeroDivisionError):
+        fr.algebra.exact_solve(sp.Matrix([[_R, 1], [_P, _R]]), b)

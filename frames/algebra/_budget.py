@@ -8,8 +8,16 @@ the library's long computations and by ``frames analyze --budget``). Inside it
   spent. The normal forms of this layer (:func:`~frames.algebra.canon`, :func:`~frames.algebra.tidy`,
   :func:`~frames.algebra.is_zero`) and the elimination loops call it, so every symbolic computation of
   the library is interruptible between two of its elementary operations;
-* on the main thread of a Unix process a timer (``SIGALRM``, only when no other handler is installed)
-  also interrupts a single sympy call that runs past the budget by more than ``grace`` seconds.
+* while a step runs, the checkpoints report it again to the progress callback every
+  :data:`HEARTBEAT` seconds (``"<step> (running, 12 s)"``), so a long step is never silent.
+
+The budget is cooperative: it is never raised from a signal handler or another thread, so no state is
+left half-updated and no deadline is lost in a callback (a garbage-collector callback swallows an
+exception). A single C or sympy call that cannot be interrupted is kept short instead: polynomial
+products that would run past the deadline are refused before they start, large products are split,
+and expressions are built term by term with checkpoints. ``frames analyze`` adds a hard limit: the
+analysis runs in a child process that is stopped if it overruns its budget by more than
+:data:`~frames.app._hardlimit.GRACE` seconds.
 
 Budgets nest: an inner budget cannot outlive an outer one. Without an open budget the checks cost
 one context-variable look-up.
@@ -28,8 +36,6 @@ import contextlib
 import functools
 import inspect
 import math
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -42,6 +48,9 @@ __all__ = ["Budget", "budget", "budgeted", "budgeted_step", "checkpoint", "curre
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
+#: told the name of every step that starts (the hard limit of ``frames analyze`` publishes it to its parent)
+_publish: Callable[[str], Any] | None = None
+
 
 @dataclass
 class Budget:
@@ -52,6 +61,8 @@ class Budget:
     progress: Callable[[str], Any] | None = None
     current: str = "start"
     steps: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    beat: float = field(default_factory=time.monotonic)
 
     @property
     def remaining(self) -> float:
@@ -71,11 +82,25 @@ def current_budget() -> Budget | None:
     return _CURRENT.get()
 
 
+#: seconds between two reports of a step that is still running (see :func:`checkpoint`)
+HEARTBEAT = 5.0
+
+
 def checkpoint() -> None:
-    """Raise :class:`~frames.BudgetExceededError` if the open budget is spent (cheap otherwise)."""
+    """Raise :class:`~frames.BudgetExceededError` if the open budget is spent (cheap otherwise).
+
+    Every :data:`HEARTBEAT` seconds it also reports the running step to the progress callback, as
+    ``"<step> (running, <seconds since the budget opened> s)"``.
+    """
     b = _CURRENT.get()
-    if b is not None and time.monotonic() > b.deadline:
+    if b is None:
+        return
+    now = time.monotonic()
+    if now > b.deadline:
         raise b.exceeded()
+    if now - b.beat > HEARTBEAT and b.progress is not None:
+        b.beat = now
+        b.progress(f"{b.current} (running, {now - b.started:.0f} s)")
 
 
 @contextlib.contextmanager
@@ -83,6 +108,8 @@ def step(name: str) -> Iterator[None]:
     """Name the step that runs inside the block; report it to the budget's progress callback."""
     if not isinstance(name, str):
         raise OptionError(f"step: name must be a str, got {name!r}")
+    if _publish is not None:
+        _publish(name)
     b = _CURRENT.get()
     if b is None:
         yield
@@ -90,6 +117,7 @@ def step(name: str) -> Iterator[None]:
     previous = b.current
     b.current = name
     b.steps.append(name)
+    b.beat = time.monotonic()
     if b.progress is not None:
         b.progress(name)
     try:
@@ -106,9 +134,7 @@ def _check_seconds(seconds: Any) -> float:
 
 
 @contextlib.contextmanager
-def budget(
-    seconds: float | None, *, progress: Callable[[str], Any] | None = None, grace: float = 2.0
-) -> Iterator[Budget | None]:
+def budget(seconds: float | None, *, progress: Callable[[str], Any] | None = None) -> Iterator[Budget | None]:
     """Open a time budget of ``seconds`` for the block (``None``: no budget, the block just runs).
 
     Parameters
@@ -117,15 +143,11 @@ def budget(
         Wall-clock seconds. Exceeding them raises :class:`~frames.BudgetExceededError` naming the
         step that was running.
     progress : callable, optional
-        Called with the name of every step started inside the block (see :func:`step`).
-    grace : float
-        A single sympy operation that does not return is interrupted ``grace`` seconds after the
-        deadline (main thread of a Unix process only).
+        Called with the name of every step started inside the block (see :func:`step`), and every
+        :data:`HEARTBEAT` seconds with the step still running (see :func:`checkpoint`).
     """
     if progress is not None and not callable(progress):
         raise OptionError(f"budget: progress must be callable (it receives each step's name), got {progress!r}")
-    if isinstance(grace, bool) or not isinstance(grace, int | float) or not grace >= 0:
-        raise OptionError(f"budget: grace={grace!r} must be a non-negative number of seconds")
     if seconds is None:
         yield None
         return
@@ -136,12 +158,9 @@ def budget(
         deadline = min(deadline, outer.deadline)
     b = Budget(secs, deadline, progress if progress is not None else (outer.progress if outer else None))
     token = _CURRENT.set(b)
-    alarm = _arm_alarm(b, grace)
     try:
         yield b
     finally:
-        if alarm is not None:
-            alarm()
         _CURRENT.reset(token)
 
 
@@ -226,26 +245,3 @@ def _with_budget_doc(doc: str, name: str) -> str:
     else:
         lines += ["", "Parameters", "----------", *entry]
     return "\n".join(lines)
-
-
-def _arm_alarm(b: Budget, grace: float) -> Callable[[], None] | None:
-    """A SIGALRM timer that raises the budget error inside a long sympy call; returns its disarm."""
-    if (
-        not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None)
-        or math.isinf(b.remaining)
-    ):
-        return None
-
-    def handler(signum: int, frame: Any) -> None:
-        raise b.exceeded()
-
-    signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, max(b.remaining, 0.0) + grace)
-
-    def disarm() -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-
-    return disarm

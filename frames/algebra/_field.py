@@ -19,7 +19,7 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._flint import flint_cancel, flint_factor_list, flint_normal, flint_solve_den
+from ._flint import flint_cancel, flint_factor_list, flint_normal, flint_product, flint_solve_den
 from ._lattice import (
     _EXP_TYPES,
     _HYPERBOLIC,
@@ -231,6 +231,7 @@ class RationalFunctions:
             return R(e), R.one
         if e in memo:  # shared sub-expressions of a large tree are converted once
             return memo[e]
+        checkpoint()
         stored = _RING_FORMS.get(e)
         out = self._reindexed(*stored) if stored is not None else None
         memo[e] = out = self._fraction_node(e, memo) if out is None else out
@@ -295,13 +296,13 @@ class RationalFunctions:
                 den = lcm(den, d) if not d.is_ground else den * d  # gcds of denominators only
             num = R.zero
             for d, n in terms.items():
-                num += n * den.exquo(d)
+                num += flint_product(n, self.quotient(den, d))
             return num, den
         if e.is_Mul:
             num, den = R.one, R.one
             for a in e.args:
                 n, d = self._fraction(a, memo)
-                num, den = num * n, den * d
+                num, den = flint_product(num, n), flint_product(den, d)
             return num, den
         if e.is_Pow and e.exp.is_Integer:
             n, d = self._fraction(e.base, memo)

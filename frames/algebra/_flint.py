@@ -141,12 +141,31 @@ def flint_quotient(p: Any, f: Any) -> tuple[bool, Any]:
     return True, _back(q, p.ring)
 
 
+#: term products of one uninterrupted piece of a large product (a fraction of a second)
+PIECE = 2_000_000
+
+
 def flint_product(p: Any, q: Any) -> Any:
-    """``p * q`` (FLINT for large operands)."""
+    """``p * q`` (FLINT for large operands). A large product is computed in pieces of about :data:`PIECE`
+    term products, with the budget's checkpoint between two pieces (:func:`~frames.algebra.checkpoint`)."""
     if not _use(p, q) or len(p) < 2 or len(q) < 2:
         return p * q
+    if len(p) < len(q):
+        p, q = q, p
     ctx = _context(p.ring.ngens)
-    return _back(_to(p, ctx) * _to(q, ctx), p.ring)
+    fq = _to(q, ctx)
+    size = max(1, PIECE // len(q))
+    if len(p) <= size:
+        _afford(len(p) * len(q))
+        return _back(_to(p, ctx) * fq, p.ring)
+    terms = list(p.items())
+    out = ctx.from_dict({})
+    for i in range(0, len(terms), size):
+        checkpoint()
+        _afford(min(size, len(terms) - i) * len(q))
+        piece = p.ring.from_dict(dict(terms[i : i + size]))
+        out += _to(piece, ctx) * fq
+    return _back(out, p.ring)
 
 
 def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: bool = True) -> tuple[Any, Any] | None:

@@ -22,9 +22,9 @@ from ..errors import InvalidExpressionError, UndecidedError
 from ._budget import checkpoint
 from ._coerce import as_expr
 from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
-from ._poly import cancel
+from ._poly import cancel, poly_expr
 from ._scan import _scan_all
-from ._zero import decide_zero
+from ._zero import _representable, decide_zero
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -120,8 +120,8 @@ def _canon(e: sp.Expr) -> sp.Expr:
     """:func:`canon` of a compound expression (memoised: report sections share their expressions)."""
     try:  # numerator/denominator in the polynomial ring, built without intermediate gcds
         ctx = RationalFunctions([e], pythagoras=False, exp=True)
-    except UnsupportedExpression:  # radicals, floats …: sympy's own expand / cancel
-        return sp.expand(e) if not _has_denominator(e) else sp.cancel(e)
+    except UnsupportedExpression:  # radicals, log …: independent generators, in the ring
+        return _canon_outside(e)
     f = ctx.from_expr(e)
     # a polynomial in the generators (tan x = sin x / cos x and tanh x are fractions, though written without one)
     polynomial = not _has_denominator(e) and ctx.is_exp_monomial(f.denom)
@@ -136,6 +136,63 @@ def _canon(e: sp.Expr) -> sp.Expr:
     # sympy's cancel computed in the ring (it spends its time in factor_terms and tree rebuilding)
     out = _cancel_as_sympy(ctx, f)
     return sp.cancel(e) if out is None else out
+
+
+#: the symbols that stand for the sub-expressions the ring cannot represent (see :func:`_canon_outside`)
+_OPAQUE: dict[sp.Expr, sp.Dummy] = {}
+
+
+def _canon_outside(e: sp.Expr) -> sp.Expr:
+    """:func:`canon` of an expression outside the ring: each maximal sub-expression the ring cannot represent
+    (a radical ``P**(1/q)``, ``log``, ``Abs`` …, its arguments in canonical form) is a generator of its own,
+    ``P**(p/q)`` the ``p``-th power of the generator ``P**(1/q)``; the rest is cancelled in the ring.
+
+    The result is the function itself (an identity that holds for independent generators holds for what they
+    stand for), canonical up to the relations among those sub-expressions (``√P² = P`` is not used): so one
+    more canon of it returns it unchanged. Floats and the like, which the ring cannot take even so, get
+    sympy's ``expand``/``cancel``.
+    """
+    memo: dict[sp.Expr, sp.Expr] = {}
+    generic = generic_form(e, memo)
+    if not memo:
+        return sp.expand(e) if not _has_denominator(e) else sp.cancel(e)
+    try:
+        out = canon(generic)
+    except UnsupportedExpression:
+        return sp.expand(e) if not _has_denominator(e) else sp.cancel(e)
+    return out.xreplace({d: sub for sub, d in memo.items()})
+
+
+def generic_form(e: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
+    """``e`` with each sub-expression the ring cannot represent replaced by its generator (a symbol), recorded
+    in ``memo`` (sub-expression → symbol); see :func:`_canon_outside`."""
+    checkpoint()
+    if e.is_Symbol or e.is_Number:
+        return e
+    if isinstance(e, sp.Add | sp.Mul):
+        return e.func(*(generic_form(a, memo) for a in e.args))
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        return generic_form(e.base, memo) ** e.exp  # type: ignore[no-any-return]
+    if isinstance(e, sp.Pow) and e.exp.is_Rational:  # P**(p/q) = (P**(1/q))**p
+        root = sp.Pow(canon(e.base), sp.Rational(1, e.exp.q))
+        return _opaque_symbol(root, memo) ** e.exp.p  # type: ignore[no-any-return]
+    if _representable(e):
+        return e
+    if e.is_Atom or not e.args:
+        return _opaque_symbol(e, memo)
+    return _opaque_symbol(e.func(*(canon(a) for a in e.args)), memo)
+
+
+def _opaque_symbol(sub: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
+    if sub.is_Atom or sub.is_Symbol:
+        return sub
+    d = _OPAQUE.get(sub)
+    if d is None:
+        if len(_OPAQUE) > CACHE_SIZE:
+            _OPAQUE.clear()
+        d = _OPAQUE[sub] = sp.Dummy("g")
+    memo[sub] = d
+    return d
 
 
 #: field elements with at most this many terms (numerator and denominator) are written and given
@@ -192,9 +249,13 @@ def _expanded(ctx: RationalFunctions, f: object) -> sp.Expr:
     ((dmon, dc),) = den.terms()
     atoms = [a if a.is_Symbol else sp.expand(a) for a in ctx.atoms]  # expand is deep: sin(2(a + b)) → sin(2a + 2b)
     QQ = ctx.ring.domain
+    if not any(dmon):  # a constant denominator: the polynomial num/dc, written term by term without flattening
+        return poly_expr(num.quo_ground(dc), atoms)
     c0 = QQ.to_sympy(dc)
     terms = []
-    for mon, c in num.terms():
+    for count, (mon, c) in enumerate(num.terms()):
+        if not count % 1024:
+            checkpoint()
         factors = [a ** (k - j) for a, k, j in zip(atoms, mon, dmon, strict=True) if k != j]
         terms.append(sp.Mul(QQ.to_sympy(c) / c0, *factors))
     return sp.Add(*terms)

@@ -32,7 +32,7 @@ from ..errors import InvalidExpressionError, RegularityError
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
 from ._flint import flint_product
-from ._normal import canon, is_large_tidy_form, is_zero, tidy
+from ._normal import canon, generic_form, is_large_tidy_form, is_zero, tidy
 
 __all__ = [
     "cramer_size_bound",
@@ -132,8 +132,31 @@ def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix,
     try:
         ctx = RationalFunctions(list(A) + list(B), exp=True)
     except UnsupportedExpression:
-        return _gauss_jordan(A, B)
+        return _solve_outside(A, B)
     return ctx.solve(A, B)
+
+
+def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """:func:`exact_solve` for entries outside :class:`RationalFunctions` (radicals, ``log`` …).
+
+    Each sub-expression the ring cannot represent becomes an independent generator (as in :func:`canon`) and
+    the system is solved in the ring. A solution of the generic system is a solution of the given one where
+    its determinant does not vanish; that determinant, with the sub-expressions put back (``√P² = P`` may make
+    it vanish), is decided by :func:`is_zero`. Floats and the like, which the ring cannot take even so, go to
+    Gauss–Jordan elimination on expressions.
+    """
+    memo: dict[sp.Expr, sp.Expr] = {}
+    gA, gB = A.applyfunc(lambda e: generic_form(e, memo)), B.applyfunc(lambda e: generic_form(e, memo))
+    try:
+        ctx = RationalFunctions(list(gA) + list(gB), exp=True)
+    except UnsupportedExpression:
+        return _gauss_jordan(A, B)
+    x, det = ctx.solve(gA, gB)
+    back = {d: sub for sub, d in memo.items()}
+    det = det.xreplace(back)
+    if is_zero(det):
+        raise ZeroDivisionError(f"exact_solve: singular matrix (its determinant {det} vanishes)")
+    return x.xreplace(back), det
 
 
 def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:

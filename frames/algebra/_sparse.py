@@ -31,8 +31,9 @@ from sympy.polys.matrices import DomainMatrix
 
 from ._budget import checkpoint
 from ._field import RationalFunctions, UnsupportedExpression
-from ._normal import canon
-from ._poly import cancel, exact_domain
+from ._flint import flint_product
+from ._normal import canon, generic_form
+from ._poly import cancel, exact_domain, lcm
 
 __all__ = ["domain_determinant", "structure_functions"]
 
@@ -295,8 +296,8 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
     Returns
     -------
     Expr or None
-        ``canon(det M)``; ``None`` when an entry is outside the rational functions of symbols,
-        ``sin``/``cos``, exponentials and undefined functions (the caller then uses an expression-level method).
+        ``canon(det M)``; ``None`` when an entry has a float (the caller then uses an expression-level method).
+        Radicals and other functions the ring cannot represent are independent generators.
 
     Examples
     --------
@@ -332,12 +333,24 @@ def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
     try:
         ctx = RationalFunctions([x for r in rows for x in r], exp=True, pythagoras=False)
     except UnsupportedExpression:
-        return None
+        return _generic_determinant(rows)
     fracs = [[ctx.from_expr(x) for x in row] for row in rows]
     polys, scale = _cleared([[(f.numer, f.denom) for f in row] for row in fracs], ctx.ring.one)
     n = len(rows)
     det = DomainMatrix(polys, (n, n), exact_domain(ctx.ring)).det()
     return canon(ctx.to_expr(ctx.normal(ctx.field.raw_new(ctx.ring(det), scale))))
+
+
+def _generic_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
+    """:func:`domain_determinant` of entries outside the ring (radicals, ``log`` …): each sub-expression the ring
+    cannot represent is an independent generator (:func:`~frames.algebra._normal.generic_form`), put back in the
+    determinant of the generic matrix (an identity of independent generators holds for what they stand for)."""
+    memo: dict[sp.Expr, sp.Expr] = {}
+    generic = [[generic_form(x, memo) for x in row] for row in rows]
+    if not memo:
+        return None
+    det = domain_determinant(sp.Matrix(generic))
+    return None if det is None else det.xreplace({d: sub for sub, d in memo.items()})
 
 
 def _cleared(rows: list[list[tuple[Any, Any]]], one: Any) -> tuple[list[list[Any]], Any]:
@@ -346,7 +359,8 @@ def _cleared(rows: list[list[tuple[Any, Any]]], one: Any) -> tuple[list[list[Any
     scale = one
     polys = []
     for row in rows:
-        m = reduce(lambda a, b: a.lcm(b), [d for _, d in row], one)
-        polys.append([num * m.exquo(d) for num, d in row])
-        scale *= m
+        checkpoint()
+        m = reduce(lcm, [d for _, d in row], one)
+        polys.append([flint_product(num, RationalFunctions.quotient(m, d)) for num, d in row])
+        scale = flint_product(scale, m)
     return polys, scale

@@ -25,11 +25,12 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from ._budget import checkpoint
 from ._field import _GENERIC, RationalFunctions
 from ._lattice import UnsupportedExpression, _split
 from ._scan import _is_undefined_derivative
 
-__all__ = ["ZeroDecision", "decide_zero", "opaque_form"]
+__all__ = ["ZeroDecision", "decide_zero", "opaque_form", "proved_nonsingular"]
 
 #: digits of the numerical evaluation that certifies a nonzero value outside the ring
 DIGITS = 30
@@ -141,17 +142,64 @@ def _numeric_point(e: sp.Expr, tries: int = 6) -> tuple[dict[sp.Expr, sp.Rationa
     return {}, None
 
 
-def _outside(e: sp.Expr, why: str) -> ZeroDecision:
-    """The zero test of an expression outside the ring: opaque generators, then a numerical certificate."""
-    generic, opaque = opaque_form(e)
+def proved_nonsingular(M: sp.MatrixBase) -> bool:
+    """True if the square matrix ``M`` is proved nonsingular at a point; False proves nothing.
+
+    Inside the ring, exactly: the entries at a generic rational point (a ring homomorphism) give a nonzero
+    determinant (:meth:`RationalFunctions.witness_nonsingular`). Outside it (radicals …): the entries evaluated to
+    :data:`DIGITS` digits at a rational point of the variables give a determinant far from zero.
+    """
+    if M.rows != M.cols:
+        return False
     try:
-        ctx = RationalFunctions([generic], exp=True)
-        zero = not ctx.reduce(ctx.from_expr(generic).numer)
+        ctx = RationalFunctions(list(M), exp=True)
+    except UnsupportedExpression:
+        return _numeric_nonsingular(M)
+    return ctx.witness_nonsingular(M)
+
+
+def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
+    atoms: set[sp.Expr] = set()
+    for x in M:
+        atoms |= x.atoms(sp.Derivative) | x.atoms(AppliedUndef) | x.free_symbols
+    order = sorted(atoms, key=sp.default_sort_key)
+    derivs = [a for a in order if isinstance(a, sp.Derivative)]
+    rest = [a for a in order if not isinstance(a, sp.Derivative)]
+    for k in range(tries):
+        vals = {a: sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)]) for i, a in enumerate(derivs + rest)}
+        try:
+            A = [[complex(sp.N(x.xreplace(vals), DIGITS)) for x in M.row(i)] for i in range(M.rows)]
+        except (TypeError, ValueError, ZeroDivisionError):  # a pole, or a value that does not evaluate
+            continue
+        det = complex(sp.Matrix(A).det(method="berkowitz"))
+        scale = max(1.0, *(abs(x) for row in A for x in row)) ** M.rows
+        if abs(det) > 1e-9 * scale:
+            return True
+    return False
+
+
+def _outside(e: sp.Expr, why: str) -> ZeroDecision:
+    """The zero test of an expression outside the ring: opaque generators (radicals ``g = P**(1/q)`` reduced by
+    ``g**q = P``), then a numerical certificate."""
+    memo: dict[sp.Expr, sp.Symbol] = {}
+    generic = _opaque(e, memo)
+    opaque = tuple(memo)
+    roots = {d: sub for sub, d in memo.items() if _is_root(sub)}
+    try:
+        bases = [roots[d].base for d in roots]
+        ctx = RationalFunctions([generic, *bases], exp=True)
+        num = ctx.from_expr(generic).numer
+        for d, root in roots.items():
+            num = _reduce_root(ctx, num, ctx.generator(d), ctx.from_expr(root.base), root.exp.q)
+        zero = not ctx.reduce(num)
     except UnsupportedExpression:  # pragma: no cover - opaque_form leaves only what the ring represents
         zero = False
     if zero:
+        relations = "".join(f", {r}**{r.exp.q} = {r.base}" for r in roots.values())
         return ZeroDecision(
-            e, True, reason=f"outside the ring ({why}); 0 with {', '.join(map(str, opaque))} as independent generators"
+            e,
+            True,
+            reason=f"outside the ring ({why}); 0 with {', '.join(map(str, opaque))} as generators{relations}",
         )
     point, numeric = _numeric_point(e)
     if numeric is not None:
@@ -173,6 +221,46 @@ def opaque_form(e: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
     return _opaque(e, memo), tuple(memo)
 
 
+def _is_root(e: sp.Expr) -> bool:
+    """True for ``P**(1/q)``, ``q ≥ 2``, ``P`` in the ring."""
+    return isinstance(e, sp.Pow) and e.exp.is_Rational and e.exp.p == 1 and e.exp.q > 1 and _in_ring(e.base)
+
+
+@lru_cache(maxsize=1024)
+def _ring_normal(e: sp.Expr) -> sp.Expr:
+    """The ring's normal form of ``e`` (in the ring): one generator for a radicand however it is written."""
+    ctx = RationalFunctions([e], exp=True)
+    return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
+
+
+@lru_cache(maxsize=1024)
+def _in_ring(e: sp.Expr) -> bool:
+    try:
+        RationalFunctions([e], exp=True)
+    except UnsupportedExpression:
+        return False
+    return True
+
+
+def _reduce_root(ctx: RationalFunctions, p: Any, g: Any, base: Any, q: int) -> Any:
+    """The numerator ``p`` (a polynomial with the generator ``g = P**(1/q)``), ``g**k`` replaced by
+    ``P**(k//q) g**(k%q)``, ``P = base.numer/base.denom``, times ``base.denom**K`` (``K`` the largest ``k//q``): a
+    polynomial of degree < q in ``g`` that vanishes iff ``p`` does (on ``g**q = P``)."""
+    if g is None or not p:
+        return p
+    i = ctx.ring.gens.index(g)
+    top = int(max(mon[i] for mon in p.monoms())) // int(q)
+    if top == 0:
+        return p
+    out = ctx.ring.zero
+    for mon, c in p.terms():
+        checkpoint()
+        k, m = int(mon[i]), int(mon[i]) // int(q)
+        rest = ctx.ring({(*mon[:i], k % q, *mon[i + 1 :]): c})
+        out += rest * base.numer**m * base.denom ** (top - m)
+    return out
+
+
 def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol]) -> sp.Expr:
     if e.is_Symbol or e.is_Rational:
         return e
@@ -180,6 +268,11 @@ def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol]) -> sp.Expr:
         return e.func(*(_opaque(a, memo) for a in e.args))
     if isinstance(e, sp.Pow) and e.exp.is_Integer:
         return _opaque(e.base, memo) ** e.exp  # type: ignore[no-any-return]
+    if isinstance(e, sp.Pow) and e.exp.is_Rational and _in_ring(e.base):  # P**(p/q) = (P**(1/q))**p
+        root = sp.Pow(_ring_normal(e.base), sp.Rational(1, e.exp.q), evaluate=False)
+        if root not in memo:
+            memo[root] = sp.Dummy("root")
+        return memo[root] ** e.exp.p  # type: ignore[no-any-return]
     if _representable(e):
         return e
     shifted = _expand_constant_shift(e)

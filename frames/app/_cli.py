@@ -28,6 +28,7 @@ Failure behaviour (one error path, no traceback ever):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import math
 import os
@@ -50,6 +51,7 @@ from ..geometry._frame import Frame
 from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
 from . import _models as models
+from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, build_report
 from ._sysfile import dump_system, load_system, parse_expression
 
@@ -533,13 +535,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 def console() -> None:
     """The ``frames`` console script: :func:`main` on the command line, then the process ends with its status.
 
+    ``analyze`` runs under a hard limit as well as its budget (:func:`~frames.app._hardlimit.supervise`: in a child
+    process, killed if it does not stop at its checkpoints within two seconds of the deadline).
     After ``analyze``, which writes nothing but its output (flushed here), the interpreter's teardown is skipped
     (``os._exit``): freeing the 10⁶ sympy objects and caches of a report took 0.3 s of the two-wheeled carriage's
     3 s. Every other command ends normally.
     """
     argv = sys.argv[1:]
-    code = main(argv)
-    if next((a for a in argv if not a.startswith("-")), None) == "analyze":
+    analyze = next((a for a in argv if not a.startswith("-")), None) == "analyze"
+    seconds = math.inf
+    if analyze:
+        with contextlib.suppress(SystemExit):  # bad arguments: main reports them
+            known, _ = _parser().parse_known_args(argv)
+            seconds = known.budget if known.budget > 0 else math.inf
+    code = supervise(lambda: main(argv), seconds) if analyze else main(argv)
+    if analyze:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -12,9 +12,10 @@ same time: more CPU, not more time. The report is the serial one, item for item:
 * sympy's ``Add``, ``Mul``, ``Pow`` and applied functions are sent as their class and arguments and rebuilt
   unevaluated (:func:`dumps`), so a displayed form such as ``2*(x + y)`` is not distributed again on arrival,
   as plain pickling (which calls ``Mul(2, x + y)``) would do;
-* the child runs under the parent's budget (the same deadline and steps, its own ``SIGALRM``), and its steps reach
+* the child runs under the parent's budget (the same deadline and steps), and its steps reach
   the progress callback, prefixed ``[2]``, whenever the parent reports a step of its own or waits; while the parent
-  waits, a budget that runs out names the child's step;
+  waits, a budget that runs out names the child's step, and a child still running :data:`GRACE` seconds after the
+  deadline (inside a call that cannot be interrupted) is stopped;
 * warnings raised in the child are issued again in the parent (its filters apply), and what the child writes to
   stdout or stderr is flushed before it ends;
 * an exception raised by a section in the child is raised again in the parent, the child's traceback as its
@@ -50,7 +51,6 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import budget, current_budget
-from ..algebra._budget import _arm_alarm
 
 try:
     import fcntl
@@ -58,6 +58,9 @@ except ImportError:  # pragma: no cover - Windows, which has no fork either
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["Worker", "available", "dumps", "loads"]
+
+#: seconds past the budget after which the parent stops a child that has not ended at its checkpoints
+GRACE = 2.0
 
 _HEADER = struct.Struct("<Q")
 _ENDS = struct.Struct("<qq")
@@ -202,19 +205,12 @@ class Worker:
                 _write(fd, "step", name)
 
             b = current_budget()  # the parent's, copied by the fork: the same deadline and steps
-            if hasattr(signal, "SIGALRM"):
-                handler = signal.getsignal(signal.SIGALRM)
-                if getattr(handler, "__module__", None) == budget.__module__:
-                    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the parent's timer is not inherited: re-armed
             with warnings.catch_warnings(record=True) as caught, contextlib.ExitStack() as stack:
                 warnings.simplefilter("always")  # every warning goes to the parent, whose filters decide
                 if b is None:
                     stack.enter_context(budget(math.inf, progress=send_step))
                 else:
                     b.progress = send_step
-                    disarm = _arm_alarm(b, 2.0)
-                    if disarm is not None:
-                        stack.callback(disarm)
                 while (sid := self._claim(front=False)) is not _DONE:
                     result = self._run(sid)
                     for w in caught:
@@ -302,6 +298,8 @@ class Worker:
                 self.forward(progress)
                 if b is not None and self.last_step:
                     b.current = f"[2] {self.last_step}"  # a budget running out now names the child's step
+                if b is not None and b.remaining < -GRACE:  # the child missed its checkpoints: stopped (close)
+                    raise b.exceeded()
             self._eof = True
             self.forward(progress)
         finally:

@@ -34,6 +34,7 @@ MAX_FILE_NODES = 50_000  #: AST nodes of all the expressions of one file
 MAX_DEPTH = 60  #: nesting depth of an expression (a chain ``a + b - c`` or ``a*b/c`` is one level)
 MAX_EXPONENT = 100  #: |numeric exponent| allowed in ``**`` (``p/q``: |p| and q)
 MAX_DEGREE = 100  #: effective polynomial degree after nesting of powers and products
+MAX_TERMS = 50_000  #: terms of an expression multiplied out (a bound: ``(a + b + c)**n`` has ``C(n + 2, 2)``)
 MAX_BITS = 4_096  #: size of the numerator and denominator of any exact number built while parsing
 MAX_MAGNITUDE = 1e300  #: |value| of any number or constant sub-expression
 MIN_MAGNITUDE = 1e-300  #: smallest |value| of a non-zero floating-point number
@@ -132,11 +133,13 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 # ------------------------------------------------------------ expression parser
 @dataclass
 class _Node:
-    """A parsed sub-expression: the sympy object, its effective degree and, if constant, its value."""
+    """A parsed sub-expression: the sympy object, its effective degree, if constant its value, and a bound of
+    the number of its terms once multiplied out (function calls count as one term)."""
 
     expr: sp.Expr
     degree: float
     value: Any  # an mpmath mpf/mpc for a constant sub-expression, None otherwise
+    terms: int = 1
 
 
 class _Parser:
@@ -187,6 +190,15 @@ class _Parser:
             raise self.fail(f"constant sub-expression cannot be evaluated ({type(exc).__name__})", at) from None
         return self._check_value(v, at)
 
+    def _terms(self, n: int, at: ast.AST) -> int:
+        if n > MAX_TERMS:
+            raise self.fail(
+                f"about {n:.3g} terms once multiplied out, too many (at most {MAX_TERMS}; the library works "
+                "with expanded polynomials): write the expression with fewer or smaller powers of sums",
+                at,
+            )
+        return n
+
     def _degree(self, d: float, at: ast.AST) -> float:
         if d > MAX_DEGREE:
             raise self.fail(
@@ -231,7 +243,7 @@ class _Parser:
                 a = self.walk(node.operand, depth + 1)
                 if isinstance(node.op, ast.UAdd):
                     return a
-                return _Node(-a.expr, a.degree, None if a.value is None else -a.value)
+                return _Node(-a.expr, a.degree, None if a.value is None else -a.value, a.terms)
             raise self.fail(f"operator {type(node.op).__name__} is not allowed; use + - * / **", node)
         if isinstance(node, ast.BinOp):
             group = _GROUP.get(type(node.op))
@@ -251,17 +263,18 @@ class _Parser:
             acc = self.walk(cur, depth + 1)
             if group == "+":  # one sympy Add of all the terms (adding them one by one is quadratic)
                 terms = [acc.expr]
-                degree, value = acc.degree, acc.value
+                degree, value, count = acc.degree, acc.value, acc.terms
                 for op_node in reversed(chain):
                     b = self.walk(op_node.right, depth + 1)
                     sign = 1 if isinstance(op_node.op, ast.Add) else -1
                     terms.append(b.expr if sign == 1 else -b.expr)
                     degree = max(degree, b.degree)
+                    count = self._terms(count + b.terms, op_node)
                     if value is not None and b.value is not None:
                         value = self._evaluate(partial(lambda v, w, k: v + k * w, value, b.value, sign), op_node)
                     else:
                         value = None
-                return _Node(self._check_number(sp.Add(*terms), node), degree, value)
+                return _Node(self._check_number(sp.Add(*terms), node), degree, value, count)
             for op_node in reversed(chain):  # products one by one, as Python (and sympy's distribution) does
                 acc = self._binop(op_node, acc, self.walk(op_node.right, depth + 1))
             return acc
@@ -295,15 +308,17 @@ class _Parser:
             sign = 1 if isinstance(op, ast.Add) else -1
             value = self._evaluate(lambda: a.value + sign * b.value, node) if both else None
             r = a.expr + b.expr if sign == 1 else a.expr - b.expr
-            return _Node(self._check_number(r, node), max(a.degree, b.degree), value)
+            count = self._terms(a.terms + b.terms, node)
+            return _Node(self._check_number(r, node), max(a.degree, b.degree), value, count)
         degree = self._degree(a.degree + b.degree, node)
+        count = self._terms(a.terms * b.terms, node)
         if isinstance(op, ast.Mult):
             value = self._evaluate(lambda: a.value * b.value, node) if both else None
-            return _Node(self._check_number(a.expr * b.expr, node), degree, value)
+            return _Node(self._check_number(a.expr * b.expr, node), degree, value, count)
         if b.expr.is_zero or (b.value is not None and b.value == 0):
             raise self.fail("division by zero", node)
         value = self._evaluate(lambda: a.value / b.value, node) if both else None
-        return _Node(self._check_number(a.expr / b.expr, node), degree, value)
+        return _Node(self._check_number(a.expr / b.expr, node), degree, value, count)
 
     def _pow(self, a: _Node, b: _Node, node: ast.BinOp) -> _Node:
         base, ex = a.expr, b.expr
@@ -321,12 +336,15 @@ class _Parser:
                 if bits > MAX_BITS:
                     raise self.fail(f"exact number {base}**{ex} too large (more than 2**{MAX_BITS})", node)
             degree = self._degree(a.degree * float(abs(b.value)), node)
+            n = abs(ex.p) if isinstance(ex, sp.Rational) and ex.q == 1 else 1
+            count = self._terms(math.comb(n + a.terms - 1, n) if a.terms > 1 else 1, node)
         else:
             if base.is_Number and not ex.free_symbols and not ex.atoms(AppliedUndef):
                 raise self.fail(f"exponent {ex} must be a number or contain declared symbols", node)
             degree = self._degree(a.degree + b.degree, node)
+            count = 1
         value = self._evaluate(lambda: a.value**b.value, node) if a.value is not None and b.value is not None else None
-        return _Node(self._check_number(sp.Pow(base, ex), node), degree, value)
+        return _Node(self._check_number(sp.Pow(base, ex), node), degree, value, count)
 
     def call(self, node: ast.Call, depth: int) -> _Node:
         if not isinstance(node.func, ast.Name):

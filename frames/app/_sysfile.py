@@ -53,10 +53,7 @@ import contextlib
 import math
 import os
 import re
-import signal
 import stat
-import threading
-import time
 import tomllib
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -101,53 +98,16 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- time limit
-class _Expired(BaseException):
-    """Raised by the timer inside a sympy call that runs past the deadline (not an Exception: never swallowed)."""
-
-
 @contextlib.contextmanager
 def _deadline(seconds: float | None) -> Iterator[None]:
-    """A wall-clock limit for the block.
-
-    The library's checkpoints (:func:`frames.budget`) stop the work between two elementary
-    operations. On the main thread of a Unix process a ``SIGALRM`` timer also interrupts a single
-    sympy call that does not return (``simplify`` of a hostile expression); it is chained with a
-    timer already armed (pytest-timeout, an outer budget): when that one fires first, nothing is
-    armed; otherwise it is armed again, with its remaining time, when the block ends.
-    """
+    """A wall-clock limit for the block: the library's checkpoints (:func:`frames.budget`) stop the work
+    between two elementary operations. Nothing is raised from a signal handler; the parser's bounds
+    (:data:`~frames.app._safe_parser.MAX_TERMS`, ``MAX_DEGREE`` …) keep each operation short."""
     if seconds is None:
         yield
         return
-    if (
-        not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGALRM) is None
-    ):
-        with budget(seconds, grace=0.0):
-            yield
-        return
-    start = time.monotonic()
-    old_handler = signal.getsignal(signal.SIGALRM)
-    old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
-    if 0 < old_delay <= seconds:  # an outer timer fires first: checkpoints only
-        with budget(seconds, grace=0.0):
-            yield
-        return
-
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise _Expired
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)  # fires again every 50 ms until disarmed
-    try:
-        with budget(seconds, grace=0.0):
-            yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
-        if old_delay > 0:
-            left = old_delay - (time.monotonic() - start)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), old_interval)
+    with budget(seconds):
+        yield
 
 
 # ----------------------------------------------------------------- reading
@@ -201,10 +161,9 @@ def loads_system(text: str, source: str = "<string>", *, timeout: float | None =
         Where the text comes from (a file name), for error messages and the default name.
     timeout : float or None
         Wall-clock seconds allowed for reading and checking the system (``None``: no limit). The
-        sizes of a file are bounded, but sympy's checks of hostile expressions (``simplify`` in the
-        exact zero tests) can still take long; past the limit the file is refused. On the main
-        thread of a Unix process a ``SIGALRM`` timer interrupts a single long sympy call (a timer
-        already armed is respected and re-armed); elsewhere the work stops at the next checkpoint.
+        sizes of a file are bounded, but the checks of hostile expressions (the exact zero tests of
+        large rational functions) can still take long; past the limit the file is refused, at the next
+        checkpoint of the library's computations (:func:`frames.budget`).
 
     Returns
     -------
@@ -238,7 +197,7 @@ def loads_system(text: str, source: str = "<string>", *, timeout: float | None =
             return _loads(text, src, source, locate, state)
     except SystemFileError:
         raise
-    except (_Expired, BudgetExceededError):
+    except BudgetExceededError:
         raise _error(source, state["key"], slow, locate(state["key"])) from None
     except RecursionError:
         raise _error(source, state["key"], "too deeply nested", locate(state["key"])) from None

@@ -18,7 +18,6 @@ from functools import cached_property
 from typing import Any
 
 import sympy as sp
-from sympy.polys.fields import sfield
 
 from .._value import Multipliers, Value
 from ..algebra import (
@@ -50,22 +49,9 @@ __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
-    """Canonical forms of several expressions at once.
-
-    Trig-free expressions are cancelled together in one rational-function field (one
-    ``sfield`` call instead of a ``cancel`` per entry); with ``sin``/``cos`` each entry gets
-    :func:`~frames.algebra.trig_normal` (Pythagorean normal form).
-    """
-    exprs = [sp.sympify(e, strict=True) for e in exprs]
-    if not exprs:
-        return []
-    if any(e.has(sp.sin, sp.cos) for e in exprs):
-        return [trig_normal(e) for e in exprs]
-    try:
-        _, els = sfield(exprs)
-    except (sp.PolynomialError, sp.GeneratorsError, sp.CoercionFailed):
-        return [canon(e) for e in exprs]
-    return [x.as_expr() for x in els]
+    """Canonical forms of several expressions: :func:`~frames.algebra.trig_normal` of each, the ring's
+    normal form (Pythagorean when ``sin``/``cos`` occur), computed with the budget's checkpoints."""
+    return [trig_normal(sp.sympify(e, strict=True)) for e in exprs]
 
 
 def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatrix:

@@ -36,12 +36,20 @@ from ..algebra import (
     is_zero,
     structure_functions,
 )
+from ..algebra._zero import proved_nonsingular
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField
 from ._tangent import TangentVectorField, register_frame_type
 
 __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
+
+
+def _determinant(M: sp.ImmutableMatrix) -> sp.Expr:
+    det = domain_determinant(M)
+    if det is None:  # entries with floats
+        det = canon(M.det(method="bareiss"))
+    return det
 
 
 def _numerically_zero(e: sp.Expr) -> bool:
@@ -162,14 +170,14 @@ class Frame:
                 f"Frame: v: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
             )
         M = sp.ImmutableMatrix([list(X.components) for X in fields])
-        det = domain_determinant(M)
-        if det is None:  # entries outside the rational functions of symbols, sin/cos, f(t)
-            det = canon(M.det(method="bareiss"))
-        if is_zero(det):
-            raise SingularFrameError(
-                f"Frame: fields: the fields {list(fields)} are linearly dependent; "
-                f"determinant of the frame matrix = {det}"
-            )
+        det = None
+        if not proved_nonsingular(M):  # a point where det ≠ 0 suffices; otherwise the determinant decides
+            det = _determinant(M)
+            if is_zero(det):
+                raise SingularFrameError(
+                    f"Frame: fields: the fields {list(fields)} are linearly dependent; "
+                    f"determinant of the frame matrix = {det}"
+                )
         object.__setattr__(self, "fields", fields)
         object.__setattr__(self, "v", vs)
         object.__setattr__(self, "matrix", M)
@@ -188,7 +196,9 @@ class Frame:
 
     @property
     def determinant(self) -> sp.Expr:
-        """Determinant of the frame matrix (nonzero by construction)."""
+        """Determinant of the frame matrix (nonzero by construction; computed on first use)."""
+        if self._det is None:  # type: ignore[attr-defined]
+            object.__setattr__(self, "_det", _determinant(self.matrix))
         return self._det  # type: ignore[attr-defined, no-any-return]
 
     def __getitem__(self, i: int) -> VectorField:
