@@ -166,21 +166,31 @@ def _canon_outside(e: sp.Expr) -> sp.Expr:
 def generic_form(e: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
     """``e`` with each sub-expression the ring cannot represent replaced by its generator (a symbol), recorded
     in ``memo`` (sub-expression → symbol); see :func:`_canon_outside`."""
-    checkpoint()
+    return _generic(e, memo, {})
+
+
+def _generic(e: sp.Expr, memo: dict[sp.Expr, sp.Expr], seen: dict[sp.Expr, sp.Expr]) -> sp.Expr:
     if e.is_Symbol or e.is_Number:
         return e
+    out = seen.get(e)
+    if out is not None:  # shared sub-trees of a large expression are walked once
+        return out
+    checkpoint()
     if isinstance(e, sp.Add | sp.Mul):
-        return e.func(*(generic_form(a, memo) for a in e.args))
-    if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        return generic_form(e.base, memo) ** e.exp  # type: ignore[no-any-return]
-    if isinstance(e, sp.Pow) and e.exp.is_Rational:  # P**(p/q) = (P**(1/q))**p
+        out = e.func(*(_generic(a, memo, seen) for a in e.args))
+    elif isinstance(e, sp.Pow) and e.exp.is_Integer:
+        out = _generic(e.base, memo, seen) ** e.exp
+    elif isinstance(e, sp.Pow) and e.exp.is_Rational:  # P**(p/q) = (P**(1/q))**p
         root = sp.Pow(canon(e.base), sp.Rational(1, e.exp.q))
-        return _opaque_symbol(root, memo) ** e.exp.p  # type: ignore[no-any-return]
-    if _representable(e):
-        return e
-    if e.is_Atom or not e.args:
-        return _opaque_symbol(e, memo)
-    return _opaque_symbol(e.func(*(canon(a) for a in e.args)), memo)
+        out = _opaque_symbol(root, memo) ** e.exp.p
+    elif _representable(e):
+        out = e
+    elif e.is_Atom or not e.args:
+        out = _opaque_symbol(e, memo)
+    else:
+        out = _opaque_symbol(e.func(*(canon(a) for a in e.args)), memo)
+    seen[e] = out
+    return out  # type: ignore[no-any-return]
 
 
 def _opaque_symbol(sub: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
@@ -392,6 +402,16 @@ def _trig_normal(e: sp.Expr) -> sp.Expr:
         pass
     else:
         return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
+    memo: dict[sp.Expr, sp.Expr] = {}
+    generic = generic_form(e, memo)  # radicals, log …: generators of their own (see _canon_outside)
+    if memo:
+        try:
+            ctx = RationalFunctions([generic], exp=True)
+        except UnsupportedExpression:
+            pass
+        else:
+            out = ctx.to_expr(ctx.normal(ctx.from_expr(generic)))
+            return out.xreplace({d: sub for sub, d in memo.items()})
     e = canon(e)
     args = _trig_args(e)
     num, den = sp.fraction(sp.together(e))

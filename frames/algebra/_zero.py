@@ -18,6 +18,7 @@ never calls ``sympy.simplify``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -27,10 +28,11 @@ from sympy.core.function import AppliedUndef
 
 from ._budget import checkpoint
 from ._field import _GENERIC, RationalFunctions
+from ._flint import flint_product
 from ._lattice import UnsupportedExpression, _split
 from ._scan import _is_undefined_derivative
 
-__all__ = ["ZeroDecision", "decide_zero", "opaque_form", "proved_nonsingular"]
+__all__ = ["ZeroDecision", "decide_zero", "opaque_form", "proved_full_rank", "proved_nonsingular"]
 
 #: digits of the numerical evaluation that certifies a nonzero value outside the ring
 DIGITS = 30
@@ -158,6 +160,18 @@ def proved_nonsingular(M: sp.MatrixBase) -> bool:
     return ctx.witness_nonsingular(M)
 
 
+def proved_full_rank(M: sp.MatrixBase) -> bool:
+    """True if ``M`` is proved to have full rank ``min(M.shape)`` at a point (:func:`proved_nonsingular` of
+    ``M Mᵀ`` or ``Mᵀ M`` at that point, numerically outside the ring); False proves nothing."""
+    if min(M.shape) == 0:
+        return True
+    try:
+        ctx = RationalFunctions(list(M), exp=True)
+    except UnsupportedExpression:
+        return _numeric_nonsingular(M)
+    return ctx.witness_rank(M) == min(M.shape)
+
+
 def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
     atoms: set[sp.Expr] = set()
     for x in M:
@@ -171,8 +185,15 @@ def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
             A = [[complex(sp.N(x.xreplace(vals), DIGITS)) for x in M.row(i)] for i in range(M.rows)]
         except (TypeError, ValueError, ZeroDivisionError):  # a pole, or a value that does not evaluate
             continue
-        det = complex(sp.Matrix(A).det(method="berkowitz"))
-        scale = max(1.0, *(abs(x) for row in A for x in row)) ** M.rows
+        if not all(math.isfinite(abs(x)) for row in A for x in row):  # an overflow or a pole
+            continue
+        N = sp.Matrix(A)
+        if N.rows != N.cols:  # full rank: the Gram matrix of the shorter side is nonsingular
+            N = N * N.H if N.rows < N.cols else N.H * N
+        det = complex(N.det(method="berkowitz"))
+        if not math.isfinite(abs(det)):
+            continue
+        scale = max(1.0, *(abs(x) for x in N)) ** N.rows
         if abs(det) > 1e-9 * scale:
             return True
     return False
@@ -252,22 +273,30 @@ def _reduce_root(ctx: RationalFunctions, p: Any, g: Any, base: Any, q: int) -> A
     top = int(max(mon[i] for mon in p.monoms())) // int(q)
     if top == 0:
         return p
-    out = ctx.ring.zero
+    parts: dict[int, dict[Any, Any]] = {}
     for mon, c in p.terms():
+        k = int(mon[i])
+        parts.setdefault(k, {})[(*mon[:i], k % q, *mon[i + 1 :])] = c
+    out = ctx.ring.zero
+    for k, terms in parts.items():
         checkpoint()
-        k, m = int(mon[i]), int(mon[i]) // int(q)
-        rest = ctx.ring({(*mon[:i], k % q, *mon[i + 1 :]): c})
-        out += rest * base.numer**m * base.denom ** (top - m)
+        m = k // int(q)
+        out += flint_product(ctx.ring(terms), flint_product(base.numer**m, base.denom ** (top - m)))
     return out
 
 
-def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol]) -> sp.Expr:
+def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol], seen: dict[sp.Expr, sp.Expr] | None = None) -> sp.Expr:
     if e.is_Symbol or e.is_Rational:
         return e
-    if isinstance(e, sp.Add | sp.Mul):
-        return e.func(*(_opaque(a, memo) for a in e.args))
+    if isinstance(e, sp.Add | sp.Mul):  # shared sub-trees of a large expression are walked once
+        seen = {} if seen is None else seen
+        out = seen.get(e)
+        if out is None:
+            checkpoint()
+            out = seen[e] = e.func(*(_opaque(a, memo, seen) for a in e.args))
+        return out
     if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        return _opaque(e.base, memo) ** e.exp  # type: ignore[no-any-return]
+        return _opaque(e.base, memo, seen) ** e.exp  # type: ignore[no-any-return]
     if isinstance(e, sp.Pow) and e.exp.is_Rational and _in_ring(e.base):  # P**(p/q) = (P**(1/q))**p
         root = sp.Pow(_ring_normal(e.base), sp.Rational(1, e.exp.q), evaluate=False)
         if root not in memo:
@@ -277,7 +306,7 @@ def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol]) -> sp.Expr:
         return e
     shifted = _expand_constant_shift(e)
     if shifted is not None:
-        return _opaque(shifted, memo)
+        return _opaque(shifted, memo, seen)
     if e not in memo:
         memo[e] = sp.Dummy("opaque")
     return memo[e]

@@ -36,7 +36,7 @@ from ..algebra import (
     is_zero,
     structure_functions,
 )
-from ..algebra._zero import proved_nonsingular
+from ..algebra._zero import proved_full_rank, proved_nonsingular
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField
@@ -64,7 +64,7 @@ def _rank(M: sp.MatrixBase) -> int:
     """The rank of a matrix of functions, exact: full rank proved at a generic point of the ring first
     (:func:`~frames.algebra.generic_rank`), otherwise sympy's elimination with :func:`is_zero`."""
     M = sp.Matrix(M)
-    if generic_rank(M) == min(M.shape):  # also the empty matrix: 0
+    if generic_rank(M) == min(M.shape) or proved_full_rank(M):  # also the empty matrix: 0
         return min(M.shape)
     return int(M.rank(iszerofunc=is_zero))
 
