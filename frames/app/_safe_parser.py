@@ -190,23 +190,25 @@ class _Parser:
             raise self.fail(f"constant sub-expression cannot be evaluated ({type(exc).__name__})", at) from None
         return self._check_value(v, at)
 
+    def _within(self, value: Any, limit: float, reason: str, at: ast.AST) -> Any:
+        """``value`` if it is at most ``limit``; otherwise the error ``reason`` at ``at``."""
+        if value > limit:
+            raise self.fail(reason, at)
+        return value
+
     def _terms(self, n: int, at: ast.AST) -> int:
-        if n > MAX_TERMS:
-            raise self.fail(
-                f"about {n:.3g} terms once multiplied out, too many (at most {MAX_TERMS}; the library works "
-                "with expanded polynomials): write the expression with fewer or smaller powers of sums",
-                at,
-            )
-        return n
+        reason = (
+            f"about {n:.3g} terms once multiplied out, too many (at most {MAX_TERMS}; the library works with "
+            "expanded polynomials): write the expression with fewer or smaller powers of sums"
+        )
+        return self._within(n, MAX_TERMS, reason, at)  # type: ignore[no-any-return]
 
     def _degree(self, d: float, at: ast.AST) -> float:
-        if d > MAX_DEGREE:
-            raise self.fail(
-                f"effective polynomial degree {d:.6g} too large (at most {MAX_DEGREE}; nested powers and "
-                "products multiply degrees)",
-                at,
-            )
-        return d
+        reason = (
+            f"effective polynomial degree {d:.6g} too large (at most {MAX_DEGREE}; nested powers and products "
+            "multiply degrees)"
+        )
+        return self._within(d, MAX_DEGREE, reason, at)  # type: ignore[no-any-return]
 
     def constant(self, v: object, at: ast.AST | None) -> _Node:
         if isinstance(v, bool) or not isinstance(v, int | float):
