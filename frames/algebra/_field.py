@@ -294,10 +294,12 @@ class RationalFunctions:
             den = R.one
             for d in terms:
                 den = lcm(den, d) if not d.is_ground else den * d  # gcds of denominators only
-            num = R.zero
+            acc: dict[Any, Any] = {}  # the sum of the products, term by term (adding polynomials copies them)
             for d, n in terms.items():
-                num += flint_product(n, self.quotient(den, d))
-            return num, den
+                checkpoint()
+                for mon, c in flint_product(n, self.quotient(den, d)).items():
+                    acc[mon] = acc[mon] + c if mon in acc else c
+            return R.from_dict({mon: c for mon, c in acc.items() if c}), den
         if e.is_Mul:
             num, den = R.one, R.one
             for a in e.args:
