@@ -145,24 +145,19 @@ def _numeric_point(e: sp.Expr, tries: int = 6) -> tuple[dict[sp.Expr, sp.Rationa
 
 
 def proved_nonsingular(M: sp.MatrixBase) -> bool:
-    """True if the square matrix ``M`` is proved nonsingular at a point; False proves nothing.
-
-    Inside the ring, exactly: the entries at a generic rational point (a ring homomorphism) give a nonzero
-    determinant (:meth:`RationalFunctions.witness_nonsingular`). Outside it (radicals …): the entries evaluated to
-    :data:`DIGITS` digits at a rational point of the variables give a determinant far from zero.
-    """
-    if M.rows != M.cols:
-        return False
-    try:
-        ctx = RationalFunctions(list(M), exp=True)
-    except UnsupportedExpression:
-        return _numeric_nonsingular(M)
-    return ctx.witness_nonsingular(M)
+    """True if the square matrix ``M`` is proved nonsingular at a point (:func:`proved_full_rank`); False proves
+    nothing."""
+    return M.rows == M.cols and proved_full_rank(M)
 
 
 def proved_full_rank(M: sp.MatrixBase) -> bool:
-    """True if ``M`` is proved to have full rank ``min(M.shape)`` at a point (:func:`proved_nonsingular` of
-    ``M Mᵀ`` or ``Mᵀ M`` at that point, numerically outside the ring); False proves nothing."""
+    """True if ``M`` is proved to have full rank ``min(M.shape)`` at a point; False proves nothing.
+
+    Inside the ring, exactly: the entries at generic rational points (ring homomorphisms) have that rank
+    (:meth:`RationalFunctions.witness_rank`, as :func:`~frames.algebra.generic_rank`). Outside it (radicals …):
+    the entries evaluated to :data:`DIGITS` digits at a rational point of the variables give ``det M`` (or the
+    determinant of ``M Mᴴ`` or ``Mᴴ M``, the Gram matrix of the shorter side) far from zero.
+    """
     if min(M.shape) == 0:
         return True
     try:

@@ -32,7 +32,6 @@ from ..algebra import (
     entries,
     exact_inverse,
     expect,
-    generic_rank,
     is_zero,
     structure_functions,
 )
@@ -61,10 +60,10 @@ def _numerically_zero(e: sp.Expr) -> bool:
 
 
 def _rank(M: sp.MatrixBase) -> int:
-    """The rank of a matrix of functions, exact: full rank proved at a generic point of the ring first
-    (:func:`~frames.algebra.generic_rank`), otherwise sympy's elimination with :func:`is_zero`."""
+    """The rank of a matrix of functions, exact: full rank proved at a point first (:func:`proved_full_rank`: a
+    generic point of the ring, or 30 digits outside it), otherwise sympy's elimination with :func:`is_zero`."""
     M = sp.Matrix(M)
-    if generic_rank(M) == min(M.shape) or proved_full_rank(M):  # also the empty matrix: 0
+    if proved_full_rank(M):  # also the empty matrix: 0
         return min(M.shape)
     return int(M.rank(iszerofunc=is_zero))
 
