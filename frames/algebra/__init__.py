@@ -45,6 +45,7 @@ from ._solve import (
     tidy_inverse,
 )
 from ._sparse import domain_determinant, structure_functions
+from ._tree import tree_derivative, tree_solve, tree_subs, tree_values
 from ._zero import ZeroDecision, decide_zero
 
 __all__ = [
@@ -94,6 +95,10 @@ __all__ = [
     "tidy",
     "tidy_affine",
     "tidy_inverse",
+    "tree_derivative",
+    "tree_solve",
+    "tree_subs",
+    "tree_values",
     "tidy_matrix",
     "trig_normal",
 ]

@@ -584,6 +584,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     Theta = (P * W).applyfunc(tidy)
     try:
         frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
+        frame = frame.with_coframe(Theta)
         Pinv = exact_inverse(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise

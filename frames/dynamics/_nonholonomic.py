@@ -35,6 +35,7 @@ from ..algebra import (
     solve_rational,
     tidy,
     tidy_affine,
+    tree_solve,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
@@ -43,6 +44,7 @@ from ..geometry._frame import Frame
 from ..geometry._tangent import SecondOrderField
 from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Lagrangian
+from ._mass_matrix import MassMatrixForm
 from ._measure_algebra import _FieldAlgebra, _Frac
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
@@ -486,11 +488,21 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     # --------------------------------------------------------- Proposition 2
     @budgeted("NonholonomicSystem.field")
-    def field(self) -> SecondOrderField:
+    def field(self, canonical: bool = True) -> SecondOrderField:
         r"""The nonholonomic field ``Γ = v^α X_α^C + Γ^α X_α^V`` (Proposition 2).
 
         Solves ``g_αβ Γ^β = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C, computed from
         ``L_c`` and the momenta on C only (see :meth:`momenta`).
+
+        Parameters
+        ----------
+        canonical : bool
+            True (default): every ``Γ^α`` in the library's canonical form (the form the verdicts and the
+            displays use). False: the fast path (:mod:`~frames.dynamics._mass_matrix`) — the same functions
+            derived as :class:`sympy.physics.mechanics.KanesMethod` derives its equations, as trees of
+            derivatives solved by elimination with pivots proved nonzero, never expanded; exact, not
+            canonical. For large systems (a bicycle), for numerical work, or to canonicalise later with
+            :meth:`SecondOrderField.canonical`.
 
         Raises
         ------
@@ -498,6 +510,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             If L is not regular with respect to D (``g_αβ`` singular on C); the message
             gives the block.
         """
+        if not canonical:
+            return self._raw_field()
         if "field" not in self._cache:
             gD, rhs = self._linear_system()
             try:
@@ -514,14 +528,32 @@ class NonholonomicSystem(AdaptedIndices, Value):
             )
         return self._cache["field"]  # type: ignore[no-any-return]
 
+    @cached_property
+    def _mass_matrix(self) -> MassMatrixForm:
+        return MassMatrixForm(self.lagrangian, self.frame, self.m)
+
+    def _raw_field(self) -> SecondOrderField:
+        if "field_raw" not in self._cache:
+            M, f = self._mass_matrix.rows(list(self.alpha))
+            G = tree_solve(M, f)
+            if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
+                return self.field()
+            self._cache["field_raw"] = SecondOrderField._trees(
+                self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
+            )
+        return self._cache["field_raw"]  # type: ignore[no-any-return]
+
     def _linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         if "system" not in self._cache:
             rhs = sp.ImmutableMatrix(_normal_many([-self._drift(al) for al in self.alpha]))
             self._cache["system"] = (self.hessian_D(), rhs)
         return self._cache["system"]  # type: ignore[no-any-return]
 
-    def linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    def linear_system(self, canonical: bool = True) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Proposition 2 as the linear system ``g_αβ Γ^β = b_α`` whose unique solution is :meth:`field`.
+
+        With ``canonical=False``, the same system derived on trees (the fast path of :meth:`field`), not
+        checked for regularity.
 
         ``g_αβ = X_α^V X_β^V L`` on C (:meth:`hessian_D`) and
         ``b_α = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C: the field's *mass-matrix form*, as
@@ -548,6 +580,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         >>> [sp.simplify(x - y) for x, y in zip(g.LUsolve(b), nh.field().Gamma)]
         [0, 0]
         """
+        if not canonical:
+            return self._mass_matrix.rows(list(self.alpha))
         gD, rhs = self._linear_system()
         if generic_rank(gD) < self.m:  # not proved nonsingular at a generic point:
             self.field()  # the exact solve decides (and raises the library's RegularityError)
@@ -679,11 +713,17 @@ class NonholonomicSystem(AdaptedIndices, Value):
         )
 
     @budgeted("NonholonomicSystem.accelerations")
-    def accelerations(self) -> sp.ImmutableMatrix:
+    def accelerations(self, canonical: bool = True) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
 
-        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``.
+        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``. With ``canonical=False``, from the
+        fast path of :meth:`field` (exact trees, not canonical).
         """
+        if not canonical:
+            if "acc_raw" not in self._cache:
+                G = self.field(canonical=False).Gamma
+                self._cache["acc_raw"] = sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
+            return self._cache["acc_raw"]  # type: ignore[no-any-return]
         if "acc" not in self._cache:
             F = self.frame
             G = self.field().Gamma

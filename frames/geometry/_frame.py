@@ -232,6 +232,43 @@ class Frame:
         r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
         return exact_inverse(self.matrix.T)
 
+    def with_coframe(self, coframe: Any) -> Frame:
+        r"""This frame, told its dual coframe ``Θ`` (rows ``θ^i``, ``Θ = (X^T)^{-1}``) instead of inverting it.
+
+        Useful when the coframe is the data — constraint one-forms and the speeds of
+        :mod:`sympy.physics.mechanics` — and the frame its inverse: the coframe is then as small as the data, and
+        the derivatives the dynamics takes of it are cheap. Checked exactly: ``Θ X^T = I``.
+
+        Raises
+        ------
+        SingularFrameError
+            If ``Θ X^T`` is not the identity.
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.Chart("x y")
+        >>> F = fr.Frame([fr.VectorField(ch, [1, 0]), fr.VectorField(ch, [-ch.q[0], 1])])
+        >>> F.with_coframe([[1, ch.q[0]], [0, 1]]).coframe_matrix
+        Matrix([
+        [1, x],
+        [0, 1]])
+        """
+        Th = as_matrix(coframe, name="Frame.with_coframe: coframe", shape=(self.dim, self.dim))
+        P = Th * self.matrix.T
+        for i in range(self.dim):
+            for j in range(self.dim):
+                if not is_zero(P[i, j] - (1 if i == j else 0)):
+                    raise SingularFrameError(
+                        f"Frame.with_coframe: coframe: row {i + 1} paired with field {j + 1} gives {P[i, j]}, "
+                        f"not {1 if i == j else 0}: not the dual coframe of {self!r}"
+                    )
+        new = Frame.__new__(Frame)
+        for name in ("fields", "v", "matrix", "_det"):
+            object.__setattr__(new, name, getattr(self, name))
+        new.__dict__["coframe_matrix"] = sp.ImmutableMatrix(Th)
+        return new
+
     @cached_property
     def coframe(self) -> tuple[OneForm, ...]:
         r"""The dual coframe ``(θ^1, …, θ^n)``."""

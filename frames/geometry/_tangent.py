@@ -23,6 +23,7 @@ from ..algebra import (
     as_exprs,
     as_int,
     as_subs,
+    budgeted,
     canon,
     canon_matrix,
     derivative,
@@ -284,6 +285,17 @@ class SecondOrderField(Value):
         object.__setattr__(self, "m", m)
         object.__setattr__(self, "time_dependent", bool(time_dependent))
 
+    @classmethod
+    def _trees(cls, frame: Frame, Gamma: Sequence[sp.Expr], m: int | None, time_dependent: bool) -> SecondOrderField:
+        """A field whose ``Γ^i`` (exact sympy expressions computed by the library) are kept as they are, not
+        canonicalised: the fast path's result (:meth:`canonical` writes them in canonical form)."""
+        new = object.__new__(cls)
+        object.__setattr__(new, "frame", frame)
+        object.__setattr__(new, "Gamma", sp.ImmutableMatrix(list(Gamma)))
+        object.__setattr__(new, "m", m)
+        object.__setattr__(new, "time_dependent", bool(time_dependent))
+        return new
+
     @property
     def chart(self) -> Chart:
         """The chart of the frame."""
@@ -347,6 +359,15 @@ class SecondOrderField(Value):
             G = [g.xreplace(on_c) for g in G]
         G = [tidy(g) for g in G]
         return SecondOrderField(frame, G, m=m, time_dependent=self.time_dependent)
+
+    @budgeted("SecondOrderField.canonical")
+    def canonical(self) -> SecondOrderField:
+        """The same field with every ``Γ^i`` in the library's canonical form (:func:`frames.algebra.tidy`).
+
+        The fast path (``NonholonomicSystem.field(canonical=False)``) returns exact trees; this writes them as
+        the default path does (the time it takes is that of expanding and cancelling them).
+        """
+        return SecondOrderField(self.frame, [tidy(g) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent)
 
     def equals(self, other: SecondOrderField) -> bool:
         """True if both fields have the same accelerations in natural coordinates.

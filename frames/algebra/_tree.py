@@ -1,0 +1,310 @@
+r"""Expressions as shared trees: substitution, numerical values and linear solves without normal forms.
+
+The fast path of the dynamics (:meth:`frames.NonholonomicSystem.field` with ``canonical=False``) derives
+equations as sympy does in :mod:`sympy.physics.mechanics`: products and sums of derivatives, never expanded
+or cancelled. Such expressions are directed acyclic graphs: a sub-expression built once is referenced many
+times. The functions here visit every distinct node once.
+
+* :func:`tree_subs` — ``xreplace`` remembered per node (sympy's walks every path of the graph);
+* :func:`tree_values` — the values of several expressions at a point, to a given number of digits (mpmath),
+  each node evaluated once;
+* :func:`tree_solve` — ``A x = B`` by Gaussian elimination on the trees. The pivots are chosen at a rational
+  point where the numerical elimination sees every pivot far from zero: a pivot whose value at a point is
+  nonzero is not the zero function, so every division is by a nonzero function. Without such a point the
+  solve refuses (returns None) and the caller decides exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import mpmath
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from ._budget import checkpoint
+from ._field import _GENERIC
+
+__all__ = ["tree_derivative", "tree_solve", "tree_subs", "tree_values"]
+
+#: digits of the numerical elimination that chooses the pivots
+DIGITS = 40
+#: a pivot is far from zero when it exceeds this fraction of the largest entry of its column
+PIVOT = 1e-12
+
+_MP = mpmath.MPContext()
+_FUNCS: dict[type, str] = {
+    sp.sin: "sin",
+    sp.cos: "cos",
+    sp.tan: "tan",
+    sp.cot: "cot",
+    sp.sec: "sec",
+    sp.csc: "csc",
+    sp.exp: "exp",
+    sp.log: "log",
+    sp.sinh: "sinh",
+    sp.cosh: "cosh",
+    sp.tanh: "tanh",
+    sp.asin: "asin",
+    sp.acos: "acos",
+    sp.atan: "atan",
+    sp.Abs: "fabs",
+}
+
+
+class _NotNumeric(Exception):
+    """A node the evaluator does not know, or a pole."""
+
+
+def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr]:
+    """``[e.xreplace(mapping) for e in exprs]``, each distinct sub-expression visited once.
+
+    Examples
+    --------
+    >>> x, y = sp.symbols("x y")
+    >>> tree_subs([sp.sin(x) * (x + y), x**2], {x: 2 * y})
+    [3*y*sin(2*y), 4*y**2]
+    """
+    memo: dict[sp.Basic, sp.Basic] = dict(mapping)
+
+    def walk(e: sp.Basic) -> sp.Basic:
+        hit = memo.get(e)
+        if hit is not None:
+            return hit
+        if not e.args:
+            out = e
+        else:
+            args = [walk(a) for a in e.args]
+            out = e.func(*args) if any(a is not b for a, b in zip(args, e.args, strict=True)) else e
+        memo[e] = out
+        return out
+
+    out = []
+    for e in exprs:
+        checkpoint()
+        out.append(walk(sp.sympify(e)))
+    return out  # type: ignore[return-value]
+
+
+def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = DIGITS) -> list[Any]:
+    """The values (mpmath numbers, ``digits`` digits) of ``exprs`` at ``point`` (symbols, undefined functions and
+    derivatives to numbers), each distinct node evaluated once. Raises ``ValueError`` at a pole, or for a node
+    it cannot evaluate or a variable missing from the point."""
+    ctx = _MP
+    memo: dict[sp.Basic, Any] = {}
+    with ctx.workdps(digits):
+        base = {k: _number(sp.sympify(v)) for k, v in point.items()}
+
+        def ev(e: sp.Basic) -> Any:
+            hit = memo.get(e)
+            if hit is not None:
+                return hit
+            if e in base:
+                val = base[e]
+            elif e.is_Number or isinstance(e, sp.NumberSymbol) or e is sp.I:
+                val = _number(e)
+            elif e.is_Add:
+                val = ctx.fsum(ev(a) for a in e.args)
+            elif e.is_Mul:
+                val = ctx.fprod(ev(a) for a in e.args)
+            elif e.is_Pow:
+                b, x = e.args
+                bv = ev(b)
+                if x.is_Integer:
+                    if bv == 0 and x < 0:
+                        raise _NotNumeric(e)
+                    val = bv ** int(x)
+                else:
+                    val = ctx.power(bv, ev(x))
+            elif type(e) in _FUNCS:
+                val = getattr(ctx, _FUNCS[type(e)])(*(ev(a) for a in e.args))
+            else:
+                raise _NotNumeric(e)
+            if not ctx.isfinite(val):
+                raise _NotNumeric(e)
+            memo[e] = val
+            return val
+
+        try:
+            out = []
+            for e in exprs:
+                checkpoint()
+                out.append(ev(sp.sympify(e)))
+        except (_NotNumeric, ZeroDivisionError) as exc:
+            raise ValueError(f"tree_values: cannot evaluate {exc}") from None
+        return out
+
+
+def _number(e: sp.Basic) -> Any:
+    if e.is_Rational:
+        return _MP.mpf(int(e.p)) / int(e.q)
+    if e.is_Float:
+        return _MP.mpf(e._mpf_)
+    if e is sp.I:
+        return _MP.mpc(0, 1)
+    val = sp.N(e, _MP.dps + 5)
+    if val.is_Float:
+        return _MP.mpf(val._mpf_)
+    re, im = val.as_real_imag()
+    if re.is_Float and (im.is_Float or im == 0):
+        return _MP.mpc(_MP.mpf(re._mpf_), _MP.mpf(sp.Float(im)._mpf_))
+    raise _NotNumeric(e)
+
+
+def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list[sp.Expr]:
+    r"""The directional derivatives ``Σ_x direction[x] ∂e/∂x`` of ``exprs``, forward through the tree: each
+    distinct node differentiated once, by the chain rule (sympy's ``diff`` walks every path, once per variable).
+
+    ``direction`` maps symbols to their rates (``{q_l: u_l}`` gives the derivative along ``q̇ = u`` at fixed
+    ``u``; ``{x: 1}`` the partial derivative). Nodes other than sums, products, powers and functions of one
+    argument are differentiated by sympy.
+
+    Examples
+    --------
+    >>> x, y, u, w = sp.symbols("x y u w")
+    >>> tree_derivative([x * sp.sin(y)], {x: u, y: w})
+    [u*sin(y) + w*x*cos(y)]
+    """
+    direction = {x: sp.sympify(r) for x, r in direction.items()}
+    vars_ = set(direction)
+    memo: dict[sp.Basic, sp.Expr] = {}
+    free: dict[sp.Basic, bool] = {}
+
+    def has(e: sp.Basic) -> bool:
+        hit = free.get(e)
+        if hit is None:
+            hit = e in vars_ if not e.args else any(has(a) for a in e.args)
+            free[e] = hit
+        return hit
+
+    def d(e: sp.Basic) -> sp.Expr:
+        hit = memo.get(e)
+        if hit is not None:
+            return hit
+        if not has(e):
+            out: sp.Expr = sp.S.Zero
+        elif not e.args:
+            out = direction[e]
+        elif e.is_Add:
+            out = sp.Add(*[d(a) for a in e.args])
+        elif e.is_Mul:
+            args = e.args
+            out = sp.Add(*[sp.Mul(*args[:i], d(a), *args[i + 1 :]) for i, a in enumerate(args) if has(a)])
+        elif e.is_Pow and not has(e.args[1]):
+            b, x = e.args
+            out = x * b ** (x - 1) * d(b)
+        elif isinstance(e, sp.Function) and len(e.args) == 1 and not isinstance(e, AppliedUndef):
+            out = e.fdiff(1) * d(e.args[0])
+        else:
+            out = sp.Add(*[sp.diff(e, x) * dx for x, dx in direction.items() if has_var(e, x)])
+        memo[e] = out
+        return out
+
+    def has_var(e: sp.Basic, x: Any) -> bool:
+        return e.has(x)
+
+    out = []
+    for e in exprs:
+        checkpoint()
+        out.append(d(sp.sympify(e)))
+    return out
+
+
+def _variables(exprs: Sequence[sp.Expr]) -> list[sp.Basic]:
+    atoms: set[sp.Basic] = set()
+    seen: set[sp.Basic] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if isinstance(e, sp.Derivative | AppliedUndef) or e.is_Symbol:
+            atoms.add(e)
+        stack.extend(e.args)
+    order = sorted(atoms, key=sp.default_sort_key)
+    # a derivative before the function it differentiates: its value is set on its own
+    return [a for a in order if isinstance(a, sp.Derivative)] + [a for a in order if not isinstance(a, sp.Derivative)]
+
+
+def generic_points(exprs: Sequence[sp.Expr], tries: int = 4) -> list[dict[sp.Basic, sp.Rational]]:
+    """Rational points of the variables of ``exprs`` (the library's generic values), one per try."""
+    order = _variables(exprs)
+    return [
+        {a: sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)]) for i, a in enumerate(order)}
+        for k in range(tries)
+    ]
+
+
+def tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
+    """The solution ``X`` of ``A X = B`` (``A`` square) by elimination on the trees, or None if no rational
+    point shows every pivot far from zero (then ``A`` may be singular: decide exactly).
+
+    The elimination is done twice with the same operations: numerically at the point, to choose the pivot of
+    each column (the largest), and on the trees. Each tree pivot takes the numerical pivot's value at the
+    point, which is nonzero: it is not the zero function.
+
+    Examples
+    --------
+    >>> x = sp.Symbol("x")
+    >>> tree_solve(sp.Matrix([[0, 1], [x, 1]]), sp.Matrix([1, 2]))
+    Matrix([
+    [1/x],
+    [  1]])
+    >>> tree_solve(sp.Matrix([[x, x], [1, 1]]), sp.Matrix([1, 2])) is None
+    True
+    """
+    n = A.rows
+    if A.cols != n or B.rows != n:
+        raise ValueError(f"tree_solve: expected a square system, got {A.shape} and {B.shape}")
+    for point in generic_points(list(A)):
+        try:
+            vals = tree_values(list(A), point)
+        except ValueError:
+            continue
+        perm = _pivots([[vals[i * n + j] for j in range(n)] for i in range(n)])
+        if perm is not None:
+            return _eliminate(A, B, perm)
+    return None
+
+
+def _pivots(N: list[list[Any]]) -> list[int] | None:
+    """The pivot row of each column in partial-pivoting elimination of the numbers ``N``, or None when a pivot
+    is not far from zero."""
+    n = len(N)
+    N = [row[:] for row in N]
+    rows = list(range(n))
+    order = []
+    for k in range(n):
+        col = [abs(N[i][k]) for i in rows]
+        best = max(range(len(rows)), key=lambda i: col[i])
+        scale = max(col)
+        if scale == 0 or col[best] <= PIVOT * max(scale, max(abs(x) for row in N for x in row)):
+            return None
+        p = rows.pop(best)
+        order.append(p)
+        for i in rows:
+            f = N[i][k] / N[p][k]
+            for j in range(k, n):
+                N[i][j] -= f * N[p][j]
+    return order
+
+
+def _eliminate(A: sp.MatrixBase, B: sp.MatrixBase, perm: list[int]) -> sp.ImmutableMatrix:
+    n, r = A.rows, B.cols
+    M = [[A[p, j] for j in range(n)] + [B[p, j] for j in range(r)] for p in perm]
+    for k in range(n):
+        checkpoint()
+        for i in range(k + 1, n):
+            if M[i][k] == 0:
+                continue
+            f = M[i][k] / M[k][k]
+            M[i] = [sp.S.Zero] * (k + 1) + [M[i][j] - f * M[k][j] for j in range(k + 1, n + r)]
+    X = [[sp.S.Zero] * r for _ in range(n)]
+    for k in reversed(range(n)):
+        checkpoint()
+        for c in range(r):
+            s = M[k][n + c] - sp.Add(*[M[k][j] * X[j][c] for j in range(k + 1, n)])
+            X[k][c] = s / M[k][k]
+    return sp.ImmutableMatrix(X)

@@ -1,0 +1,146 @@
+r"""Proposition 2 in mass-matrix form, derived on trees: the fast path of the nonholonomic dynamics.
+
+With ``u = v^α X_α`` on C, the fundamental equations ``Γ(X_i^V L) − X_i^C L = λ_i`` (``λ_α = 0``) read
+
+.. math::
+
+    X_i^k H_{kl} X_β^l\, Γ^β = X_i^k E_k, \qquad
+    E_k = \Big(\frac{∂L}{∂q^k} − u^l \frac{∂^2 L}{∂q^l ∂u^k} − \frac{∂^2 L}{∂t ∂u^k}\Big)\Big|_C − H_{kl} a^l,
+
+with ``H_kl = ∂²L/∂u^k∂u^l`` on C and ``a^l = u̇^l − Γ^α X_α^l``, the part of the acceleration the frame's
+variation gives. From ``v^j = θ^j_k u^k``, ``v̇^a = 0`` on C and ``v̇^α = Γ^α``:
+
+.. math::
+
+    a^l = −X_j^l\, u^s u^k\, ∂_s θ^j_k \quad (\text{the coframe's derivatives}) \;=\;
+    v^α u^s ∂_s X_α^l \quad (\text{the frame's}).
+
+The coframe's form is used when the coframe is known (it is often the constraints themselves: small), the
+frame's otherwise. Only derivatives of the Lagrangian in natural coordinates and of the (co)frame are taken,
+as :class:`sympy.physics.mechanics.KanesMethod` does; nothing is expanded or cancelled, and the field is
+solved by :func:`frames.algebra.tree_solve`. The result is exact but not canonical: canonicalise on request
+(:func:`frames.algebra.trig_normal`, :meth:`SecondOrderField.canonical <frames.SecondOrderField.canonical>`).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import sympy as sp
+
+from ..algebra import checkpoint, tree_derivative, tree_solve, tree_subs
+from ..geometry._frame import Frame
+from ._lagrangian import Lagrangian
+
+__all__ = ["MassMatrixForm"]
+
+
+class MassMatrixForm:
+    """The pieces of the mass-matrix form of a Lagrangian system with an adapted frame (see the module).
+
+    Parameters
+    ----------
+    lagrangian : Lagrangian
+    frame : Frame
+        Adapted: its first ``m`` fields span D.
+    m : int
+        Rank of D.
+    """
+
+    def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
+        self.lagrangian, self.frame, self.m = lagrangian, frame, m
+        ch = lagrangian.chart
+        n = frame.dim
+        X = frame.matrix
+        self.n = n
+        self.q, self.u = list(ch.q), list(ch.u)
+        self.on_C = {self.u[k]: sp.Add(*[frame.v[al] * X[al, k] for al in range(m)]) for k in range(n)}
+        L = lagrangian.expr
+        self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
+        self._H: dict[tuple[int, int], sp.Expr] = {}
+        self._E: dict[int, sp.Expr] = {}
+        self._a: list[sp.Expr] | None = None
+
+    def H(self, k: int, l: int) -> sp.Expr:
+        """``∂²L/∂u^k∂u^l`` on C."""
+        key = (min(k, l), max(k, l))
+        if key not in self._H:
+            checkpoint()
+            self._H[key] = tree_subs(tree_derivative([self.dLdu[key[0]]], {self.u[key[1]]: 1}), self.on_C)[0]
+        return self._H[key]
+
+    @cached_property
+    def _variation(self) -> tuple[bool, dict[tuple[int, int, int], sp.Expr]]:
+        """``(True, {(j, k, s): ∂_s θ^j_k})`` when the coframe is known, else ``(False, {(α, l, s): ∂_s X_α^l})``;
+        the nonzero derivatives only, each taken once."""
+        F, n = self.frame, self.n
+        Th = F.__dict__.get("coframe_matrix")
+        M, rows = (Th, range(n)) if Th is not None else (F.matrix, range(self.m))
+        d: dict[tuple[int, int, int], sp.Expr] = {}
+        for j in rows:
+            for k in range(n):
+                if M[j, k].free_symbols & set(self.q):
+                    checkpoint()
+                    for s in range(n):
+                        if (x := sp.diff(M[j, k], self.q[s])) != 0:
+                            d[(j, k, s)] = x
+        return Th is not None, d
+
+    @cached_property
+    def _v_in_u(self) -> list[sp.Expr]:
+        """``v^α = θ^α_k u^k``: from the coframe when it is known, else from the frame's inverse on trees."""
+        F = self.frame
+        if "coframe_matrix" in F.__dict__:
+            return list(F.v_in_u)
+        Th = tree_solve(sp.Matrix(F.matrix.T), sp.eye(self.n))
+        if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse
+            return list(F.v_in_u)
+        return [sp.Add(*[Th[al, k] * self.u[k] for k in range(self.n)]) for al in range(self.m)]
+
+    def acceleration_drift(self, natural: bool = False) -> list[sp.Expr]:
+        r"""``a^l``: the acceleration ``u̇^l`` minus ``Γ^α X_α^l`` (module docstring), in ``(q, v^α)`` with ``u``
+        on C, or in the natural ``(q, u)`` (``u`` in D) when ``natural``."""
+        F, n = self.frame, self.n
+        u = self.u if natural else [self.on_C[x] for x in self.u]
+        by_coframe, d = self._variation
+        if by_coframe:
+            quad: dict[int, list[sp.Expr]] = {}
+            for (j, k, s), x in d.items():
+                quad.setdefault(j, []).append(u[s] * u[k] * x)
+            return [-sp.Add(*[F.matrix[j, l] * sp.Add(*t) for j, t in quad.items()]) for l in range(n)]
+        v = self._v_in_u if natural else F.v
+        terms: dict[int, list[sp.Expr]] = {}
+        for (al, l, s), x in d.items():
+            terms.setdefault(l, []).append(v[al] * u[s] * x)
+        return [sp.Add(*terms.get(l, [])) for l in range(n)]
+
+    def E(self, k: int) -> sp.Expr:
+        r"""``E_k`` (module docstring), on C."""
+        if k not in self._E:
+            checkpoint()
+            L, q, u, n = self.lagrangian.expr, self.q, self.u, self.n
+            e = tree_derivative([L], {q[k]: 1})[0] - tree_derivative([self.dLdu[k]], dict(zip(q, u, strict=True)))[0]
+            t = self.lagrangian.chart.t
+            if t is not None and self.lagrangian.time_dependent:
+                e -= sp.diff(self.dLdu[k], t)
+            if self._a is None:
+                self._a = self.acceleration_drift()
+            e = tree_subs([e], self.on_C)[0]
+            self._E[k] = e - sp.Add(*[self.H(k, l) * self._a[l] for l in range(n) if self._a[l] != 0])
+        return self._E[k]
+
+    def rows(self, rows: list[int]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """``(M, f)``: ``M[r, β] = X_i^k H_kl X_β^l`` and ``f[r] = X_i^k E_k`` for ``i = rows[r]``, β ≤ m."""
+        X, n, m = self.frame.matrix, self.n, self.m
+        HX = [[sp.Add(*[self.H(k, l) * X[b, l] for l in range(n) if X[b, l] != 0]) for b in range(m)] for k in range(n)]
+        M = [[sp.Add(*[X[i, k] * HX[k][b] for k in range(n) if X[i, k] != 0]) for b in range(m)] for i in rows]
+        f = [sp.Add(*[X[i, k] * self.E(k) for k in range(n) if X[i, k] != 0]) for i in rows]
+        return sp.ImmutableMatrix(M), sp.ImmutableMatrix(f)
+
+    def accelerations(self, Gamma: Any) -> list[sp.Expr]:
+        r"""``q̈^l = Γ^α X_α^l + a^l`` in natural coordinates ``(q, u)`` (``v^α = θ^α_k u^k``), valid on C."""
+        F, n, m = self.frame, self.n, self.m
+        G = tree_subs(list(Gamma[:m]), {F.v[al]: self._v_in_u[al] for al in range(m)})
+        a = self.acceleration_drift(natural=True)
+        return [sp.Add(*[G[al] * F.matrix[al, l] for al in range(m)]) + a[l] for l in range(n)]

@@ -1,0 +1,123 @@
+"""The fast path (issue 33, part 4): equations derived on trees, never canonicalised, equal the canonical ones.
+
+* the tree primitives of :mod:`frames.algebra._tree` against sympy (``diff``, ``xreplace``, ``LUsolve``), exactly;
+* ``NonholonomicSystem.field(canonical=False)`` and ``accelerations(canonical=False)`` against the default
+  (canonical) path, exactly, on every catalogue model and on random systems from :mod:`frames.strategies`
+  with compound angles;
+* :meth:`frames.Frame.with_coframe`.
+"""
+
+from __future__ import annotations
+
+import hypothesis.strategies as st
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+
+import frames as fr
+from frames import strategies as fst
+from frames.algebra import is_zero, tree_derivative, tree_solve, tree_subs, tree_values
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ------------------------------------------------------------------ the tree primitives
+@SETTINGS
+@given(st.data())
+def test_tree_derivative_is_sympys_directional_derivative(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    f = data.draw(fst.functions_on_Q(ch, trig=True, compound=True))
+    g = f * data.draw(fst.functions_on_Q(ch, trig=True, compound=True)) + sp.exp(ch.q[0]) / (2 + ch.q[-1] ** 2)
+    rates = [data.draw(st.sampled_from([0, 1, *ch.u])) for _ in ch.q]
+    direction = dict(zip(ch.q, rates, strict=True))
+    (ours,) = tree_derivative([g], direction)
+    expected = sp.Add(*[sp.diff(g, q) * r for q, r in direction.items()])
+    assert is_zero(ours - expected)
+
+
+@SETTINGS
+@given(st.data())
+def test_tree_subs_is_xreplace(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    f = data.draw(fst.functions_on_Q(ch, trig=True, compound=True))
+    shared = f * (f + ch.q[0]) + sp.sin(f) ** 2  # the same sub-expression referenced several times
+    sub = {ch.q[0]: ch.q[-1] + 1, ch.q[1]: 2 * ch.q[0]}
+    assert tree_subs([shared], sub) == [shared.xreplace(sub)]
+
+
+@SETTINGS
+@given(st.data())
+def test_tree_solve_solves_nonsingular_systems_exactly(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    F = data.draw(fst.frames_on(ch, trig=True, compound=True))
+    b = sp.Matrix([data.draw(fst.functions_on_Q(ch, trig=True, max_terms=2)) for _ in ch.q])
+    X = tree_solve(F.matrix, b)
+    assert X is not None
+    assert all(is_zero(r) for r in F.matrix * X - b)
+
+
+def test_tree_solve_refuses_a_singular_system_and_tree_values_refuses_a_pole():
+    x, y = sp.symbols("x y")
+    assert tree_solve(sp.Matrix([[sp.sin(x) ** 2, 1], [1 - sp.cos(x) ** 2, 1]]), sp.Matrix([1, 2])) is None
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        tree_values([1 / (x - y)], {x: 1, y: 1})
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        tree_values([sp.Function("f")(x)], {x: 1})
+
+
+# ------------------------------------------------------------------ the fast path of the dynamics
+def _agree(nh: fr.NonholonomicSystem) -> None:
+    fast, exact = nh.field(canonical=False), nh.field()
+    assert fast.frame == exact.frame and fast.m == exact.m
+    assert all(is_zero(a - b) for a, b in zip(fast.Gamma, exact.Gamma, strict=True))
+    assert fast.canonical() == exact
+    acc_fast, acc = nh.accelerations(canonical=False), nh.accelerations()
+    on_C = {u: x for u, x in nh.u_on_C.items()}  # q̈ is valid on C: compare there
+    assert all(is_zero((a - b).xreplace(on_C)) for a, b in zip(acc_fast, acc, strict=True))
+    M, f = nh.linear_system(canonical=False)
+    g, b = nh.linear_system()
+    assert all(is_zero(x - y) for x, y in zip(M, g, strict=True)) and all(
+        is_zero(x - y) for x, y in zip(f, b, strict=True)
+    )
+
+
+@pytest.mark.parametrize("name", sorted(fr.models.catalogue()))
+def test_the_fast_field_equals_the_canonical_field_on_every_catalogue_model(name):
+    mdl = fr.models.get(name)
+    if mdl.m is None or mdl.m == mdl.chart.dim:
+        pytest.skip("no constraints")
+    _agree(mdl.nonholonomic())
+
+
+def test_the_fast_field_of_a_time_dependent_lagrangian():
+    _agree(fr.models.charged_skate(time_dependent=True).nonholonomic())
+
+
+@SETTINGS
+@given(st.data())
+def test_the_fast_field_equals_the_canonical_field_on_random_systems_with_compound_angles(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    F = data.draw(fst.frames_on(ch, compound=True))
+    m = data.draw(st.integers(min_value=1, max_value=ch.dim - 1))
+    _agree(fr.NonholonomicSystem(L, F, m))
+
+
+def test_the_fast_path_refers_a_singular_block_to_the_exact_decision():
+    ch = fr.Chart("x y z")
+    ux, _, uz = ch.u
+    L = fr.Lagrangian(ch, (ux**2 + uz**2) / 2)  # degenerate along y
+    F = fr.Frame([fr.VectorField(ch, [0, 1, 0]), fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, 0, 1])])
+    with pytest.raises(fr.RegularityError, match="not regular"):
+        fr.NonholonomicSystem(L, F, 1).field(canonical=False)
+
+
+# ------------------------------------------------------------------ Frame.with_coframe
+def test_with_coframe_keeps_the_given_coframe_and_checks_it():
+    ch = fr.Chart("x y")
+    x, _ = ch.q
+    F = fr.Frame([fr.VectorField(ch, [1, 0]), fr.VectorField(ch, [-sp.sin(2 * x), 1])])
+    G = F.with_coframe([[1, 2 * sp.sin(x) * sp.cos(x)], [0, 1]])
+    assert G == F and G.coframe_matrix == sp.Matrix([[1, 2 * sp.sin(x) * sp.cos(x)], [0, 1]])
+    with pytest.raises(fr.SingularFrameError, match="not the dual coframe"):
+        F.with_coframe([[1, 0], [0, 1]])
