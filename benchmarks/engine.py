@@ -1,14 +1,18 @@
 """Benchmark (issue 16): the frames engine against sympy.physics.mechanics, side by side in one run.
 
 Systems: the [CM] section 7.1 class ``class71(k)`` with ``Δ_a = q1^(a-2)`` (k = 1, 2, 3, 4, 8, 16, 32),
-the two-wheeled carriage, and random dense systems on n = 3, 4, 5, 6 coordinates built from fixed
-seeds with the library's public API (:func:`random_system`).
+the two-wheeled carriage, random dense systems on n = 3, 4, 5, 6 coordinates built from fixed
+seeds with the library's public API (:func:`random_system`), and the Whipple bicycle of ``benchmarks/bicycle.py``
+(8 coordinates, imported by ``from_mechanics``; the fast path against KanesMethod only, not in ``--quick``).
 
 Columns, each measured in a fresh subprocess after a warm-up on the nonholonomic particle, with a
 time limit (``--timeout``, default 120 s; ``>120 s`` when it is exceeded):
 
 * ``frames q̈``: ``NonholonomicSystem(L, frame, m).accelerations()`` (simplified q̈ on C; for the
   random systems the adapted frame ``LinearConstraints.adapted_frame()`` is computed in the timing);
+* ``frames field + q̈, fast path``: ``field(canonical=False)`` and ``accelerations(canonical=False)`` — the same
+  exact functions as trees, never expanded, as SymPy derives them (for the random systems the adapted frame is
+  computed in the timing; for the bicycle the import is not timed and is printed below the table);
 * ``frames analyze``: the model (with its adapted frame) and ``frames.build_report(model, budget=timeout)``,
   the work of ``frames analyze`` in one process; ``frames analyze, 2 processes``: the same with ``jobs=2`` (the
   vakonomic and consistency sections in a forked second process, as the command does by default on two cores);
@@ -18,7 +22,7 @@ time limit (``--timeout``, default 120 s; ``>120 s`` when it is exceeded):
 * ``Kane`` / ``Kane + tidy``: ``KanesMethod`` with dependent speeds (bodies carrying the model's
   kinetic energy, the potential as generalized forces), ``kanes_equations()``, ``rhs()``, likewise.
 
-Ratios are SymPy time / ``frames q̈`` time. Also printed: the cold start of ``import frames`` and
+Ratios are SymPy time / ``frames q̈`` time, and SymPy's time without simplification / the fast path's. Also printed: the cold start of ``import frames`` and
 ``import sympy`` (median of 5 subprocesses), the object of anholonomy of the n = 24 frame of
 ``benchmarks/anholonomy.py`` (seed 0), and the wall clock of the command ``frames analyze two-wheeled-carriage``
 itself (interpreter start, import, analysis, printing; median of 5), with ``--jobs auto`` and ``--jobs 1``.
@@ -47,6 +51,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import frames as fr
 from benchmarks._harness import fmt_t, in_subprocess, speed
 from benchmarks.anholonomy import random_frame
+from benchmarks.bicycle import bicycle as whipple_bicycle
 from benchmarks.nonholonomic import _kane_bodies
 from benchmarks.nonholonomic import build as build_catalogue
 from frames.algebra import tidy
@@ -148,6 +153,8 @@ def label(case: str) -> str:
     if case.startswith("rand"):
         n = int(case.removeprefix("rand"))
         return f"random n={n} (r={min(3, n - 2)})"
+    if case == "bicycle":
+        return "Whipple bicycle (n=8, m=3)"
     if case.startswith("k"):
         k = int(case.removeprefix("k"))
         return f"class71 k={k} (n={k + 2})"
@@ -167,6 +174,38 @@ def run_frames(case: str) -> dict:
         frame = mdl.frame
     fr.NonholonomicSystem(L, frame, m).accelerations()
     return {"time": time.perf_counter() - t0}
+
+
+def run_fast(case: str) -> dict:
+    """The fast path: ``field(canonical=False)`` and ``accelerations(canonical=False)`` (exact trees, as SymPy's
+    unsimplified equations). The bicycle: its model imported by ``from_mechanics`` first (not timed, reported)."""
+    if case == "bicycle":
+        t0 = time.perf_counter()
+        mdl = fr.from_mechanics(whipple_bicycle(), name="whipple-bicycle")
+        imported = time.perf_counter() - t0
+        L, m, frame = mdl.lagrangian, mdl.m, mdl.frame
+        t0 = time.perf_counter()
+    elif case.startswith("rand"):  # the adapted frame is part of the library's work here
+        L, cons, m, _pos, _V = random_system(int(case.removeprefix("rand")))
+        t0 = time.perf_counter()
+        frame = cons.adapted_frame()
+    else:
+        mdl = build(case)
+        L, m = mdl.lagrangian, mdl.m
+        t0 = time.perf_counter()
+        frame = mdl.frame
+    nh = fr.NonholonomicSystem(L, frame, m)
+    nh.field(canonical=False)
+    nh.accelerations(canonical=False)
+    out = {"time": time.perf_counter() - t0}
+    return out | {"import": imported} if case == "bicycle" else out
+
+
+def _kane_bicycle() -> dict:
+    """SymPy's bicycle: ``KanesMethod`` (the model built), ``kanes_equations()`` and ``rhs()``, unsimplified."""
+    t0 = time.perf_counter()
+    whipple_bicycle().rhs()
+    return {"time": time.perf_counter() - t0, "timeout": _limit(), "tidy_time": None}
 
 
 def run_analyze(case: str, jobs: int = 1) -> dict:
@@ -289,10 +328,11 @@ def run_anholonomy(_case: str) -> dict:
 
 RUNNERS: dict[str, Callable[[str], dict]] = {
     "frames": run_frames,
+    "fast": run_fast,
     "analyze": run_analyze,
     "analyze2": lambda case: run_analyze(case, jobs=2),
     "lagrange": lambda case: staged(_lagrange, case),
-    "kane": lambda case: staged(_kane, case),
+    "kane": lambda case: _kane_bicycle() if case == "bicycle" else staged(_kane, case),
     "anholonomy": run_anholonomy,
 }
 
@@ -318,6 +358,7 @@ def cold_start(module: str, runs: int = 5) -> float:
 # ------------------------------------------------------------------ report
 COLUMNS = (
     "frames q̈",
+    "frames fast",
     "frames analyze",
     "frames analyze, 2 processes",
     "Lagrange",
@@ -326,10 +367,10 @@ COLUMNS = (
     "Kane + tidy",
 )
 HEAD = (
-    "| system | frames q̈ (simplified) | frames analyze | frames analyze, 2 processes "
+    "| system | frames q̈ (canonical) | frames field + q̈, fast path | frames analyze | frames analyze, 2 processes "
     "| Lagrange (no simplification) | Lagrange + tidy "
     "| Kane (no simplification) | Kane + tidy | Lagrange ÷ frames | Lagrange+tidy ÷ frames "
-    "| Kane ÷ frames | Kane+tidy ÷ frames |"
+    "| Kane ÷ frames | Kane+tidy ÷ frames | Lagrange ÷ fast path | Kane ÷ fast path |"
 )
 
 
@@ -345,9 +386,17 @@ def _tidied(r: dict) -> dict:
 
 
 def row(case: str, timeout: float) -> dict[str, dict]:
+    if case == "bicycle":  # the fast path against KanesMethod only (see the module docstring)
+        skip = {"time": None, "skipped": True}
+        return (
+            dict.fromkeys(COLUMNS, skip)
+            | {"frames fast": measure("fast", case, timeout)}
+            | {"Kane": measure("kane", case, timeout)}
+        )
     lag, kane = (measure(m, case, timeout) for m in ("lagrange", "kane"))
     return {
         "frames q̈": measure("frames", case, timeout),
+        "frames fast": measure("fast", case, timeout),
         "frames analyze": measure("analyze", case, timeout),
         "frames analyze, 2 processes": measure("analyze2", case, timeout),
         "Lagrange": lag,
@@ -357,11 +406,16 @@ def row(case: str, timeout: float) -> dict[str, dict]:
     }
 
 
+def _cell(r: dict) -> str:
+    return "—" if r.get("skipped") else fmt_t(r)
+
+
 def line(case: str, res: dict[str, dict]) -> str:
-    f = res["frames q̈"]
-    times = " | ".join(fmt_t(res[c]) for c in COLUMNS)
-    ratios = " | ".join(speed(res[c], f) for c in COLUMNS[3:])
-    return f"| {label(case)} | {times} | {ratios} |"
+    f, fast = res["frames q̈"], res["frames fast"]
+    times = " | ".join(_cell(res[c]) for c in COLUMNS)
+    ratios = " | ".join(speed(res[c], f) for c in COLUMNS[4:])
+    fast_ratios = " | ".join(speed(res[c], fast) for c in ("Lagrange", "Kane"))
+    return f"| {label(case)} | {times} | {ratios} | {fast_ratios} |"
 
 
 def _le(a: dict, b: dict) -> bool:
@@ -394,7 +448,27 @@ def targets(results: dict[str, dict[str, dict]], anh: dict, cmd: dict[str, float
             if c.startswith("k") and not all(_le(res["frames q̈"], res[s + kind]) for s in ("Lagrange", "Kane"))
         ]
         verdict = "met" if not slower else "NOT met at " + ", ".join(slower)
-        out.append(f"- frames q̈ no slower than SymPy (Lagrange and Kane{kind or ', no simplification'}): {verdict}")
+        out.append(
+            f"- frames q̈ (canonical) no slower than SymPy (Lagrange and Kane{kind or ', no simplification'}) on the "
+            f"§7.1 class: {verdict}"
+        )
+    # issue 33 part 4: the fast path against SymPy without simplification, on every system measured
+    counted = [c for c in results if c.startswith(("k", "rand")) or c in ("carriage", "bicycle")]
+    slower = [
+        label(c).split(" (")[0]
+        for c in counted
+        if not all(
+            _le(results[c]["frames fast"], results[c][s])
+            for s in ("Lagrange", "Kane")
+            if not results[c][s].get("skipped")
+        )
+    ]
+    kinds = sorted({"random" if c.startswith("rand") else "§7.1" if c.startswith("k") else c for c in counted})
+    out.append(
+        f"- frames field + q̈ (fast path) no slower than SymPy without simplification on all {len(counted)} systems "
+        f"({', '.join(kinds)}; {sum(c.startswith('rand') for c in counted)} random): "
+        + ("met" if not slower else "NOT met at " + ", ".join(slower))
+    )
     rand = {c: res["frames analyze"] for c, res in results.items() if c.startswith("rand") and int(c[4:]) <= 5}
     if rand:
         late = [label(c) for c, r in rand.items() if r.get("time") is None or r["time"] > 60.0]
@@ -434,16 +508,19 @@ def main() -> None:
         return
     os.environ[TIMEOUT_ENV] = str(args.timeout)
     ks, ns = (QUICK["ks"], QUICK["random"]) if args.quick else (args.ks, list(RANDOM_NS))
-    cases = [f"k{k}" for k in ks] + ["carriage"] + [f"rand{n}" for n in ns]
+    cases = [f"k{k}" for k in ks] + ["carriage"] + [f"rand{n}" for n in ns] + ([] if args.quick else ["bicycle"])
     print(f"# frames {fr.__version__}, sympy {sp.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
     print(f"# limit {args.timeout:.0f} s per measurement; ratios are SymPy time ÷ frames q̈ time\n")
     print(HEAD)
-    print("|---" * 12 + "|", flush=True)
+    print("|---" * 15 + "|", flush=True)
     results = {}
     for case in cases:
         results[case] = row(case, args.timeout)
         print(line(case, results[case]), flush=True)
     print()
+    if "bicycle" in results and "import" in results["bicycle"]["frames fast"]:
+        imp_t = results["bicycle"]["frames fast"]["import"]
+        print(f"- Whipple bicycle: from_mechanics (not in the fast-path column): {imp_t:.1f} s")
     for case, res in results.items():
         for col, r in res.items():
             if "error" in r or "step" in r:

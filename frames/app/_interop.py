@@ -44,7 +44,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
-from ..algebra import canon, exact_inverse, is_zero, solve_exact, tidy, trig_normal
+from ..algebra import canon, exact_inverse, is_zero, solve_exact, step, tidy, trig_normal
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
@@ -524,9 +524,17 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     n, o, k = len(qs), len(us), len(method._udep)
     p = o - k
     if o != n:
+        without = [u.func.__name__ for j, u in enumerate(us) if all(x == 0 for x in method._k_ku_implicit.col(j))]
         raise InvalidExpressionError(
             f"{what}: {o} generalized speeds for {n} coordinates; frames needs one speed per coordinate "
             "(u = W(q) q̇ with W invertible) so that the speeds are quasi-velocities"
+            + (
+                f". The speeds {without} have no coordinate: add one for each (a wheel angle θ with θ̇ = u), and give "
+                "every point whose velocity is set by fiat (a contact point with set_vel(N, 0)) its position, "
+                "as benchmarks/bicycle.py does for SymPy's bicycle"
+                if without
+                else ""
+            )
         )
     if not method._k_kqdot:
         raise ArgumentError(f"{what}: the KanesMethod has no kinematic differential equations (kd_eqs)")
@@ -566,8 +574,9 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
         B = sp.zeros(0, n)
     P = sp.eye(n)
     P[p:, :] = B
-    bodies_T, checks = _kinetic_energy(method.bodies, N, what)
-    V, checks2 = _potential(method.loads, N, what, names.zero)
+    with step("from_mechanics: kinetic and potential energy"):
+        bodies_T, checks = _kinetic_energy(method.bodies, N, what)
+        V, checks2 = _potential(method.loads, N, what, names.zero)
     L = names(bodies_T - V, f"{what}: kinetic and potential energy")
     chart, funcs = _chart_for(qsyms, [L, *W, *B], dummies, {u.func.__name__ for u in us}, what)
     back = dict(zip(dummies, chart.u, strict=True))
@@ -583,9 +592,10 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     v = sp.symbols(vnames)
     Theta = (P * W).applyfunc(tidy)
     try:
-        frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
-        frame = frame.with_coframe(Theta)
-        Pinv = exact_inverse(P)
+        with step("from_mechanics: the frame dual to the speeds"):
+            frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
+            frame = frame.with_coframe(Theta)
+            Pinv = exact_inverse(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except (ZeroDivisionError, FramesError) as exc:
@@ -608,8 +618,9 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
                     f"{what}: configuration_constraints: the derivative of {c} = 0 is not implied by the "
                     "velocity constraints; frames needs them among the velocity constraints"
                 )
-    _check_kinematics([*checks, *checks2], names, frame, m)
-    lag = Lagrangian(chart, tidy(L))
+    with step("from_mechanics: the kinematics checked"):
+        _check_kinematics([*checks, *checks2], names, frame, m)
+        lag = Lagrangian(chart, tidy(L))
     params = {s.name: s for s in chart.params} | funcs
     return MechanicsImport("kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names)
 
@@ -682,7 +693,7 @@ def _ldl(M: sp.Matrix, variables: set[sp.Symbol], what: str) -> tuple[sp.Matrix,
     G = sp.zeros(n, n)
     D: list[sp.Expr] = []
     left = list(range(n))
-    for step in range(n):
+    for row in range(n):
         cands = [i for i in left if not is_zero(A[i, i])]
         if not cands:
             raise RegularityError(
@@ -693,9 +704,9 @@ def _ldl(M: sp.Matrix, variables: set[sp.Symbol], what: str) -> tuple[sp.Matrix,
         d = tidy(A[i, i])
         D.append(d)
         left.remove(i)
-        G[step, i] = 1
+        G[row, i] = 1
         for j in left:
-            G[step, j] = tidy(A[i, j] / d)
+            G[row, j] = tidy(A[i, j] / d)
         for r in left:
             for c in left:
                 A[r, c] = tidy(A[r, c] - A[r, i] * A[i, c] / d)

@@ -70,7 +70,66 @@ def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]
     the reduced echelon form of ``[A | −b]`` over ``QQ(params)``."""
     if not table.rows:
         return [sp.S.Zero] * n, [[sp.S.One if i == j else sp.S.Zero for i in range(n)] for j in range(n)]
-    return _rref_small([[table.ctx.to_expr(p) for p in r] for r in table.rows], n)
+    ctx = table.ctx
+    picked = _independent_rows(table, n)
+    if picked is not None and len(picked) < len(table.rows):
+        sub = _rref_small([[ctx.to_expr(p) for p in table.rows[i]] for i in picked], n)
+        if sub is None:  # some of the equations are inconsistent: so are all of them
+            return None
+        if _satisfies(table, sub):  # every equation holds for the solution and its null space: exact
+            return sub
+    return _rref_small([[ctx.to_expr(p) for p in r] for r in table.rows], n)
+
+
+def _independent_rows(table: _Rows, n: int) -> list[int] | None:
+    """Rows of ``[A | −b]`` independent at a rational point of the parameters (a basis of the row space there),
+    or None. At a generic point they span the rows over ``QQ(params)``; :func:`_satisfies` checks that exactly."""
+    ctx = table.ctx
+    # the smallest rows first: the basis picked greedily is then the simplest one (small pivots, small fractions)
+    order = sorted(range(len(table.rows)), key=lambda i: sum(len(p) for p in table.rows[i]))
+    for point in ctx.generic_points(2):
+        vals = [v for _, v in point]
+        rows = []
+        for i in order:
+            checkpoint()
+            rows.append([_value(p, vals) for p in table.rows[i]])
+        cols = [[rows[i][k] for i in range(len(rows))] for k in [*range(1, n + 1), 0]]
+        _, pivots = DomainMatrix(cols, (n + 1, len(rows)), sp.QQ).rref()
+        if pivots:
+            return sorted(order[j] for j in pivots)
+    return None
+
+
+def _value(p: Any, vals: list[Any]) -> Any:
+    """The polynomial ``p`` at the point ``vals`` (a value per generator), term by term."""
+    total = 0
+    for monom, c in p.terms():
+        for v, e in zip(vals, monom, strict=True):
+            if e:
+                c *= v**e
+        total += c
+    return total
+
+
+def _satisfies(table: _Rows, solution: tuple[list[sp.Expr], list[list[sp.Expr]]]) -> bool:
+    """True if the particular solution and every null-space vector satisfy every row, exactly (in the ring:
+    ``Σ_k r[k+1] N_k (D/D_k) + r[0] D = 0`` over the common denominator ``D``)."""
+    ctx = table.ctx
+    x, basis = solution
+    for vec, affine in [(x, True), *((z, False) for z in basis)]:
+        fr_ = [ctx.from_expr(e) for e in vec]
+        den = ctx.ring.one
+        for f in fr_:
+            den = ctx.lcm(den, f.denom)
+        nums = [f.numer * ctx.quotient(den, f.denom) for f in fr_]
+        for r in table.rows:
+            checkpoint()
+            total = sum((r[k + 1] * nums[k] for k in range(len(nums)) if r[k + 1] and nums[k]), ctx.ring.zero)
+            if affine:
+                total += r[0] * den
+            if ctx.reduce(total):
+                return False
+    return True
 
 
 def _rref_small(rows: list[list[sp.Expr]], n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
