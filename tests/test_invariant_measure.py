@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import frames as fr
 from frames import strategies as fst
 from frames.dynamics._measure import _ratint_primitive
+from frames.dynamics._measure_linear import _linear_rows_field, _rref_small, _rref_solve
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -472,3 +473,26 @@ def test_field_free_route_refuses_a_singular_hessian_and_a_time_dependent_frame(
         fr.NonholonomicSystem(fr.Lagrangian(cht, sum(u**2 for u in cht.u) / 2), Ft, 1), pointwise=True
     )
     assert res.exists is None and "depends on time" in res.reason
+
+
+def test_the_ansatz_equations_solved_on_independent_rows_equal_the_full_elimination():
+    """The linear equations of the ansatz are solved on rows independent at a rational point, and the solution is
+    checked exactly on every row: the same particular solution and null space as the elimination of all rows."""
+    a, b, q = sp.symbols("a b q")
+    # unknowns x1, x2, x3; many redundant equations (one per monomial of q), one parameter-dependent
+    terms = [
+        [-(a + b) * sp.sin(q), sp.sin(q), sp.S.Zero, sp.S.Zero],
+        [-2 * (a + b) * sp.sin(q) * sp.cos(q), 2 * sp.sin(q) * sp.cos(q), sp.S.Zero, sp.S.Zero],
+        [-a * q**2, sp.S.Zero, a * q**2, a * q**2],
+        [-a * q, sp.S.Zero, a * q, a * q],
+    ]
+    table = _linear_rows_field(terms, (q,))
+    fast = _rref_solve(table, 3)
+    full = _rref_small([[table.ctx.to_expr(p) for p in r] for r in table.rows], 3)
+    assert fast is not None and full is not None
+    assert all(sp.cancel(x - y) == 0 for x, y in zip(fast[0], full[0], strict=True))
+    assert fast[1] == full[1]
+    assert fast[0][0] == a + b and len(fast[1]) == 1
+    # an inconsistent system: no solution either way
+    bad = _linear_rows_field([[sp.S.One, sp.S.Zero, sp.S.Zero, sp.S.Zero], *terms], (q,))
+    assert _rref_solve(bad, 3) is None
