@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from sympy.matrices.utilities import dotprodsimp
 
 from ..algebra import canon, canon_matrix, derivative, expect, is_zero
 from ..errors import ArgumentError, ConstraintError
@@ -272,7 +273,8 @@ class LinearConstraints:
 
     def distribution(self) -> Distribution:
         """D = ker a, spanned by a basis of the null space (cancelled)."""
-        basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
+        with dotprodsimp(False):  # sympy's intermediate simplification: the zero test decides, canon writes
+            basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
         fields = []
         for b in basis:
             b = sp.Matrix(b).applyfunc(canon)
