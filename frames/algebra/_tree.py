@@ -83,7 +83,7 @@ def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr
     out = []
     for e in exprs:
         checkpoint()
-        out.append(walk(sp.sympify(e)))
+        out.append(walk(sp.sympify(e, strict=True)))
     return out  # type: ignore[return-value]
 
 
@@ -94,7 +94,7 @@ def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = D
     ctx = _MP
     memo: dict[sp.Basic, Any] = {}
     with ctx.workdps(digits):
-        base = {k: _number(sp.sympify(v)) for k, v in point.items()}
+        base = {k: _number(sp.sympify(v, strict=True)) for k, v in point.items()}
 
         def ev(e: sp.Basic) -> Any:
             hit = memo.get(e)
@@ -130,7 +130,7 @@ def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = D
             out = []
             for e in exprs:
                 checkpoint()
-                out.append(ev(sp.sympify(e)))
+                out.append(ev(sp.sympify(e, strict=True)))
         except (_NotNumeric, ZeroDivisionError) as exc:
             raise ValueError(f"tree_values: cannot evaluate {exc}") from None
         return out
@@ -166,7 +166,7 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
     >>> tree_derivative([x * sp.sin(y)], {x: u, y: w})
     [u*sin(y) + w*x*cos(y)]
     """
-    direction = {x: sp.sympify(r) for x, r in direction.items()}
+    direction = {x: sp.sympify(r, strict=True) for x, r in direction.items()}
     vars_ = set(direction)
     memo: dict[sp.Basic, sp.Expr] = {}
     free: dict[sp.Basic, bool] = {}
@@ -207,7 +207,7 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
     out = []
     for e in exprs:
         checkpoint()
-        out.append(d(sp.sympify(e)))
+        out.append(d(sp.sympify(e, strict=True)))
     return out
 
 
