@@ -70,7 +70,10 @@ def _agree(nh: fr.NonholonomicSystem) -> None:
     fast, exact = nh.field(canonical=False), nh.field()
     assert fast.frame == exact.frame and fast.m == exact.m
     assert all(is_zero(a - b) for a, b in zip(fast.Gamma, exact.Gamma, strict=True))
-    assert fast.canonical() == exact
+    canonical = fast.canonical()
+    assert canonical.frame == exact.frame and all(
+        is_zero(a - b) for a, b in zip(canonical.Gamma, exact.Gamma, strict=True)
+    )
     acc_fast, acc = nh.accelerations(canonical=False), nh.accelerations()
     on_C = {u: x for u, x in nh.u_on_C.items()}  # q̈ is valid on C: compare there
     assert all(is_zero((a - b).xreplace(on_C)) for a, b in zip(acc_fast, acc, strict=True))

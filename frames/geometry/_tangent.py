@@ -362,10 +362,13 @@ class SecondOrderField(Value):
 
     @budgeted("SecondOrderField.canonical")
     def canonical(self) -> SecondOrderField:
-        """The same field with every ``Γ^i`` in the library's canonical form (:func:`frames.algebra.tidy`).
+        """The same field with every ``Γ^i`` written by :func:`frames.algebra.tidy` (expanded, cancelled, reduced
+        by ``sin² + cos² = 1``).
 
-        The fast path (``NonholonomicSystem.field(canonical=False)``) returns exact trees; this writes them as
-        the default path does (the time it takes is that of expanding and cancelling them).
+        The fast path (``NonholonomicSystem.field(canonical=False)``) returns exact trees; this writes them in
+        the library's normal form (the time it takes is that of expanding and cancelling them). The expressions
+        equal the default path's exactly (:func:`frames.algebra.is_zero` of the difference); where a Pythagorean
+        identity leaves a choice, their written form may differ.
         """
         return SecondOrderField(self.frame, [tidy(g) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent)
 
