@@ -390,28 +390,29 @@ def _evaluate_shifts(e: sp.Expr) -> sp.Expr:
     return e.xreplace(rep) if rep else e
 
 
+def _field_normal(e: sp.Expr) -> sp.Expr | None:
+    """The normal form of ``e`` in the field :class:`RationalFunctions` of its generators, or None outside it."""
+    try:
+        ctx = RationalFunctions([e], exp=True)
+    except UnsupportedExpression:
+        return None
+    return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def _trig_normal(e: sp.Expr) -> sp.Expr:
     """:func:`trig_normal` of an expression with ``sin``/``cos`` (memoised)."""
     shifted = _evaluate_shifts(e)
     if shifted != e:
         return trig_normal(shifted)
-    try:  # the field QQ(x, sin a, cos a, exp r, f(t)): reduce and cancel there, no expression-level cancel
-        ctx = RationalFunctions([e], exp=True)
-    except UnsupportedExpression:
-        pass
-    else:
-        return ctx.to_expr(ctx.normal(ctx.from_expr(e)))
+    # the field QQ(x, sin a, cos a, exp r, f(t)): reduce and cancel there, no expression-level cancel
+    out = _field_normal(e)
+    if out is not None:
+        return out
     memo: dict[sp.Expr, sp.Expr] = {}
     generic = generic_form(e, memo)  # radicals, log …: generators of their own (see _canon_outside)
-    if memo:
-        try:
-            ctx = RationalFunctions([generic], exp=True)
-        except UnsupportedExpression:
-            pass
-        else:
-            out = ctx.to_expr(ctx.normal(ctx.from_expr(generic)))
-            return out.xreplace({d: sub for sub, d in memo.items()})
+    if memo and (out := _field_normal(generic)) is not None:
+        return out.xreplace({d: sub for sub, d in memo.items()})
     e = canon(e)
     args = _trig_args(e)
     num, den = sp.fraction(sp.together(e))

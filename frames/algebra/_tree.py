@@ -16,7 +16,7 @@ times. The functions here visit every distinct node once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import mpmath
@@ -24,13 +24,13 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from ._budget import checkpoint
-from ._field import _GENERIC
+from ._zero import generic_points
 
 __all__ = ["tree_derivative", "tree_solve", "tree_subs", "tree_values"]
 
 #: digits of the numerical elimination that chooses the pivots
 DIGITS = 40
-#: a pivot is far from zero when it exceeds this fraction of the largest entry of its column
+#: a pivot is far from zero when it exceeds this fraction of the largest entry of the matrix being eliminated
 PIVOT = 1e-12
 
 _MP = mpmath.MPContext()
@@ -57,6 +57,15 @@ class _NotNumeric(Exception):
     """A node the evaluator does not know, or a pole."""
 
 
+def _each(exprs: Sequence[Any], fn: Callable[[sp.Basic], Any]) -> list[Any]:
+    """``fn`` of each expression (never a string: ``strict``), with a checkpoint between two."""
+    out = []
+    for e in exprs:
+        checkpoint()
+        out.append(fn(sp.sympify(e, strict=True)))
+    return out
+
+
 def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr]:
     """``[e.xreplace(mapping) for e in exprs]``, each distinct sub-expression visited once.
 
@@ -80,11 +89,7 @@ def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr
         memo[e] = out
         return out
 
-    out = []
-    for e in exprs:
-        checkpoint()
-        out.append(walk(sp.sympify(e, strict=True)))
-    return out  # type: ignore[return-value]
+    return _each(exprs, walk)
 
 
 def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = DIGITS) -> list[Any]:
@@ -127,13 +132,9 @@ def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = D
             return val
 
         try:
-            out = []
-            for e in exprs:
-                checkpoint()
-                out.append(ev(sp.sympify(e, strict=True)))
+            return _each(exprs, ev)
         except (_NotNumeric, ZeroDivisionError) as exc:
             raise ValueError(f"tree_values: cannot evaluate {exc}") from None
-        return out
 
 
 def _number(e: sp.Basic) -> Any:
@@ -197,44 +198,11 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
         elif isinstance(e, sp.Function) and len(e.args) == 1 and not isinstance(e, AppliedUndef):
             out = e.fdiff(1) * d(e.args[0])
         else:
-            out = sp.Add(*[sp.diff(e, x) * dx for x, dx in direction.items() if has_var(e, x)])
+            out = sp.Add(*[sp.diff(e, x) * dx for x, dx in direction.items() if e.has(x)])
         memo[e] = out
         return out
 
-    def has_var(e: sp.Basic, x: Any) -> bool:
-        return e.has(x)
-
-    out = []
-    for e in exprs:
-        checkpoint()
-        out.append(d(sp.sympify(e, strict=True)))
-    return out
-
-
-def _variables(exprs: Sequence[sp.Expr]) -> list[sp.Basic]:
-    atoms: set[sp.Basic] = set()
-    seen: set[sp.Basic] = set()
-    stack = list(exprs)
-    while stack:
-        e = stack.pop()
-        if e in seen:
-            continue
-        seen.add(e)
-        if isinstance(e, sp.Derivative | AppliedUndef) or e.is_Symbol:
-            atoms.add(e)
-        stack.extend(e.args)
-    order = sorted(atoms, key=sp.default_sort_key)
-    # a derivative before the function it differentiates: its value is set on its own
-    return [a for a in order if isinstance(a, sp.Derivative)] + [a for a in order if not isinstance(a, sp.Derivative)]
-
-
-def generic_points(exprs: Sequence[sp.Expr], tries: int = 4) -> list[dict[sp.Basic, sp.Rational]]:
-    """Rational points of the variables of ``exprs`` (the library's generic values), one per try."""
-    order = _variables(exprs)
-    return [
-        {a: sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)]) for i, a in enumerate(order)}
-        for k in range(tries)
-    ]
+    return _each(exprs, d)
 
 
 def tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
@@ -258,7 +226,7 @@ def tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
     n = A.rows
     if A.cols != n or B.rows != n:
         raise ValueError(f"tree_solve: expected a square system, got {A.shape} and {B.shape}")
-    for point in generic_points(list(A)):
+    for point in generic_points(list(A), 4):
         try:
             vals = tree_values(list(A), point)
         except ValueError:
@@ -279,8 +247,7 @@ def _pivots(N: list[list[Any]]) -> list[int] | None:
     for k in range(n):
         col = [abs(N[i][k]) for i in rows]
         best = max(range(len(rows)), key=lambda i: col[i])
-        scale = max(col)
-        if scale == 0 or col[best] <= PIVOT * max(scale, max(abs(x) for row in N for x in row)):
+        if col[best] <= PIVOT * max(abs(x) for row in N for x in row):  # also a zero column
             return None
         p = rows.pop(best)
         order.append(p)

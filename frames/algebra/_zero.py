@@ -168,14 +168,7 @@ def proved_full_rank(M: sp.MatrixBase) -> bool:
 
 
 def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
-    atoms: set[sp.Expr] = set()
-    for x in M:
-        atoms |= x.atoms(sp.Derivative) | x.atoms(AppliedUndef) | x.free_symbols
-    order = sorted(atoms, key=sp.default_sort_key)
-    derivs = [a for a in order if isinstance(a, sp.Derivative)]
-    rest = [a for a in order if not isinstance(a, sp.Derivative)]
-    for k in range(tries):
-        vals = {a: sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)]) for i, a in enumerate(derivs + rest)}
+    for vals in generic_points(list(M), tries):
         try:
             A = [[complex(sp.N(x.xreplace(vals), DIGITS)) for x in M.row(i)] for i in range(M.rows)]
         except (TypeError, ValueError, ZeroDivisionError):  # a pole, or a value that does not evaluate
@@ -192,6 +185,29 @@ def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
         if abs(det) > 1e-9 * scale:
             return True
     return False
+
+
+def generic_points(exprs: list[sp.Expr], tries: int) -> list[dict[sp.Basic, sp.Rational]]:
+    """Rational points of the variables of ``exprs`` (symbols, undefined functions, derivatives; the library's
+    generic values), one per try. The variables are collected walking each shared node once."""
+    atoms: set[sp.Basic] = set()
+    seen: set[sp.Basic] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if isinstance(e, sp.Derivative | AppliedUndef) or e.is_Symbol:
+            atoms.add(e)
+        stack.extend(e.args)
+    order = sorted(atoms, key=sp.default_sort_key)
+    # the derivatives first: a derivative's value is set on its own, before the function it differentiates
+    order = [a for a in order if isinstance(a, sp.Derivative)] + [a for a in order if not isinstance(a, sp.Derivative)]
+    return [
+        {a: sp.Rational(*_GENERIC[(3 * i + 5 * k + 1) % len(_GENERIC)]) for i, a in enumerate(order)}
+        for k in range(tries)
+    ]
 
 
 def _outside(e: sp.Expr, why: str) -> ZeroDecision:

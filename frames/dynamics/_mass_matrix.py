@@ -60,7 +60,6 @@ class MassMatrixForm:
         self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
         self._H: dict[tuple[int, int], sp.Expr] = {}
         self._E: dict[int, sp.Expr] = {}
-        self._a: list[sp.Expr] | None = None
 
     def H(self, k: int, l: int) -> sp.Expr:
         """``∂²L/∂u^k∂u^l`` on C."""
@@ -115,6 +114,10 @@ class MassMatrixForm:
             terms.setdefault(l, []).append(v[al] * u[s] * x)
         return [sp.Add(*terms.get(l, [])) for l in range(n)]
 
+    @cached_property
+    def _drift_on_C(self) -> list[sp.Expr]:
+        return self.acceleration_drift()
+
     def E(self, k: int) -> sp.Expr:
         r"""``E_k`` (module docstring), on C."""
         if k not in self._E:
@@ -124,10 +127,9 @@ class MassMatrixForm:
             t = self.lagrangian.chart.t
             if t is not None and self.lagrangian.time_dependent:
                 e -= sp.diff(self.dLdu[k], t)
-            if self._a is None:
-                self._a = self.acceleration_drift()
+            a = self._drift_on_C
             e = tree_subs([e], self.on_C)[0]
-            self._E[k] = e - sp.Add(*[self.H(k, l) * self._a[l] for l in range(n) if self._a[l] != 0])
+            self._E[k] = e - sp.Add(*[self.H(k, l) * a[l] for l in range(n) if a[l] != 0])
         return self._E[k]
 
     def rows(self, rows: list[int]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:

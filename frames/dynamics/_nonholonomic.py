@@ -537,7 +537,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             M, f = self._mass_matrix.rows(list(self.alpha))
             G = tree_solve(M, f)
             if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
-                return self.field()
+                self._cache["field_raw"] = self.field()
+                return self._cache["field_raw"]  # type: ignore[no-any-return]
             self._cache["field_raw"] = SecondOrderField._trees(
                 self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
             )

@@ -14,6 +14,7 @@ Conventions (DESIGN.md):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -263,9 +264,7 @@ class Frame:
                         f"Frame.with_coframe: coframe: row {i + 1} paired with field {j + 1} gives {P[i, j]}, "
                         f"not {1 if i == j else 0}: not the dual coframe of {self!r}"
                     )
-        new = Frame.__new__(Frame)
-        for name in ("fields", "v", "matrix", "_det"):
-            object.__setattr__(new, name, getattr(self, name))
+        new = copy.copy(self)  # the same fields, and what is already known of them
         new.__dict__["coframe_matrix"] = sp.ImmutableMatrix(Th)
         return new
 
