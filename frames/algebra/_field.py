@@ -19,7 +19,8 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyElement
 
 from ._budget import checkpoint
-from ._flint import flint_cancel, flint_factor_list, flint_normal, flint_product, flint_solve_den
+from ._flint import enabled as flint_enabled
+from ._flint import flint_cancel, flint_factor_list, flint_gcd, flint_normal, flint_product, flint_solve_den
 from ._lattice import (
     _EXP_TYPES,
     _HYPERBOLIC,
@@ -468,6 +469,27 @@ class RationalFunctions:
         return q
 
     @staticmethod
+    def fast_gcd() -> bool:
+        """True if :meth:`cancel` takes FLINT's gcd (the ``fast`` extra): cheap at every size."""
+        return flint_enabled()
+
+    @staticmethod
+    def product(p: Any, q: Any) -> Any:
+        """``p * q`` for two polynomials of this ring: a large product in pieces, with the budget's checkpoint
+        between them (FLINT when installed)."""
+        return flint_product(p, q)
+
+    @staticmethod
+    def lcm_cofactors(a: Any, b: Any) -> tuple[Any, Any]:
+        """``(a/g, b/g)`` with ``g = gcd(a, b)`` (FLINT's gcd when installed): ``lcm = a·(b/g) = b·(a/g)``."""
+        g = flint_gcd(a, b)
+        if g is None:
+            g = a.gcd(b)
+        if g.is_ground:
+            return a, b
+        return RationalFunctions.quotient(a, g), RationalFunctions.quotient(b, g)
+
+    @staticmethod
     def lcm(a: Any, b: Any) -> Any:
         """A least common multiple of two polynomials of this ring, up to a constant (FLINT's gcd when installed)."""
         return lcm(a, b)
@@ -555,9 +577,10 @@ class RationalFunctions:
         syms = self.ring.symbols
         pos = {g: i for i, g in enumerate(syms)}
         for k in range(tries):
-            point: list[Any] = [QQ(*_GENERIC[(7 * i + 3 * k) % len(_GENERIC)]) for i in range(len(syms))]
+            shift = k // len(_GENERIC)  # beyond the table's period: shifted values, so every point is new
+            point: list[Any] = [QQ(*_GENERIC[(7 * i + 3 * k) % len(_GENERIC)]) + shift for i in range(len(syms))]
             for j, (s_a, c_a) in enumerate(self._pairs):
-                t = QQ(*_GENERIC[(5 * j + k + 1) % len(_GENERIC)])
+                t = QQ(*_GENERIC[(5 * j + k + 1) % len(_GENERIC)]) + shift
                 point[pos[s_a]] = 2 * t / (1 + t * t)
                 point[pos[c_a]] = (1 - t * t) / (1 + t * t)
             yield list(zip(self.ring.gens, point, strict=True))
@@ -578,7 +601,9 @@ class RationalFunctions:
             if all(m[i_s] < 2 for m in terms):
                 continue
             out: dict[tuple[int, ...], Any] = {}
-            for mon, c in terms.items():
+            for i, (mon, c) in enumerate(terms.items()):
+                if not i % 4096:  # a large polynomial: the budget is checked inside one reduction
+                    checkpoint()
                 k, e = divmod(mon[i_s], 2)
                 if k == 0:
                     out[mon] = out.get(mon, 0) + c

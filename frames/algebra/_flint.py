@@ -26,6 +26,7 @@ __all__ = [
     "flint_cancel",
     "flint_factor_list",
     "flint_normal",
+    "flint_gcd",
     "flint_product",
     "flint_quotient",
     "flint_solve_den",
@@ -214,6 +215,16 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
     if not g.is_one():
         num, den = num / g, den / g
     return _back(num, ring), _back(den, ring)
+
+
+def flint_gcd(a: Any, b: Any) -> Any:
+    """``gcd(a, b)`` of two ``PolyElement`` over QQ by FLINT, or None when FLINT is not used."""
+    ring = a.ring
+    if not enabled() or ring.ngens == 0 or not ring.domain.is_QQ or a.is_ground or b.is_ground:
+        return None
+    checkpoint()
+    ctx = _context(ring.ngens)
+    return _back(_to(a, ctx).gcd(_to(b, ctx)), ring)
 
 
 def flint_cancel(num: Any, den: Any) -> tuple[Any, Any] | None:

@@ -191,7 +191,8 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
             out = sp.Add(*[d(a) for a in e.args])
         elif e.is_Mul:
             args = e.args
-            out = sp.Add(*[sp.Mul(*args[:i], d(a), *args[i + 1 :]) for i, a in enumerate(args) if has(a)])
+            parts = [(i, d(a)) for i, a in enumerate(args) if has(a)]
+            out = sp.Add(*[sp.Mul(*args[:i], da, *args[i + 1 :]) for i, da in parts if da != 0])
         elif e.is_Pow and not has(e.args[1]):
             b, x = e.args
             out = x * b ** (x - 1) * d(b)
@@ -267,11 +268,13 @@ def _eliminate(A: sp.MatrixBase, B: sp.MatrixBase, perm: list[int]) -> sp.Immuta
             if M[i][k] == 0:
                 continue
             f = M[i][k] / M[k][k]
-            M[i] = [sp.S.Zero] * (k + 1) + [M[i][j] - f * M[k][j] for j in range(k + 1, n + r)]
+            M[i] = [sp.S.Zero] * (k + 1) + [
+                M[i][j] - f * M[k][j] if M[k][j] != 0 else M[i][j] for j in range(k + 1, n + r)
+            ]
     X = [[sp.S.Zero] * r for _ in range(n)]
     for k in reversed(range(n)):
         checkpoint()
         for c in range(r):
-            s = M[k][n + c] - sp.Add(*[M[k][j] * X[j][c] for j in range(k + 1, n)])
+            s = M[k][n + c] - sp.Add(*[M[k][j] * X[j][c] for j in range(k + 1, n) if M[k][j] != 0 and X[j][c] != 0])
             X[k][c] = s / M[k][k]
     return sp.ImmutableMatrix(X)

@@ -55,7 +55,7 @@ class MassMatrixForm:
         X = frame.matrix
         self.n = n
         self.q, self.u = list(ch.q), list(ch.u)
-        self.on_C = {self.u[k]: sp.Add(*[frame.v[al] * X[al, k] for al in range(m)]) for k in range(n)}
+        self.on_C = {self.u[k]: sp.Add(*[frame.v[al] * X[al, k] for al in range(m) if X[al, k] != 0]) for k in range(n)}
         L = lagrangian.expr
         self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
         self._H: dict[tuple[int, int], sp.Expr] = {}
@@ -82,7 +82,7 @@ class MassMatrixForm:
                 if M[j, k].free_symbols & set(self.q):
                     checkpoint()
                     for s in range(n):
-                        if (x := sp.diff(M[j, k], self.q[s])) != 0:
+                        if (x := tree_derivative([M[j, k]], {self.q[s]: 1})[0]) != 0:
                             d[(j, k, s)] = x
         return Th is not None, d
 
@@ -95,7 +95,7 @@ class MassMatrixForm:
         Th = tree_solve(sp.Matrix(F.matrix.T), sp.eye(self.n))
         if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse
             return list(F.v_in_u)
-        return [sp.Add(*[Th[al, k] * self.u[k] for k in range(self.n)]) for al in range(self.m)]
+        return [sp.Add(*[Th[al, k] * self.u[k] for k in range(self.n) if Th[al, k] != 0]) for al in range(self.m)]
 
     def acceleration_drift(self, natural: bool = False) -> list[sp.Expr]:
         r"""``a^l``: the acceleration ``u̇^l`` minus ``Γ^α X_α^l`` (module docstring), in ``(q, v^α)`` with ``u``
@@ -129,14 +129,20 @@ class MassMatrixForm:
                 e -= sp.diff(self.dLdu[k], t)
             a = self._drift_on_C
             e = tree_subs([e], self.on_C)[0]
-            self._E[k] = e - sp.Add(*[self.H(k, l) * a[l] for l in range(n) if a[l] != 0])
+            self._E[k] = e - sp.Add(*[h * a[l] for l in range(n) if a[l] != 0 and (h := self.H(k, l)) != 0])
         return self._E[k]
 
     def rows(self, rows: list[int]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         """``(M, f)``: ``M[r, β] = X_i^k H_kl X_β^l`` and ``f[r] = X_i^k E_k`` for ``i = rows[r]``, β ≤ m."""
         X, n, m = self.frame.matrix, self.n, self.m
-        HX = [[sp.Add(*[self.H(k, l) * X[b, l] for l in range(n) if X[b, l] != 0]) for b in range(m)] for k in range(n)]
-        M = [[sp.Add(*[X[i, k] * HX[k][b] for k in range(n) if X[i, k] != 0]) for b in range(m)] for i in rows]
+        HX = [
+            [sp.Add(*[h * X[b, l] for l in range(n) if X[b, l] != 0 and (h := self.H(k, l)) != 0]) for b in range(m)]
+            for k in range(n)
+        ]
+        M = [
+            [sp.Add(*[X[i, k] * HX[k][b] for k in range(n) if X[i, k] != 0 and HX[k][b] != 0]) for b in range(m)]
+            for i in rows
+        ]
         f = [sp.Add(*[X[i, k] * self.E(k) for k in range(n) if X[i, k] != 0]) for i in rows]
         return sp.ImmutableMatrix(M), sp.ImmutableMatrix(f)
 
@@ -145,4 +151,7 @@ class MassMatrixForm:
         F, n, m = self.frame, self.n, self.m
         G = tree_subs(list(Gamma[:m]), {F.v[al]: self._v_in_u[al] for al in range(m)})
         a = self.acceleration_drift(natural=True)
-        return [sp.Add(*[G[al] * F.matrix[al, l] for al in range(m)]) + a[l] for l in range(n)]
+        return [
+            sp.Add(*[G[al] * F.matrix[al, l] for al in range(m) if F.matrix[al, l] != 0 and G[al] != 0]) + a[l]
+            for l in range(n)
+        ]

@@ -97,7 +97,7 @@ from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
 from ._measure_flag import _flag_steps, _pointwise_flag
-from ._measure_linear import _linear_rows_field, _rref_solve
+from ._measure_linear import _linear_rows_field, _rref_solve, _sampled_solve
 from ._measure_pointwise import analyse_pointwise
 from ._nonholonomic import NonholonomicSystem
 
@@ -111,6 +111,8 @@ MAX_UNKNOWNS = 60
 #: numerators of the data with more operations than this give no candidate factors to the ansatz (factoring
 #: a numerator of thousands of terms takes minutes; the poles of log N's derivative are the denominators')
 FACTOR_NUMERATOR_OPS = 2000
+#: the same bound in terms of the ring: numerators with more terms give no candidate factors
+FACTOR_NUMERATOR_TERMS = 300
 
 
 def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
@@ -369,14 +371,7 @@ def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[s
         checkpoint()
         if not _depends(e, q):
             continue
-        for k, part in enumerate(sp.fraction(sp.together(e))):
-            if not _depends(part, q) or (k == 0 and op_count(part, FACTOR_NUMERATOR_OPS) > FACTOR_NUMERATOR_OPS):
-                continue  # a large numerator is not factored (minutes); denominators always are
-            try:
-                _, fl = sp.factor_list(part)
-            except (sp.PolynomialError, NotImplementedError):
-                continue
-            for f, _k in fl:
+        for f in _factors(e, q):
                 if _depends(f, q) and _depends(trig_normal(f), q) and not any(f == g or is_zero(f + g) for g in out):
                     out.append(f)
     for a in sorted({x.args[0] for e in exprs for x in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key):
@@ -385,6 +380,31 @@ def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[s
                 if f not in out:
                     out.append(f)
     return out
+
+
+def _factors(e: sp.Expr, q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
+    """The irreducible factors of the numerator and denominator of ``e``: in the ring (FLINT's factoring when
+    installed), else by sympy. A large numerator is not factored (minutes); denominators always are."""
+    try:
+        ctx = RationalFunctions([e])
+        f = ctx.normal(ctx.from_expr(e))
+    except UnsupportedExpression:
+        parts = sp.fraction(sp.together(e))
+        out = []
+        for k, part in enumerate(parts):
+            if not _depends(part, q) or (k == 0 and op_count(part, FACTOR_NUMERATOR_OPS) > FACTOR_NUMERATOR_OPS):
+                continue
+            try:
+                out += [g for g, _k in sp.factor_list(part)[1]]
+            except (sp.PolynomialError, NotImplementedError):
+                continue
+        return out
+    return [
+        ctx.to_expr(g)
+        for k, part in enumerate((f.numer, f.denom))
+        if not part.is_ground and (k == 1 or len(part) <= FACTOR_NUMERATOR_TERMS)
+        for g, _k in ctx.factor_list(part)[1]
+    ]
 
 
 def _monomials(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
@@ -401,9 +421,11 @@ def _monomials(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
 
 
 def _ansatz(
-    nh: NonholonomicSystem, c: list[sp.Expr], data: list[sp.Expr]
+    nh: NonholonomicSystem, c: list[sp.Expr], data: list[sp.Expr], sampled_only: bool = False
 ) -> tuple[sp.Expr, sp.Expr, list[sp.Expr]] | str:
-    r"""Solve ``X_α(f) = −c_α`` with ``f = Σ e_k log P_k + Σ d_m M_m``; ``(N, f, homogeneous f's)`` or why not."""
+    r"""Solve ``X_α(f) = −c_α`` with ``f = Σ e_k log P_k + Σ d_m M_m``; ``(N, f, homogeneous f's)`` or why not.
+
+    ``sampled_only``: only from samples (:func:`_sampled_solve`), without the coefficient table."""
     F = nh.frame
     q = F.chart.q
     X = F.fields[: nh.m]
@@ -421,10 +443,16 @@ def _ansatz(
     terms = [
         [c[al]] + [_apply(X[al], P) / P for P in factors] + [_apply(X[al], M) for M in monos] for al in range(nh.m)
     ]
-    table = _linear_rows_field(terms, q)
-    if table is None:
-        return not_rational
-    solved = _rref_solve(table, len(basis))
+    sampled = _sampled_solve(terms, q, len(basis))
+    if sampled is True and sampled_only:
+        return "undecided from samples"
+    if sampled is True:  # undecided from samples: the coefficient table of every monomial
+        table = _linear_rows_field(terms, q)
+        if table is None:
+            return not_rational
+        solved = _rref_solve(table, len(basis))
+    else:
+        solved = sampled if sampled is not False else None
     if solved is None:
         return (
             f"no log N = Σ e_k log P_k + Σ d_m M_m solves X_α(log N) = −c_α, with P_k in "
@@ -477,6 +505,20 @@ def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr
 POINTWISE_TERMS = 150
 
 
+def _found(out: dict[str, Any], found: tuple[sp.Expr, sp.Expr, list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> None:
+    """Record the density ``N = exp f`` that the ansatz found (with the first integrals that may multiply it)."""
+    N, f, homog = found
+    out["density"] = N
+    out["log_form"] = tuple(tidy(derivative(f, x)) for x in q)
+    note = ""
+    if homog:
+        note = (
+            f"; the density is not unique: exp of {tuple(homog)} (functions of q annihilated by every X_α, "
+            "first integrals of the motion) may multiply it"
+        )
+    out.update(exists=True, reason=f"solved X_α(log N) = −c_α exactly (log N = {f}){note}")
+
+
 def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
     """Fill ``out`` (the fields of the result) step by step; what is known survives a spent budget."""
     F = nh.frame
@@ -511,6 +553,14 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
     data = list(c) + [x for x in F.matrix if x != 0] + [F.determinant]
     if not out["hessian_determinant"].has(*F.v, *([ch.t] if ch.t is not None else [])):
         data.append(out["hessian_determinant"])
+    with step("invariant_measure: ansatz for log N from samples"):  # a density found needs no flag steps
+        try:
+            early = _ansatz(nh, c, data, sampled_only=True)
+        except (BasePolynomialError, NotImplementedError, ArithmeticError):
+            early = "failed"
+    if not isinstance(early, str):
+        _found(out, early, q)
+        return
     R = F.anholonomy
     try:
         alg = _FieldAlgebra([*c, *F.matrix, *entries(R)], q)
@@ -577,16 +627,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         except (BasePolynomialError, NotImplementedError, ArithmeticError) as exc:
             found = f"the exact ansatz failed ({type(exc).__name__}: {exc})"
     if not isinstance(found, str):
-        N, f, homog = found
-        out["density"] = N
-        out["log_form"] = tuple(tidy(derivative(f, x)) for x in q)
-        note = ""
-        if homog:
-            note = (
-                f"; the density is not unique: exp of {tuple(homog)} (functions of q annihilated by every X_α, "
-                "first integrals of the motion) may multiply it"
-            )
-        out.update(exists=True, reason=f"solved X_α(log N) = −c_α exactly (log N = {f}){note}")
+        _found(out, found, q)
         return
     if not free:
         with step("invariant_measure: rational primitive"):

@@ -104,8 +104,8 @@ class _FieldAlgebra(_ExprAlgebra):
     CANCEL_TERMS = 300
 
     def norm(self, f: Any) -> Any:
-        if self.size(f) <= self.CANCEL_TERMS:
-            num, den = f.num.cancel(f.den)
+        if self.size(f) <= self.CANCEL_TERMS or f.den.is_ground or self.ctx.fast_gcd():
+            num, den = self.ctx.cancel(f.num, f.den)  # FLINT's gcd, when installed, at every size
             return _Frac(num, den)
         return f
 
@@ -270,7 +270,10 @@ class _Frac:
             return o
         if self.den == o.den:
             return _Frac(self.num + o.num, self.den)
-        return _Frac(self.num * o.den + o.num * self.den, self.den * o.den)
+        if self.den.is_ground or o.den.is_ground:
+            return _Frac(_mul(self.num, o.den) + _mul(o.num, self.den), _mul(self.den, o.den))
+        a, b = RationalFunctions.lcm_cofactors(self.den, o.den)  # over the lcm: a shared factor once
+        return _Frac(_mul(self.num, b) + _mul(o.num, a), _mul(self.den, b))
 
     def __neg__(self) -> _Frac:
         return _Frac(-self.num, self.den)
@@ -279,7 +282,7 @@ class _Frac:
         return self + (-o)
 
     def __mul__(self, o: Any) -> _Frac:
-        return _Frac(self.num * o.num, self.den * o.den)
+        return _Frac(_mul(self.num, o.num), _mul(self.den, o.den))
 
     def __rtruediv__(self, one: Any) -> _Frac:
         if one != 1:  # pragma: no cover - only 1/x is used
@@ -287,3 +290,8 @@ class _Frac:
         if not self.num:
             raise ZeroDivisionError("division by a zero rational function")
         return _Frac(self.den, self.num)
+
+
+def _mul(p: Any, q: Any) -> Any:
+    """``p * q``: a large product in pieces with checkpoints (FLINT when installed), a small one directly."""
+    return RationalFunctions.product(p, q) if len(p) > 1 and len(q) > 1 else p * q

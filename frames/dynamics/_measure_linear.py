@@ -8,6 +8,7 @@ one linear equation in the unknowns ``e_k, d_m`` whose coefficients are polynomi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
@@ -55,14 +56,145 @@ def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> 
             if not x:
                 continue
             checkpoint()
-            num = ctx.reduce(x.numer * ctx.quotient(den, x.denom))
-            for monom, coeff in num.terms():
+            num = ctx.reduce(ctx.product(x.numer, ctx.quotient(den, x.denom)))
+            for t, (monom, coeff) in enumerate(num.terms()):
+                if not t % 4096:
+                    checkpoint()
                 key = tuple(monom[i] for i in var)
                 par = tuple(0 if i in var else monom[i] for i in range(ngens))
                 cell = parts.setdefault(key, [{} for _ in row])[k]
                 cell[par] = cell.get(par, 0) + coeff
-        out += [[ctx.ring.from_dict(cell) for cell in cols] for cols in parts.values()]
+        for cols in parts.values():
+            checkpoint()
+            out.append([ctx.ring.from_dict(cell) for cell in cols])
     return _Rows(ctx, out)
+
+
+def _sampled_solve(
+    terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...], n: int
+) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | bool:
+    """Solve ``Σ_k x_k terms[α][k+1] = −terms[α][0]`` (constant ``x`` over ``QQ(params)``) from samples: the
+    solution ``(x, null-space basis)``, or False if there is none, or True if undecided here (then form the
+    coefficient table, :func:`_linear_rows_field`).
+
+    At generic rational points of the q-dependent generators every equation gives one linear equation over
+    ``QQ(params)`` with small entries; a solution of all equations solves these samples. The samples are first
+    solved modulo a prime at a rational point of the parameters:
+
+    - if there ``[A | b]`` has rank ``n + 1``, so has it over ``QQ(params)``, which exceeds the rank of ``A``:
+      no solution (exact);
+    - otherwise the unknowns that the solution and the null space use there are kept, the samples are solved
+      for those exactly (a few unknowns, a few rows), and the solution and each null vector are checked on the
+      equations exactly, with only the terms their nonzero entries take. If a check fails, True.
+    """
+    try:
+        ctx = RationalFunctions([t for row in terms for t in row])
+    except UnsupportedExpression:
+        return True
+    var = [g for g, x in zip(ctx.ring.gens, (ctx.to_expr(g) for g in ctx.field.gens), strict=True) if _depends(x, q)]
+    fracs = []
+    for row in terms:
+        checkpoint()
+        fracs.append([ctx.normal(ctx.from_expr(t)) for t in row])
+    samples: list[list[Any]] = []  # each: [−b, A entries] as field elements in the parameters
+    need = 2 * (n + 1) + 4
+    for point in ctx.generic_points(4 * need):
+        checkpoint()
+        at = [(g, v) for g, v in point if g in var]
+        values = [[(f.numer.subs(at), f.denom.subs(at)) for f in row] for row in fracs]
+        if all(d for row in values for _, d in row):  # no pole at this point
+            samples += [[ctx.field(a) / ctx.field(d) for a, d in row] for row in values]
+        if len(samples) >= need:
+            break
+    try:
+        pvals = [_mod(v) for _, v in next(iter(ctx.generic_points(1)))]
+        mod = [[*(_value_mod_frac(x, pvals) for x in r[1:]), -_value_mod_frac(r[0], pvals) % _PRIME] for r in samples]
+    except ZeroDivisionError:  # a pole of the parameters at this point
+        return True
+    if len(samples) < need:
+        return True
+    R, pivots = _rref_mod(mod, n + 1)
+    if len(pivots) == n + 1:
+        return False
+    if n in pivots:  # inconsistent at this point only: nothing proved
+        return True
+    keep = {p for k, p in enumerate(pivots) if R[k][n]}
+    for f in (j for j in range(n) if j not in pivots):
+        keep |= {f} | {p for k, p in enumerate(pivots) if R[k][f]}
+    cols = sorted(keep)
+    picked = _greedy_basis(([r[j] for j in cols] + [r[n]] for r in mod), len(cols) + 1)
+    sub = [[ctx.to_expr(samples[i][0]), *(ctx.to_expr(samples[i][j + 1]) for j in cols)] for i in picked]
+    solved = _rref_small(sub, len(cols)) if sub else ([sp.S.Zero] * len(cols), [])
+    if solved is None:
+        return True
+
+    def full(v: list[sp.Expr]) -> list[sp.Expr]:
+        out = [sp.S.Zero] * n
+        for j, x in zip(cols, v, strict=True):
+            out[j] = x
+        return out
+
+    x, basis = full(solved[0]), [full(z) for z in solved[1]]
+    for vec, affine in [(x, True), *((z, False) for z in basis)]:
+        for row in fracs:
+            checkpoint()
+            parts: dict[Any, Any] = {}
+            for k, v in enumerate(vec):
+                if v != 0 and row[k + 1]:
+                    c = ctx.from_expr(v)
+                    den = c.denom * row[k + 1].denom
+                    parts[den] = parts.get(den, ctx.ring.zero) + c.numer * row[k + 1].numer
+            if affine and row[0]:
+                parts[row[0].denom] = parts.get(row[0].denom, ctx.ring.zero) + row[0].numer
+            if parts and ctx.normal_sum(parts).numer:
+                return True
+    return x, basis
+
+
+def _rref_mod(rows: list[list[int]], ncols: int) -> tuple[list[list[int]], list[int]]:
+    """The reduced echelon form modulo :data:`_PRIME` (its nonzero rows) and the pivot columns."""
+    rows = [r[:] for r in rows]
+    out: list[list[int]] = []
+    pivots: list[int] = []
+    for c in range(ncols):
+        checkpoint()
+        k = next((i for i, r in enumerate(rows) if r[c]), None)
+        if k is None:
+            continue
+        inv = pow(rows[k][c], -1, _PRIME)
+        piv = [x * inv % _PRIME for x in rows.pop(k)]
+        rows = [_minus(r, r[c], piv) for r in rows]
+        out = [_minus(r, r[c], piv) for r in out]
+        out.append(piv)
+        pivots.append(c)
+    return out, pivots
+
+
+def _minus(row: list[int], f: int, other: list[int]) -> list[int]:
+    """``row − f · other`` modulo :data:`_PRIME`."""
+    return [(x - f * y) % _PRIME for x, y in zip(row, other, strict=True)] if f else row
+
+
+def _greedy_basis(rows: Iterable[list[int]], ncols: int) -> list[int]:
+    """Indices of the rows (modulo :data:`_PRIME`, taken in order, computed lazily) that are independent of the
+    ones before them: a basis of their span; it stops at ``ncols`` rows."""
+    basis: dict[int, list[int]] = {}  # pivot column -> row reduced, normalised there; the others zero there
+    picked = []
+    for i, row in enumerate(rows):
+        checkpoint()
+        for col, b in basis.items():
+            row = _minus(row, row[col], b)
+        c = next((k for k, x in enumerate(row) if x), None)
+        if c is None:
+            continue
+        inv = pow(row[c], -1, _PRIME)
+        row = [x * inv % _PRIME for x in row]
+        basis = {k: _minus(b, b[c], row) for k, b in basis.items()}
+        basis[c] = row
+        picked.append(i)
+        if len(basis) == ncols:
+            break
+    return picked
 
 
 def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
@@ -82,33 +214,55 @@ def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]
 
 
 def _independent_rows(table: _Rows, n: int) -> list[int] | None:
-    """Rows of ``[A | −b]`` independent at a rational point of the parameters (a basis of the row space there),
-    or None. At a generic point they span the rows over ``QQ(params)``; :func:`_satisfies` checks that exactly."""
+    """Rows of ``[A | −b]`` independent at a rational point of the parameters (a basis of the row space there,
+    modulo a large prime), or None. Rows independent modulo the prime are independent over ``QQ`` at the point,
+    hence over ``QQ(params)``; whether they span every row, :func:`_satisfies` checks exactly."""
     ctx = table.ctx
     # the smallest rows first: the basis picked greedily is then the simplest one (small pivots, small fractions)
     order = sorted(range(len(table.rows)), key=lambda i: sum(len(p) for p in table.rows[i]))
     for point in ctx.generic_points(2):
-        vals = [v for _, v in point]
-        rows = []
-        for i in order:
-            checkpoint()
-            rows.append([_value(p, vals) for p in table.rows[i]])
-        cols = [[rows[i][k] for i in range(len(rows))] for k in [*range(1, n + 1), 0]]
-        _, pivots = DomainMatrix(cols, (n + 1, len(rows)), sp.QQ).rref()
-        if pivots:
-            return sorted(order[j] for j in pivots)
+        try:
+            vals = [_mod(v) for _, v in point]
+            picked = _greedy_basis(([_value_mod(p, vals) for p in table.rows[i]] for i in order), n + 1)
+        except ZeroDivisionError:  # pragma: no cover - a denominator divisible by the prime: the next point
+            continue
+        if picked:
+            return sorted(order[j] for j in picked)
     return None
 
 
-def _value(p: Any, vals: list[Any]) -> Any:
-    """The polynomial ``p`` at the point ``vals`` (a value per generator), term by term."""
+#: the prime of the eliminations at a point (:func:`_independent_rows`, :func:`_sampled_solve`)
+_PRIME = 2**61 - 1
+
+
+def _mod(v: Any) -> int:
+    """The rational ``v`` modulo :data:`_PRIME`; ``ZeroDivisionError`` when its denominator is divisible by it."""
+    num, den = int(v.numerator), int(v.denominator)
+    if den % _PRIME == 0:
+        raise ZeroDivisionError(f"{v}: denominator divisible by the prime")
+    return num * pow(den, -1, _PRIME) % _PRIME
+
+
+def _value_mod(p: Any, vals: list[int]) -> int:
+    """The polynomial ``p`` (coefficients in ``QQ``) at the point ``vals`` modulo :data:`_PRIME`, term by term."""
     total = 0
-    for monom, c in p.terms():
+    for t, (monom, c) in enumerate(p.terms()):
+        if not t % 4096:
+            checkpoint()
+        x = _mod(c)
         for v, e in zip(vals, monom, strict=True):
             if e:
-                c *= v**e
-        total += c
+                x = x * pow(v, e, _PRIME) % _PRIME
+        total = (total + x) % _PRIME
     return total
+
+
+def _value_mod_frac(f: Any, vals: list[int]) -> int:
+    """The field element ``f`` at the point ``vals`` modulo :data:`_PRIME`; ``ZeroDivisionError`` at a pole."""
+    den = _value_mod(f.denom, vals)
+    if not den:
+        raise ZeroDivisionError("a pole at the point")
+    return _value_mod(f.numer, vals) * pow(den, -1, _PRIME) % _PRIME
 
 
 def _satisfies(table: _Rows, solution: tuple[list[sp.Expr], list[list[sp.Expr]]]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -272,15 +273,14 @@ class LinearConstraints:
         return complete_frame(self.distribution(), self.complement_fields() if complement is None else complement, v=v)
 
     def distribution(self) -> Distribution:
-        """D = ker a, spanned by a basis of the null space (cancelled)."""
+        """D = ker a, spanned by a basis of the null space (cancelled); computed once."""
+        return self._distribution
+
+    @cached_property
+    def _distribution(self) -> Distribution:
         with dotprodsimp(False):  # sympy's intermediate simplification: the zero test decides, canon writes
             basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
-        fields = []
-        for b in basis:
-            b = sp.Matrix(b).applyfunc(canon)
-            den = sp.lcm([sp.fraction(sp.together(x))[1] for x in b])
-            fields.append(VectorField(self.chart, list((b * den).applyfunc(canon))))
-        return Distribution(fields)
+        return Distribution([VectorField(self.chart, _cleared(list(b))) for b in basis])
 
     def __repr__(self) -> str:
         return "LinearConstraints(" + ", ".join(f"{f} = 0" for f in self.functions) + ")"
@@ -294,6 +294,13 @@ class LinearConstraints:
         """
         rows = [sp.latex(f) + " &= 0" for f in self.functions]
         return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
+
+
+def _cleared(b: list[sp.Expr]) -> list[sp.Expr]:
+    """The vector ``b`` times the lcm of its entries' denominators, cancelled."""
+    b = [canon(x) for x in b]
+    den = sp.lcm([sp.fraction(sp.together(x))[1] for x in b])
+    return [canon(x * den) for x in b]
 
 
 class AdaptedIndices:

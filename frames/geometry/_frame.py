@@ -64,9 +64,27 @@ def _rank(M: sp.MatrixBase) -> int:
     """The rank of a matrix of functions, exact: full rank proved at a point first (:func:`proved_full_rank`: a
     generic point of the ring, or 30 digits outside it), otherwise sympy's elimination with :func:`is_zero`."""
     M = sp.Matrix(M)
-    if proved_full_rank(M):  # also the empty matrix: 0
+    if _diagonal_minor(M) or proved_full_rank(M):  # also the empty matrix: 0
         return min(M.shape)
     return int(M.rank(iszerofunc=is_zero))
+
+
+def _diagonal_minor(M: sp.MatrixBase) -> bool:
+    """True if the rows of ``M`` (no more rows than columns) have a diagonal minor with nonzero entries: each row
+    has a column, its own, where it alone is not 0 (the free columns of a null-space basis). Its determinant is the
+    product of those entries, which is not the zero function."""
+    if M.rows > M.cols:
+        return False
+    own = set()
+    for i in range(M.rows):
+        cols = [j for j in range(M.cols) if M[i, j] != 0 and all(M[k, j] == 0 for k in range(M.rows) if k != i)]
+        j = next((j for j in cols if M[i, j].is_Number), None)
+        if j is None:
+            j = next((j for j in cols if not is_zero(M[i, j])), None)
+        if j is None or j in own:
+            return False
+        own.add(j)
+    return True
 
 
 def _quasi_symbols(prefix: str | Sequence[sp.Symbol], n: int, what: str = "Frame: v") -> tuple[sp.Symbol, ...]:
