@@ -372,8 +372,8 @@ def _candidate_factors(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[s
         if not _depends(e, q):
             continue
         for f in _factors(e, q):
-                if _depends(f, q) and _depends(trig_normal(f), q) and not any(f == g or is_zero(f + g) for g in out):
-                    out.append(f)
+            if _depends(f, q) and _depends(trig_normal(f), q) and not any(f == g or is_zero(f + g) for g in out):
+                out.append(f)
     for a in sorted({x.args[0] for e in exprs for x in e.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key):
         if _depends(a, q):
             for f in (sp.sin(a), sp.cos(a)):
@@ -445,7 +445,7 @@ def _ansatz(
     ]
     sampled = _sampled_solve(terms, q, len(basis))
     if sampled is True and sampled_only:
-        return "undecided from samples"
+        return _UNDECIDED[0]
     if sampled is True:  # undecided from samples: the coefficient table of every monomial
         table = _linear_rows_field(terms, q)
         if table is None:
@@ -505,6 +505,10 @@ def _ratint_primitive(omega: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> sp.Expr
 POINTWISE_TERMS = 150
 
 
+#: the messages of an early ansatz that decided nothing
+_UNDECIDED = ("undecided from samples", "the ansatz from samples failed")
+
+
 def _found(out: dict[str, Any], found: tuple[sp.Expr, sp.Expr, list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> None:
     """Record the density ``N = exp f`` that the ansatz found (with the first integrals that may multiply it)."""
     N, f, homog = found
@@ -557,7 +561,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         try:
             early = _ansatz(nh, c, data, sampled_only=True)
         except (BasePolynomialError, NotImplementedError, ArithmeticError):
-            early = "failed"
+            early = _UNDECIDED[1]
     if not isinstance(early, str):
         _found(out, early, q)
         return
@@ -622,8 +626,8 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         data += [x for x in flag.omega if x != 0]
     integrable = flag.integrable
     with step("invariant_measure: exact ansatz for log N"):
-        try:
-            found = _ansatz(nh, c, data)
+        try:  # the samples' exact "no solution" stands when the flag steps add no data
+            found = early if flag.omega is None and early not in _UNDECIDED else _ansatz(nh, c, data)
         except (BasePolynomialError, NotImplementedError, ArithmeticError) as exc:
             found = f"the exact ansatz failed ({type(exc).__name__}: {exc})"
     if not isinstance(found, str):

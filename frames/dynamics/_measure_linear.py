@@ -79,13 +79,14 @@ def _sampled_solve(
 
     At generic rational points of the q-dependent generators every equation gives one linear equation over
     ``QQ(params)`` with small entries; a solution of all equations solves these samples. The samples are first
-    solved modulo a prime at a rational point of the parameters:
+    solved modulo a prime at a rational point of the parameters. The unknowns that the null space there (and the
+    solution, if the samples are consistent there) use are kept, the samples are solved for those exactly (a few
+    unknowns, a few rows), and each null vector (and the solution) is checked on the equations exactly, with only
+    the terms its nonzero entries take. If a check fails, or the exact null space is smaller, True.
 
-    - if there ``[A | b]`` has rank ``n + 1``, so has it over ``QQ(params)``, which exceeds the rank of ``A``:
-      no solution (exact);
-    - otherwise the unknowns that the solution and the null space use there are kept, the samples are solved
-      for those exactly (a few unknowns, a few rows), and the solution and each null vector are checked on the
-      equations exactly, with only the terms their nonzero entries take. If a check fails, True.
+    Once the null vectors hold, the equations have rank at most the samples' rank at the point, which is at most
+    the samples' rank over ``QQ(params)``, which is at most the equations' rank (a solution of the equations solves
+    the samples): all are equal. So samples inconsistent at the point are inconsistent: False, exactly.
     """
     try:
         ctx = RationalFunctions([t for row in terms for t in row])
@@ -114,18 +115,20 @@ def _sampled_solve(
     if len(samples) < need:
         return True
     R, pivots = _rref_mod(mod, n + 1)
-    if len(pivots) == n + 1:
-        return False
-    if n in pivots:  # inconsistent at this point only: nothing proved
-        return True
-    keep = {p for k, p in enumerate(pivots) if R[k][n]}
-    for f in (j for j in range(n) if j not in pivots):
-        keep |= {f} | {p for k, p in enumerate(pivots) if R[k][f]}
+    consistent = n not in pivots
+    free = [j for j in range(n) if j not in pivots]
+    keep = set(free) | {p for k, p in enumerate(pivots) if p < n and any(R[k][f] for f in free)}
+    if consistent:
+        keep |= {p for k, p in enumerate(pivots) if R[k][n]}
     cols = sorted(keep)
-    picked = _greedy_basis(([r[j] for j in cols] + [r[n]] for r in mod), len(cols) + 1)
-    sub = [[ctx.to_expr(samples[i][0]), *(ctx.to_expr(samples[i][j + 1]) for j in cols)] for i in picked]
+    b = [r[n] if consistent else 0 for r in mod]
+    picked = _greedy_basis(([r[j] for j in cols] + [b[i]] for i, r in enumerate(mod)), len(cols) + 1)
+    sub = [
+        [ctx.to_expr(samples[i][0]) if consistent else sp.S.Zero, *(ctx.to_expr(samples[i][j + 1]) for j in cols)]
+        for i in picked
+    ]
     solved = _rref_small(sub, len(cols)) if sub else ([sp.S.Zero] * len(cols), [])
-    if solved is None:
+    if solved is None or len(solved[1]) != len(free):
         return True
 
     def full(v: list[sp.Expr]) -> list[sp.Expr]:
@@ -135,7 +138,7 @@ def _sampled_solve(
         return out
 
     x, basis = full(solved[0]), [full(z) for z in solved[1]]
-    for vec, affine in [(x, True), *((z, False) for z in basis)]:
+    for vec, affine in [*((z, False) for z in basis), *([(x, True)] if consistent else [])]:
         for row in fracs:
             checkpoint()
             parts: dict[Any, Any] = {}
@@ -148,7 +151,8 @@ def _sampled_solve(
                 parts[row[0].denom] = parts.get(row[0].denom, ctx.ring.zero) + row[0].numer
             if parts and ctx.normal_sum(parts).numer:
                 return True
-    return x, basis
+    # the null vectors hold, as many as at the point: the samples' rank is the rank at the point (docstring)
+    return (x, basis) if consistent else False
 
 
 def _rref_mod(rows: list[list[int]], ncols: int) -> tuple[list[list[int]], list[int]]:
