@@ -23,11 +23,14 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import (
+    RationalFunctions,
+    UnsupportedExpression,
     as_expr,
     as_int,
     as_matrix,
     canon,
     canon_matrix,
+    checkpoint,
     derivative,
     domain_determinant,
     entries,
@@ -66,7 +69,41 @@ def _rank(M: sp.MatrixBase) -> int:
     M = sp.Matrix(M)
     if _diagonal_minor(M) or proved_full_rank(M):  # also the empty matrix: 0
         return min(M.shape)
-    return int(M.rank(iszerofunc=is_zero))
+    r = _rank_by_minors(M)
+    return int(M.rank(iszerofunc=is_zero)) if r is None else r
+
+
+def _rank_by_minors(M: sp.MatrixBase) -> int | None:
+    """The rank ``r`` of ``M`` at a generic point, proved to be its rank: the ``r × r`` minor nonzero there is a
+    nonzero function, and every other row is the combination of the minor's rows that its pivot entries give
+    (solved exactly), on every column. None if the point gives nothing or a row is not such a combination (then
+    sympy decides).
+    """
+    try:
+        ctx = RationalFunctions(list(M), exp=True)
+    except UnsupportedExpression:
+        return None
+    fr = [ctx.from_expr(e) for e in M]
+    for point in ctx.generic_points(1):
+        vals = ctx.values_at(fr, point)
+        if vals is None:
+            return None
+        A = sp.Matrix(M.rows, M.cols, [ctx.ring.domain.to_sympy(v) for v in vals])
+        rows = A.T.rref()[1]  # a basis of the row space at the point
+        cols = A.extract(list(rows), list(range(M.cols))).rref()[1]
+        G = M.extract(list(rows), list(cols)).T  # nonzero at the point: invertible
+        others = [i for i in range(M.rows) if i not in rows]
+        if not others:
+            return len(rows)
+        coeffs, _ = ctx.solve(G, M.extract(others, list(cols)).T)  # row i = Σ_a c_ai (row a) on the pivot columns
+        for k, i in enumerate(others):
+            checkpoint()
+            for j in (j for j in range(M.cols) if j not in cols):  # ... and on the others too
+                resid = M[i, j] - sp.Add(*[coeffs[a, k] * M[r, j] for a, r in enumerate(rows)])
+                if not is_zero(resid):
+                    return None
+        return len(rows)
+    return None
 
 
 def _diagonal_minor(M: sp.MatrixBase) -> bool:
