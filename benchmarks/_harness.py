@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 
 
 def in_subprocess(script: str, method: str, case: str, timeout: float) -> dict:
@@ -38,3 +40,16 @@ def speed(r: dict, f: dict) -> str:
     if r.get("time") is None:
         return f">{r['timeout'] / f['time']:.0f}×" if "timeout" in r else "—"
     return f"{r['time'] / f['time']:.1f}×"
+
+
+def table_or_one(doc: str, one: Callable[[str, str], dict], argv: list[str] | None, timeout: float) -> float | None:
+    """Parse ``[--timeout S] [--one METHOD CASE]``: with ``--one``, print that measurement's JSON and return None
+    (the subprocess side); otherwise return the time limit for the table."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--timeout", type=float, default=timeout)
+    p.add_argument("--one", nargs=2, metavar=("METHOD", "CASE"))
+    a = p.parse_args(argv)
+    if a.one:
+        print(json.dumps(one(*a.one)))
+        return None
+    return float(a.timeout)

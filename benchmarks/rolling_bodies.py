@@ -13,9 +13,7 @@ Run: ``python benchmarks/rolling_bodies.py [--timeout 900]``.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import json
 import sys
 import time
 from pathlib import Path
@@ -77,14 +75,10 @@ def one(method: str, case: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from _harness import fmt_t, in_subprocess
+    from _harness import fmt_t, in_subprocess, table_or_one
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--timeout", type=float, default=900.0)
-    p.add_argument("--one", nargs=2, metavar=("METHOD", "CASE"))
-    a = p.parse_args(argv)
-    if a.one:
-        print(json.dumps(one(*a.one)))
+    timeout = table_or_one(__doc__, one, argv, 900.0)
+    if timeout is None:
         return
     print(
         "| body | Kane (build + rhs) | from_mechanics | field, fast | field, canonical | ops (largest Γ) "
@@ -92,9 +86,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for case in CASES:
-        k = in_subprocess(__file__, "kane", case, a.timeout)
-        f = in_subprocess(__file__, "frames", case, a.timeout)
-        r = in_subprocess(__file__, "report", case, a.timeout)
+        k = in_subprocess(__file__, "kane", case, timeout)
+        f = in_subprocess(__file__, "frames", case, timeout)
+        r = in_subprocess(__file__, "report", case, timeout)
 
         def cell(key: str, f: dict = f) -> str:
             if f.get("time") is None:

@@ -17,8 +17,6 @@ Run: ``python benchmarks/vehicles.py [--timeout 300]``.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -79,22 +77,18 @@ def one(method: str, case: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from _harness import fmt_o, fmt_t, in_subprocess, speed
+    from _harness import fmt_o, fmt_t, in_subprocess, speed, table_or_one
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--timeout", type=float, default=300.0)
-    p.add_argument("--one", nargs=2, metavar=("METHOD", "CASE"))
-    a = p.parse_args(argv)
-    if a.one:
-        print(json.dumps(one(*a.one)))
+    timeout = table_or_one(__doc__, one, argv, 300.0)
+    if timeout is None:
         return
     print(
         "| system | frames (field + λ) | display | Lagrange (rhs) | speed-up | ops λ canonical | ops λ shown | ops λ Lagrange |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for case in CASES:
-        f = in_subprocess(__file__, "frames", case, a.timeout)
-        lg = in_subprocess(__file__, "lagrange", case, a.timeout)
+        f = in_subprocess(__file__, "frames", case, timeout)
+        lg = in_subprocess(__file__, "lagrange", case, timeout)
         shown = "—" if f.get("shown") is None else str(f["shown"])
         disp = "—" if f.get("display") is None else f"{f['display']:.2f} s"
         print(
