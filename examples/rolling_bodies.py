@@ -45,11 +45,12 @@ def _euler(N: ReferenceFrame, q1, q2, q3, third: str = "z") -> ReferenceFrame:
     return Bm.orientnew("B", "Axis", [q3, Bm.z if third == "z" else Bm.y])
 
 
-def chaplygin_ball() -> tuple[KanesMethod, list]:
-    """A ball with principal moments I1, I2, I3 about its centre, rolling without slipping on the plane z = 0."""
+def chaplygin_ball(values: dict[str, sp.Expr] | None = None) -> tuple[KanesMethod, list]:
+    """A ball with principal moments I1, I2, I3 about its centre, rolling without slipping on the plane z = 0
+    (``values``: numbers for some of the parameters ``m r g I1 I2 I3``, by name)."""
     q1, q2, q3, x, y = dynamicsymbols("q1 q2 q3 x y")
     u1, u2, u3, u4, u5 = dynamicsymbols("u1:6")
-    m, r, g, I1, I2, I3 = sp.symbols("m r g I1 I2 I3")
+    m, r, g, I1, I2, I3 = ((values or {}).get(s.name, s) for s in sp.symbols("m r g I1 I2 I3"))
     N = ReferenceFrame("N")
     B = _euler(N, q1, q2, q3)
     kd = [*_body_rates(B, N, [u1, u2, u3]), x.diff(t) - u4, y.diff(t) - u5]

@@ -61,6 +61,21 @@ def test_chaplygins_ball_has_the_classical_invariant_measure_with_symbolic_inert
     assert not _constant_multiple(res.density, sp.sin(ch.q[1]), ch.q)  # the test can fail
 
 
+def test_a_density_with_a_root_is_real_where_the_body_is_physical():
+    """With numbers for the parameters the polynomial under the root can be negative everywhere as factored; the
+    density, fixed up to a constant factor, is then written with its negative: real, not ``i`` times real."""
+    values = {"m": sp.Rational(3, 2), "r": sp.Rational(2, 3), "g": 10, "I1": sp.Rational(2, 7), "I2": sp.Rational(3, 7)}
+    KM, _ = bodies.chaplygin_ball(values | {"I3": sp.Rational(4, 7)})
+    nh = fr.from_mechanics(KM).nonholonomic()
+    res = fr.invariant_measure(nh)
+    assert res.exists is True
+    q = nh.lagrangian.chart.q
+    for point in ({q[1]: sp.Rational(1, 3), q[2]: sp.Rational(2, 5)}, {q[1]: 2, q[2]: -1}):
+        (value,) = tree_values([res.density], point)
+        assert value.imag == 0
+        assert value.real != 0
+
+
 def test_veselovas_body_with_a_product_of_inertia_has_its_invariant_measure():
     """Veselova: relative to dq∧du1∧du2 (u3 dependent) the density is ``tan q2 · ⟨γ, I⁻¹ γ⟩^{1/2}``: the Euler-angle
     volume ``sin q2``, the factor ``1/γ3`` of the coordinates ``ω1, ω2`` on the constraint, and Veselova's

@@ -90,6 +90,7 @@ from ..algebra import (
     op_count,
     step,
     tidy,
+    tree_values,
     trig_normal,
 )
 from ..errors import ArgumentError, BudgetExceededError, FramesError
@@ -407,6 +408,19 @@ def _factors(e: sp.Expr, q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     ]
 
 
+def _real_base(P: sp.Expr, e: sp.Expr) -> sp.Expr:
+    """``P``, or ``−P`` when ``P**e`` is a root (``e`` not an integer) and ``P`` is negative at a point where every
+    symbol is positive: the density is fixed up to a constant factor, and ``(−P)**e`` is then real there."""
+    if e.is_Integer or not P.free_symbols:
+        return P
+    syms = sorted(P.free_symbols, key=sp.default_sort_key)
+    try:
+        (value,) = tree_values([P], {s: sp.Rational(k + 11, 7) for k, s in enumerate(syms)})
+    except ValueError:
+        return P
+    return -P if value.imag == 0 and value.real < 0 else P
+
+
 def _monomials(exprs: list[sp.Expr], q: tuple[sp.Symbol, ...]) -> list[sp.Expr]:
     """``q_j``, ``q_i q_j`` for the non-angular ``q``, ``sin a``, ``cos a`` for the trig arguments."""
     args = sorted(
@@ -462,7 +476,7 @@ def _ansatz(
     x = [canon(v) for v in x]
     f = sp.Add(*[v * b for v, b in zip(x[: len(factors)], basis, strict=False)])
     h = sp.factor_terms(canon(sp.Add(*[v * M for v, M in zip(x[len(factors) :], monos, strict=True)])))
-    N = sp.Mul(*[P**v for v, P in zip(x, factors, strict=False)]) * sp.exp(h)
+    N = sp.Mul(*[_real_base(P, v) ** v for v, P in zip(x, factors, strict=False)]) * sp.exp(h)
     homog = []
     for z in null:
         fz = sp.Add(*[canon(v) * b for v, b in zip(z, basis, strict=True)])
