@@ -269,6 +269,26 @@ def test_nonholonomic_field_is_invariant_under_rewriting(data):
         assert is_zero(lam - lam2)
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_measure_and_consistency_verdicts_are_invariant_under_rewriting(data):
+    """Invariant-measure existence and weak and strong consistency (section 0) agree for a random system with a
+    compound-angle frame and for the same system rewritten by identities."""
+    ch = fr.Chart("q1 q2 q3")
+    F = data.draw(fst.frames_on(ch, compound=True))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    F2 = fr.Frame([fr.VectorField(ch, [fst.rewritten(c) for c in X.components]) for X in F.fields])
+    with fr.budget(60):
+        try:
+            m1, m2 = (fr.invariant_measure(fr.NonholonomicSystem(L, G, m=2)) for G in (F, F2))
+        except fr.RegularityError:
+            return
+    assert m1.exists == m2.exists
+    vk, vk2 = fr.VakonomicSystem(L, F, m=2), fr.VakonomicSystem(L, F2, m=2)
+    assert fr.weak_consistency(vk, [0]).holds == fr.weak_consistency(vk2, [0]).holds
+    assert fr.strong_consistency(vk, [0]).holds == fr.strong_consistency(vk2, [0]).holds
+
+
 def test_tidy_of_a_compound_angle_identity_is_zero():
     assert tidy(sp.sin(A - B) * sp.cos(B) + sp.cos(A - B) * sp.sin(B) - sp.sin(A)) == 0
 
