@@ -82,8 +82,9 @@ def current_budget() -> Budget | None:
     return _CURRENT.get()
 
 
-#: seconds between two reports of a step that is still running (see :func:`checkpoint`)
-HEARTBEAT = 5.0
+#: seconds between two reports of a step that is still running (see :func:`checkpoint`): below 5 s, so that with
+#: checkpoints less than a second apart no step is silent for 5 s
+HEARTBEAT = 4.0
 
 
 def checkpoint() -> None:
