@@ -289,6 +289,19 @@ def test_measure_and_consistency_verdicts_are_invariant_under_rewriting(data):
     assert fr.strong_consistency(vk, [0]).holds == fr.strong_consistency(vk2, [0]).holds
 
 
+def test_the_rank_of_dependent_rows_is_exact():
+    """Rank-deficient matrices of functions: a generic minor, the other rows solved on it and checked exactly."""
+    from frames.geometry._frame import _rank, _rank_by_minors
+
+    a, b, x = sp.symbols("a b x")
+    twin = sp.Matrix([[sp.sin(a + b), 1, x], [sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b), 1, x]])
+    assert _rank_by_minors(twin) == _rank(twin) == 1
+    assert _rank(sp.Matrix([[x, 1, 0], [x**2, x, 0], [0, 0, sp.cos(2 * a) - 1 + 2 * sp.sin(a) ** 2]])) == 1
+    assert _rank(sp.zeros(2, 3)) == 0
+    near = sp.Matrix([[sp.sin(a + b), 1], [sp.sin(a) * sp.cos(b), 1]])  # not dependent: the test can fail
+    assert _rank(near) == 2
+
+
 def test_tidy_of_a_compound_angle_identity_is_zero():
     assert tidy(sp.sin(A - B) * sp.cos(B) + sp.cos(A - B) * sp.sin(B) - sp.sin(A)) == 0
 

@@ -90,6 +90,8 @@ def _rank_by_minors(M: sp.MatrixBase) -> int | None:
             return None
         A = sp.Matrix(M.rows, M.cols, [ctx.ring.domain.to_sympy(v) for v in vals])
         rows = A.T.rref()[1]  # a basis of the row space at the point
+        if not rows:
+            return 0 if all(is_zero(e) for e in M) else None
         cols = A.extract(list(rows), list(range(M.cols))).rref()[1]
         G = M.extract(list(rows), list(cols)).T  # nonzero at the point: invertible
         others = [i for i in range(M.rows) if i not in rows]
