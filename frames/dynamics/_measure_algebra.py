@@ -2,9 +2,9 @@
 for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_FieldAlgebra`).
 
 :class:`_ExprAlgebra` works on sympy expressions (the fallback); :class:`_FieldAlgebra` in the
-polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`_Frac`)
-whose arithmetic takes no gcd: small elements are cancelled after each step, large ones carried as
-computed, and zero tests are a generic-point witness followed, only if needed, by the reduction
+polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`_Frac`), summed
+over the lcm of their denominators and cancelled after each step (with FLINT's gcd at every size; without
+python-flint only small elements, large ones carried as computed), and zero tests are a generic-point witness followed, only if needed, by the reduction
 modulo ``sin² + cos² − 1`` (:meth:`frames.algebra.RationalFunctions.witness_nonzero`).
 """
 
@@ -253,7 +253,8 @@ class _FieldAlgebra(_ExprAlgebra):
 
 
 class _Frac:
-    """``num/den`` over a polynomial ring, with arithmetic that never takes a gcd (see :class:`_FieldAlgebra`)."""
+    """``num/den`` over a polynomial ring: sums over the lcm of the denominators, products as they come; the
+    cancellation is :meth:`_FieldAlgebra.norm`'s."""
 
     __slots__ = ("den", "num")
 
