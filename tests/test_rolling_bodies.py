@@ -38,6 +38,15 @@ def _on_chart(e: sp.Expr, chart: fr.Chart) -> sp.Expr:
     return e.xreplace({f: names[f.func.__name__] for f in e.atoms(sp.Function) if f.func.__name__ in names})
 
 
+def _measured(KM: KanesMethod, name: str, params: str) -> tuple[fr.InvariantMeasure, fr.Chart, list[sp.Symbol]]:
+    """The invariant measure of the imported body (within a 120 s budget), its chart, and the named parameters."""
+    nh = fr.from_mechanics(KM, name=name).nonholonomic()
+    ch = nh.lagrangian.chart
+    with fr.budget(120):
+        res = fr.invariant_measure(nh)
+    return res, ch, [next(p for p in ch.params if p.name == s) for s in params.split()]
+
+
 def _constant_multiple(a: sp.Expr, b: sp.Expr, q) -> bool:
     """True if ``a / b`` has no q-derivative (both nonzero): compared through ``(a/b)²``, free of square roots."""
     ratio = a**2 / b**2
@@ -48,12 +57,8 @@ def test_chaplygins_ball_has_the_classical_invariant_measure_with_symbolic_inert
     """Chaplygin: the density relative to dq∧dω is ``sin q2 · (1 − m r² ⟨γ, J⁻¹ γ⟩)^{1/2}``, ``J = I + m r²``
     (the Euler-angle volume factor ``sin q2`` times Chaplygin's density in ``(ω, γ)``); decided in a budget."""
     KM, gamma = bodies.chaplygin_ball()
-    nh = fr.from_mechanics(KM, name="Chaplygin's ball").nonholonomic()
-    ch = nh.lagrangian.chart
-    with fr.budget(120):
-        res = fr.invariant_measure(nh)
+    res, ch, (I1, I2, I3, m, r) = _measured(KM, "Chaplygin's ball", "I1 I2 I3 m r")
     assert res.exists is True
-    I1, I2, I3, m, r = (next(p for p in ch.params if p.name == s) for s in ("I1", "I2", "I3", "m", "r"))
     g1, g2, g3 = (_on_chart(x, ch) for x in gamma)
     J = (I1 + m * r**2, I2 + m * r**2, I3 + m * r**2)
     closed = sp.sin(ch.q[1]) * sp.sqrt(1 - m * r**2 * (g1**2 / J[0] + g2**2 / J[1] + g3**2 / J[2]))
@@ -81,12 +86,8 @@ def test_veselovas_body_with_a_product_of_inertia_has_its_invariant_measure():
     volume ``sin q2``, the factor ``1/γ3`` of the coordinates ``ω1, ω2`` on the constraint, and Veselova's
     ``√⟨γ, I⁻¹γ⟩``, with ``I`` the full inertia tensor (``I12 ≠ 0``)."""
     KM, gamma = bodies.veselova()
-    nh = fr.from_mechanics(KM, name="Veselova").nonholonomic()
-    ch = nh.lagrangian.chart
-    with fr.budget(120):
-        res = fr.invariant_measure(nh)
+    res, ch, (I1, I2, I3, I12) = _measured(KM, "Veselova", "I1 I2 I3 I12")
     assert res.exists is True
-    I1, I2, I3, I12 = (next(p for p in ch.params if p.name == s) for s in ("I1", "I2", "I3", "I12"))
     g = sp.Matrix([_on_chart(x, ch) for x in gamma])
     Iinv = sp.Matrix([[I1, I12, 0], [I12, I2, 0], [0, 0, I3]]).inv()
     closed = sp.sin(ch.q[1]) / sp.cos(ch.q[1]) * sp.sqrt((g.T * Iinv * g)[0])

@@ -114,15 +114,15 @@ def _sampled_solve(
         return True
     if len(samples) < need:
         return True
-    R, pivots = _rref_mod(mod, n + 1)
-    consistent = n not in pivots
-    free = [j for j in range(n) if j not in pivots]
-    keep = set(free) | {p for k, p in enumerate(pivots) if p < n and any(R[k][f] for f in free)}
+    _, echelon = _greedy_basis(mod, n + 1)  # all samples: their reduced echelon form, pivot column -> row
+    consistent = n not in echelon
+    free = [j for j in range(n) if j not in echelon]
+    keep = set(free) | {p for p, row in echelon.items() if p < n and any(row[f] for f in free)}
     if consistent:
-        keep |= {p for k, p in enumerate(pivots) if R[k][n]}
+        keep |= {p for p, row in echelon.items() if row[n]}
     cols = sorted(keep)
     b = [r[n] if consistent else 0 for r in mod]
-    picked = _greedy_basis(([r[j] for j in cols] + [b[i]] for i, r in enumerate(mod)), len(cols) + 1)
+    picked, _ = _greedy_basis(([r[j] for j in cols] + [b[i]] for i, r in enumerate(mod)), len(cols) + 1)
     sub = [
         [ctx.to_expr(samples[i][0]) if consistent else sp.S.Zero, *(ctx.to_expr(samples[i][j + 1]) for j in cols)]
         for i in picked
@@ -155,33 +155,15 @@ def _sampled_solve(
     return (x, basis) if consistent else False
 
 
-def _rref_mod(rows: list[list[int]], ncols: int) -> tuple[list[list[int]], list[int]]:
-    """The reduced echelon form modulo :data:`_PRIME` (its nonzero rows) and the pivot columns."""
-    rows = [r[:] for r in rows]
-    out: list[list[int]] = []
-    pivots: list[int] = []
-    for c in range(ncols):
-        checkpoint()
-        k = next((i for i, r in enumerate(rows) if r[c]), None)
-        if k is None:
-            continue
-        inv = pow(rows[k][c], -1, _PRIME)
-        piv = [x * inv % _PRIME for x in rows.pop(k)]
-        rows = [_minus(r, r[c], piv) for r in rows]
-        out = [_minus(r, r[c], piv) for r in out]
-        out.append(piv)
-        pivots.append(c)
-    return out, pivots
-
-
 def _minus(row: list[int], f: int, other: list[int]) -> list[int]:
     """``row − f · other`` modulo :data:`_PRIME`."""
     return [(x - f * y) % _PRIME for x, y in zip(row, other, strict=True)] if f else row
 
 
-def _greedy_basis(rows: Iterable[list[int]], ncols: int) -> list[int]:
+def _greedy_basis(rows: Iterable[list[int]], ncols: int) -> tuple[list[int], dict[int, list[int]]]:
     """Indices of the rows (modulo :data:`_PRIME`, taken in order, computed lazily) that are independent of the
-    ones before them: a basis of their span; it stops at ``ncols`` rows."""
+    ones before them, a basis of their span (it stops at ``ncols`` rows), and the reduced echelon form of the rows
+    (pivot column → row, normalised there; every other row is zero in that column, and zero before its own pivot)."""
     basis: dict[int, list[int]] = {}  # pivot column -> row reduced, normalised there; the others zero there
     picked = []
     for i, row in enumerate(rows):
@@ -198,7 +180,7 @@ def _greedy_basis(rows: Iterable[list[int]], ncols: int) -> list[int]:
         picked.append(i)
         if len(basis) == ncols:
             break
-    return picked
+    return picked, basis
 
 
 def _rref_solve(table: _Rows, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | None:
@@ -227,7 +209,7 @@ def _independent_rows(table: _Rows, n: int) -> list[int] | None:
     for point in ctx.generic_points(2):
         try:
             vals = [_mod(v) for _, v in point]
-            picked = _greedy_basis(([_value_mod(p, vals) for p in table.rows[i]] for i in order), n + 1)
+            picked, _ = _greedy_basis(([_value_mod(p, vals) for p in table.rows[i]] for i in order), n + 1)
         except ZeroDivisionError:  # pragma: no cover - a denominator divisible by the prime: the next point
             continue
         if picked:
