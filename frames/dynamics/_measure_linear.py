@@ -17,7 +17,7 @@ from sympy.polys.matrices import DomainMatrix
 from ..algebra import RationalFunctions, UnsupportedExpression, checkpoint
 from ._measure_algebra import _depends
 
-__all__ = ["_linear_rows_field", "_rref_solve"]
+__all__ = ["_in_field", "_linear_rows_field", "_rref_solve", "_sampled_solve"]
 
 
 class _Rows:
@@ -29,7 +29,30 @@ class _Rows:
         self.rows = rows
 
 
-def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Rows | None:
+class _Terms:
+    """The terms of the ansatz's equations in the field ``QQ(q, sin, cos, params)`` (cancelled), with the indices
+    of the generators that depend on q; converted once for both ways of solving (samples, coefficient table)."""
+
+    def __init__(self, ctx: RationalFunctions, rows: list[list[Any]], var: list[int]) -> None:
+        self.ctx, self.rows, self.var = ctx, rows, var
+
+
+def _in_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Terms | None:
+    """:class:`_Terms` of ``terms``, or None if a term is not a rational function of symbols, sin/cos and
+    undefined functions."""
+    try:
+        ctx = RationalFunctions([t for row in terms for t in row])
+    except UnsupportedExpression:
+        return None
+    var = [i for i, g in enumerate(ctx.field.gens) if _depends(ctx.to_expr(g), q)]
+    rows = []
+    for row in terms:
+        checkpoint()
+        rows.append([ctx.normal(ctx.from_expr(t)) for t in row])
+    return _Terms(ctx, rows, var)
+
+
+def _linear_rows_field(terms: list[list[sp.Expr]] | _Terms, q: tuple[sp.Symbol, ...]) -> _Rows | None:
     """Coefficient rows of ``Σ_k x_k terms[α][k] = 0`` (``terms[α][0]`` is the constant term).
 
     Every term is put in the field ``QQ(q, sin, cos, params)``; the equation is multiplied by the lcm
@@ -37,17 +60,14 @@ def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> 
     q-dependent generators (a polynomial in the parameters) gives one linear equation. None if a term
     is not a rational function of symbols, sin/cos and undefined functions.
     """
-    try:
-        ctx = RationalFunctions([t for row in terms for t in row])
-    except UnsupportedExpression:
+    field = terms if isinstance(terms, _Terms) else _in_field(terms, q)
+    if field is None:
         return None
-    gens = [ctx.to_expr(g) for g in ctx.field.gens]
-    var = [i for i, g in enumerate(gens) if _depends(g, q)]
+    ctx, var = field.ctx, field.var
     ngens = ctx.ring.ngens
     out: list[list[Any]] = []
-    for row in terms:
+    for els in field.rows:
         checkpoint()
-        els = [ctx.normal(ctx.from_expr(t)) for t in row]
         den = ctx.ring.one
         for x in els:
             den = ctx.lcm(den, x.denom)
@@ -62,7 +82,7 @@ def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> 
                     checkpoint()
                 key = tuple(monom[i] for i in var)
                 par = tuple(0 if i in var else monom[i] for i in range(ngens))
-                cell = parts.setdefault(key, [{} for _ in row])[k]
+                cell = parts.setdefault(key, [{} for _ in els])[k]
                 cell[par] = cell.get(par, 0) + coeff
         for cols in parts.values():
             checkpoint()
@@ -70,9 +90,7 @@ def _linear_rows_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> 
     return _Rows(ctx, out)
 
 
-def _sampled_solve(
-    terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...], n: int
-) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | bool:
+def _sampled_solve(field: _Terms, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | bool:
     """Solve ``Σ_k x_k terms[α][k+1] = −terms[α][0]`` (constant ``x`` over ``QQ(params)``) from samples: the
     solution ``(x, null-space basis)``, or False if there is none, or True if undecided here (then form the
     coefficient table, :func:`_linear_rows_field`).
@@ -88,15 +106,8 @@ def _sampled_solve(
     the samples' rank over ``QQ(params)``, which is at most the equations' rank (a solution of the equations solves
     the samples): all are equal. So samples inconsistent at the point are inconsistent: False, exactly.
     """
-    try:
-        ctx = RationalFunctions([t for row in terms for t in row])
-    except UnsupportedExpression:
-        return True
-    var = [g for g, x in zip(ctx.ring.gens, (ctx.to_expr(g) for g in ctx.field.gens), strict=True) if _depends(x, q)]
-    fracs = []
-    for row in terms:
-        checkpoint()
-        fracs.append([ctx.normal(ctx.from_expr(t)) for t in row])
+    ctx, fracs = field.ctx, field.rows
+    var = [ctx.ring.gens[i] for i in field.var]
     samples: list[list[Any]] = []  # each: [−b, A entries] as field elements in the parameters
     need = 2 * (n + 1) + 4
     for point in ctx.generic_points(4 * need):
