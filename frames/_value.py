@@ -16,12 +16,13 @@ systems override :meth:`Value._latex_rows` with the mathematics of the paper.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy as sp
 
-__all__ = ["Value", "freeze", "latex_of"]
+__all__ = ["Value", "cached_method", "freeze", "latex_of"]
 
 
 def freeze(x: Any) -> Any:
@@ -60,8 +61,78 @@ def latex_of(x: Any) -> str:
     return sp.latex(x)
 
 
-class Value:
-    """Mixin for frozen dataclasses: structural ``__eq__``/``__hash__`` and ``_repr_latex_``."""
+class _ValueMeta(type):
+    """Makes every subclass a dataclass of its declared fields; seals and validates each instance.
+
+    Construction runs the dataclass ``__init__`` (or the class's own ``__init__``, which may assign
+    ``self.field = ...``) and ``__post_init__``, then every ``__check_init__`` of the class and its bases
+    (base first), then seals the instance: after that ``setattr`` raises ``FrozenInstanceError``.
+    """
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> _ValueMeta:
+        cls = super().__new__(mcs, name, bases, ns, **kw)
+        if bases:  # every subclass of Value, not Value itself
+            cls = dataclasses.dataclass(eq=False, repr=False)(cls)
+        return cls
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        obj = super().__call__(*args, **kwargs)
+        for klass in reversed(cls.__mro__):
+            check = klass.__dict__.get("__check_init__")
+            if check is not None:
+                check(obj)
+        obj._Value__seal()
+        return obj
+
+
+class Value(metaclass=_ValueMeta):
+    r"""The one base of the library's value objects (compare equinox's ``Module``).
+
+    - **Declared fields.** Every subclass is a dataclass of its annotated fields; no decorator is
+      needed. ``dataclasses.field(compare=False)`` marks a field that does not define the value.
+    - **Construction.** The generated ``__init__`` (or the class's own ``__init__``) may assign fields,
+      and ``__post_init__`` may normalise them (``self.x = canon(self.x)``). Then every
+      ``__check_init__`` of the class and its bases runs (base first): the validation hook, which
+      raises the library's own error naming the object and the reason. Then the instance is sealed:
+      any later assignment raises :class:`dataclasses.FrozenInstanceError`.
+    - **Derived data** are cached by :func:`functools.cached_property` (no argument) or
+      :func:`cached_method` (hashable arguments), both declared on the class; nothing else caches.
+    - **Equality** is structural: same class, and equal defining fields (``compare=True``). Sympy
+      objects compare structurally (``==``, no simplification); mappings compare as sets of items.
+      The hash is consistent with it, so values can be keys and set members.
+    - **Display.** ``repr`` is ``Name(field=..., ...)`` over the fields with ``repr=True`` unless the
+      class writes its own; :meth:`_repr_latex_` shows :meth:`_latex_rows` in an ``aligned`` block.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> class Pair(Value):
+    ...     a: sp.Expr
+    ...     b: sp.Expr
+    ...     def __post_init__(self):
+    ...         self.a = sp.sympify(self.a, strict=True)
+    ...     def __check_init__(self):
+    ...         if self.a == self.b:
+    ...             raise ValueError("Pair: a and b must differ")
+    >>> p = Pair(1, sp.Symbol("x"))
+    >>> p, p == Pair(sp.Integer(1), sp.Symbol("x"))
+    (Pair(a=1, b=x), True)
+    >>> p.a = 2
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'a' of a sealed Pair
+    """
+
+    def __seal(self) -> None:
+        super().__setattr__("_Value__sealed", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_Value__sealed"):
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r} of a sealed {type(self).__name__}")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r} of a {type(self).__name__}")
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(freeze(getattr(self, f.name)) for f in dataclasses.fields(self) if f.compare)  # type: ignore[arg-type]
@@ -73,6 +144,10 @@ class Value:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self) if f.repr)  # type: ignore[arg-type]
+        return f"{type(self).__name__}({shown})"
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         """``(label, LaTeX)`` rows of the display; by default the defining fields."""
@@ -86,6 +161,25 @@ class Value:
         rows = self._latex_rows()
         body = r" \\ ".join(f"{lab} &= {tex}" for lab, tex in rows)
         return rf"$\text{{{type(self).__name__}}}:\ \begin{{aligned}} {body} \end{{aligned}}$"
+
+
+def cached_method(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Cache a value's method by its (hashable) arguments, in the instance, like ``cached_property``.
+
+    The cache is the instance's own ``__dict__`` entry named after the method; it is not a field, so it
+    takes no part in equality, hashing or display.
+    """
+    slot = f"_cached_{method.__name__}"
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        cache = self.__dict__.setdefault(slot, {})
+        key = (args, tuple(sorted(kwargs.items())))
+        if key not in cache:
+            cache[key] = method(self, *args, **kwargs)
+        return cache[key]
+
+    return wrapper
 
 
 class Multipliers(tuple):  # type: ignore[type-arg]

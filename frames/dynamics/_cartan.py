@@ -16,7 +16,6 @@ Lagrangian's own convenience methods can delegate here without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sympy as sp
@@ -41,7 +40,6 @@ def _is_lagrangian(obj: object) -> bool:
     return all(hasattr(obj, a) for a in ("chart", "expr", "in_frame", "time_dependent"))
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class CartanSystem(Value):
     r"""The Cartan forms of a Lagrangian written in a frame (Crampin–Mestdag section 2.3).
 
@@ -298,7 +296,6 @@ class CartanSystem(Value):
         return f"CartanSystem(L = {self.L}, coordinates {self.coords})"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class CartanSolution(Value):
     r"""General solution of ``Γ ⌟ ω = −dE`` on the lifted frame.
 

@@ -22,7 +22,7 @@ fundamental fields, ``[Ẽ_a, Ẽ_b] = −C^c_ab Ẽ_c``, ``[Ẽ_a, X_α] = 0``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
@@ -76,7 +76,6 @@ def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]
     return out
 
 
-@dataclass(frozen=True, eq=False)
 class Proposition5(Value):
     r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
 
@@ -117,7 +116,6 @@ class Proposition5(Value):
         return self.regular and self.invariant and self.tangent
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class ChaplyginSystem(AdaptedIndices, Value):
     r"""A Chaplygin system in the frame ``{X_α, Ẽ_a}`` (Crampin–Mestdag section 6).
 

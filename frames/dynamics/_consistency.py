@@ -13,7 +13,6 @@ r"""Consistency of nonholonomic and vakonomic dynamics (Crampin–Mestdag sectio
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -55,7 +54,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, eq=False)
 class ConsistencyResult(Value):
     r"""Outcome of a consistency test.
 
@@ -198,7 +196,6 @@ def strong_consistency(
 
 
 # ------------------------------------------------------------ Theorem 2 (iii)
-@dataclass(frozen=True, eq=False)
 class VakonomicLift(Value):
     r"""The vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a`` of Theorem 2 (iii).
 
@@ -281,7 +278,6 @@ def split_conditions(
     return out
 
 
-@dataclass(frozen=True, eq=False)
 class SectionFamily(Value):
     r"""A family of sections solving consistency conditions.
 
@@ -554,7 +550,6 @@ def _algebraic_step(eqs: list[sp.Expr], funcs: list[Any]) -> Any:
 
 
 # ------------------------------------------------------------ single motions
-@dataclass(frozen=True, eq=False)
 class MotionConsistency(Value):
     r"""Consistency along one integral curve γ of Γ (end of section 5).
 

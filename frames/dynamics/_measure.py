@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
@@ -121,7 +121,6 @@ def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
     return sp.Add(*[c * derivative(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class InvariantMeasure(Value):
     r"""Outcome of :func:`invariant_measure`: a density ``N(q)``, or why there is none.
 

@@ -13,7 +13,7 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
@@ -293,7 +293,6 @@ class _DriftRing:
         return self._values[key]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class NonholonomicSystem(AdaptedIndices, Value):
     r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
 

@@ -30,7 +30,6 @@ to the *Martinet surface* ``Σ = {det(X_1, X_2, [X_1, X_2]) = 0}``, along the li
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -130,7 +129,6 @@ def _orthogonal_complement(D: Distribution) -> tuple[VectorField, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class MartinetAbnormals(Value):
     """Abnormal extremals of a rank-2 distribution on a 3-manifold.
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
@@ -61,7 +61,6 @@ from ._nonholonomic import NonholonomicSystem, check_adapted
 __all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class VakonomicField(Value):
     r"""A vakonomic field ``Γ̂ = v^α X_α^C + Γ^i X_i^V + A_a ∂/∂μ_a`` on ``C × R^{n−m}`` (Proposition 3).
 
@@ -123,7 +122,6 @@ class VakonomicField(Value):
         return "Γ̂ = " + " + ".join(parts)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class VakonomicTangentField(Value):
     r"""Proposition 4: the vakonomic field on the image of a section with ``Γ_C`` tangent to C.
 
@@ -181,7 +179,6 @@ class VakonomicTangentField(Value):
         return f"VakonomicTangentField({self.field!r}, A = {self.A})"
 
 
-@dataclass(frozen=True, eq=False)
 class Theorem1Check(Value):
     r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
 
@@ -253,7 +250,6 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
 CANON_OPS = 5000
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class VakonomicSystem(AdaptedIndices, Value):
     r"""The vakonomic problem ``L̂ = L − μ_a v^a`` in an adapted frame (Crampin–Mestdag section 4).
 

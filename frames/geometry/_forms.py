@@ -26,7 +26,6 @@ Conventions: ``(Z ⌟ ω)(Y) = ω(Z, Y)``; ``(α ∧ β)(X, Y) = α(X)β(Y) − 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -67,7 +66,6 @@ def _sort_sign(idx: Sequence[int]) -> tuple[int, _Index]:
     return sign, tuple(arr)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class Form(Value):
     r"""A differential ``p``-form ``Σ_{I} f_I dx^{i_1} ∧ … ∧ dx^{i_p}`` over ``coords``.
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
@@ -54,7 +54,6 @@ __all__ = ["BracketFlag", "bracket_flag"]
 MAX_BRACKETS = 512
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class BracketFlag(Value):
     """The flag ``D ⊂ D² ⊂ …`` of a distribution, generically or at a point.
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
@@ -90,7 +90,6 @@ def _weighted_terms(e: sp.Expr, zs: Sequence[sp.Symbol], weights: Sequence[int])
     return [(sum(a * w for a, w in zip(mon, weights, strict=True)), c) for mon, c in poly.terms() if c != 0]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class NilpotentApproximation(Value):
     r"""The nilpotent approximation of a distribution at a point (Bellaïche 1996; Jean 2014, ch. 2).
 

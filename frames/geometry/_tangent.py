@@ -245,7 +245,6 @@ class TangentVectorField:
         return "$" + (" + ".join(terms) if terms else "0") + "$"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class SecondOrderField(Value):
     r"""A second-order field ``Γ = v^i X_i^C + Γ^i X_i^V (+ ∂/∂t)`` written in a frame.
 

@@ -26,7 +26,6 @@ Talamucci's Lagrangian derivative ``D^{(q_j)} f = d/dt ∂f/∂u_j − ∂f/∂q
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -65,7 +64,6 @@ def _span_minors(J: sp.Matrix, rows: Sequence[Sequence[sp.Expr]], reduce: Any) -
     return tuple(out)
 
 
-@dataclass(frozen=True, eq=False)
 class CommutationTest(Value):
     r"""Outcome of :meth:`ChetaevSystem.commutation_test` (Talamucci (57)).
 
@@ -81,7 +79,6 @@ class CommutationTest(Value):
     holds: bool
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class ChetaevSystem(Value):
     r"""A Lagrangian with constraints ``g_ν(q, u, t) = 0`` of any form.
 
@@ -277,7 +274,6 @@ def _omega(system: ChetaevSystem, omega: Any, what: str) -> sp.ImmutableMatrix:
     return Om
 
 
-@dataclass(frozen=True, eq=False)
 class PropositionTest(Value):
     r"""Outcome of Talamucci's Propositions 1–3 (:class:`DisplacementClasses`).
 
@@ -310,7 +306,6 @@ class PropositionTest(Value):
     holds: bool
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class DisplacementClasses(Value):
     r"""Talamucci's displacement classes (24) for a constrained Lagrangian, with transpositional matrix Ω.
 
@@ -530,7 +525,6 @@ class DisplacementClasses(Value):
         return self._test(rows, sub, False)
 
 
-@dataclass(frozen=True, eq=False)
 class MVMComparison(Value):
     r"""Talamucci's comparison (60)–(66) of the modified vakonomic method with (52), :func:`talamucci_mvm`.
 

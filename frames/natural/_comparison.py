@@ -26,7 +26,6 @@ extraction notes) the library's multiplier is ``μ_a = X_a^V L − p_a``, i.e.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -105,7 +104,6 @@ def time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     return out
 
 
-@dataclass(frozen=True, eq=False)
 class MotionComparison(Value):
     r"""Outcome of :func:`compare_motion`.
 
@@ -257,7 +255,6 @@ def compare_motion(
 
 
 # ------------------------------------------------------------ Cortés et al., section 6
-@dataclass(frozen=True, eq=False)
 class Candidate(Value):
     r"""A submanifold of ``W_1`` chosen by the user: ``equations = 0``, solved for ``solve_for``.
 
@@ -282,7 +279,6 @@ class Candidate(Value):
         object.__setattr__(self, "solve_for", sf)
 
 
-@dataclass(frozen=True, eq=False)
 class ComparisonStep(Value):
     r"""One step of the comparison algorithm on a candidate C.
 
@@ -308,7 +304,6 @@ class ComparisonStep(Value):
     final: bool
 
 
-@dataclass(frozen=True, eq=False)
 class ComparisonBranch(Value):
     r"""One branch (a piece of some ``S_k``) found by :meth:`CortesComparison.algorithm`.
 
@@ -348,7 +343,6 @@ class ComparisonBranch(Value):
         return all(_vanishes_on(x - h, par) for x, h in self.parametrisation.items())
 
 
-@dataclass(frozen=True, eq=False)
 class ComparisonAlgorithm(Value):
     r"""Outcome of :meth:`CortesComparison.algorithm` ([C] section 6).
 

@@ -15,7 +15,6 @@ Talamucci's (T58) is the same system with ``μ^T = −λ``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -35,7 +34,6 @@ def _names(prefix: str, syms: Sequence[sp.Symbol]) -> tuple[sp.Symbol, ...]:
     return tuple(sp.Symbol(f"{prefix}{s.name}") for s in syms)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class KozlovEquations(Value):
     r"""The Euler–Lagrange equations of ``L − λ_a V^a`` with ``λ`` as extra coordinates ([L] (17)).
 
@@ -160,7 +158,6 @@ class KozlovEquations(Value):
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
 
 
-@dataclass(frozen=True, eq=False)
 class KozlovCheck(Value):
     r"""Outcome of :func:`kozlov_vs_frame`.
 

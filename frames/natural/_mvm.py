@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -168,7 +167,6 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
 
 
 # ------------------------------------------------------------------ results
-@dataclass(frozen=True, eq=False)
 class Theorem1Result(Value):
     r"""Theorem 1 of [PGG]: equivalence of MVM and TNHM.
 
@@ -190,7 +188,6 @@ class Theorem1Result(Value):
     holds: bool
 
 
-@dataclass(frozen=True, eq=False)
 class Ansatz2Result(Value):
     r"""W from a subset of auxiliaries plus the Theorem 1 conditions ([PGG] Ansatz 2, Case B).
 
@@ -213,7 +210,6 @@ class Ansatz2Result(Value):
 
 
 # ------------------------------------------------------------------- system
-@dataclass(frozen=True, eq=False, repr=False)
 class ModifiedVakonomic(Value):
     r"""The modified vakonomic method of [PGG] section 2.
 

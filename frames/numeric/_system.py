@@ -5,7 +5,7 @@ See the numeric layer's package docstring for the two forms (reduced, multiplier
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
@@ -29,7 +29,6 @@ from ._compiled import CompiledSystem
 __all__ = ["OdeSystem", "ode_system", "reduced_ode_system"]
 
 
-@dataclass(frozen=True, eq=False)
 class OdeSystem(Value):
     r"""A symbolic first-order system ``ẏ = f(t, y; p)`` with the data needed to integrate it.
 
