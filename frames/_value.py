@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, dataclass_transform
 
 import sympy as sp
 
@@ -61,6 +61,7 @@ def latex_of(x: Any) -> str:
     return sp.latex(x)
 
 
+@dataclass_transform(eq_default=False, field_specifiers=(dataclasses.field, dataclasses.Field))
 class _ValueMeta(type):
     """Makes every subclass a dataclass of its declared fields; seals and validates each instance.
 
@@ -72,7 +73,7 @@ class _ValueMeta(type):
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> _ValueMeta:
         cls = super().__new__(mcs, name, bases, ns, **kw)
         if bases:  # every subclass of Value, not Value itself
-            cls = dataclasses.dataclass(eq=False, repr=False)(cls)
+            dataclasses.dataclass(eq=False, repr=False)(cls)  # in place: the class object is kept
         return cls
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
