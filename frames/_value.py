@@ -73,7 +73,7 @@ class _ValueMeta(type):
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> _ValueMeta:
         cls = super().__new__(mcs, name, bases, ns, **kw)
         if bases:  # every subclass of Value, not Value itself
-            dataclasses.dataclass(eq=False, repr=False)(cls)  # in place: the class object is kept
+            dataclasses.dataclass(eq=False, repr=False)(cls)  # type: ignore[arg-type]  # in place
         return cls
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
