@@ -34,7 +34,7 @@ class LazyModule:
         mod = self._module
         if mod is None:
             mod = importlib.import_module(self._name)
-            object.__setattr__(self, "_module", mod)
+            self._module = mod
         return getattr(mod, attr)
 
     def __repr__(self) -> str:

@@ -127,6 +127,28 @@ class Value(metaclass=_ValueMeta):
     def __seal(self) -> None:
         super().__setattr__("_Value__sealed", True)
 
+    @classmethod
+    def _from_fields(cls, **fields: Any) -> Any:
+        """An instance from fields already in canonical form: no ``__init__``, no ``__post_init__``, no check.
+
+        The library's internal fast path, for results it has just computed exactly (a bracket of two
+        fields, a field in a new frame); every field must be given.
+        """
+        obj = object.__new__(cls)
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            setattr(obj, f.name, fields.pop(f.name))
+        if fields:
+            raise TypeError(f"{cls.__name__}._from_fields: unknown fields {sorted(fields)}")
+        obj.__seal()
+        return obj
+
+    def computed(self, name: str) -> Any:
+        """The derived value ``name`` (a ``cached_property``) if it has been computed already, else ``None``.
+
+        Lets a caller use what a value already knows without forcing the computation.
+        """
+        return self.__dict__.get(name)
+
     def __setattr__(self, name: str, value: Any) -> None:
         if self.__dict__.get("_Value__sealed"):
             raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r} of a sealed {type(self).__name__}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property, partial
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import sympy as sp
 from sympy.core.function import UndefinedFunction
 
+from .._value import Value
 from ..algebra import is_zero
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
@@ -71,8 +72,7 @@ def _is_index(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-@dataclass(frozen=True, eq=False)
-class Model:
+class Model(Value):
     """A mechanical system with linear constraints: the unit of the catalogue, system files and reports.
 
     Invariants, checked at construction with cheap exact tests (no ``simplify``); a violation raises
@@ -171,7 +171,7 @@ class Model:
 
     def _normalise(self) -> None:
         """Own copies of the mutable parts (a model never aliases its caller's dicts); tuples for sequences."""
-        put = partial(object.__setattr__, self)
+        put = partial(setattr, self)
         for part in ("params", "q0", "u0", "param_values", "units"):
             val = getattr(self, part)
             if not isinstance(val, Mapping):
@@ -352,17 +352,17 @@ class Model:
             if exprs and len(exprs) != count:
                 what = "m" if count == m else "n − m"
                 raise self._fail(part, f"needs {what} = {count} expressions, got {len(exprs)}", ConstraintError)
-            object.__setattr__(self, part, tuple(self._on_chart(part, i, e) for i, e in enumerate(exprs)))
+            setattr(self, part, tuple(self._on_chart(part, i, e) for i, e in enumerate(exprs)))
         sc = {
             (a, b): {c: self._on_chart("structure_constants", (a, b, c), val) for c, val in row.items()}
             for (a, b), row in self.structure_constants.items()
         }
-        object.__setattr__(self, "structure_constants", sc)
+        self.structure_constants = sc
         for key in self.symbols:
             if not isinstance(key, str):
                 raise self._fail("symbols", f"key {key!r} must be a string")
         syms = {key: self._on_chart("symbols", key, val) for key, val in self.symbols.items()}
-        object.__setattr__(self, "symbols", syms)
+        self.symbols = syms
 
     def _on_chart(self, part: str, where: object, expr: object) -> sp.Expr:
         """``expr`` as a sympy expression on the chart (q, u, t and parameters), or an error naming the part."""
@@ -370,39 +370,6 @@ class Model:
             return self.chart.check_on_TQ(expr, f"{part}[{where!r}]")
         except InvalidExpressionError as exc:
             raise self._fail(part, str(exc)) from None
-
-    # ------------------------------------------------------------------ equality
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            self.name,
-            self.chart,
-            self.lagrangian,
-            self.frame,
-            self.m,
-            self.constraints,
-            _frozen_items(self.params),
-            _frozen_items(self.q0),
-            _frozen_items(self.u0),
-            _frozen_items(self.param_values),
-            self.citation,
-            self.group,
-            self.notes,
-            _frozen_items(self.structure_constants),
-            self.auxiliary,
-            self.mvm_constraints,
-            _frozen_items(self.units),
-            _frozen_items(self.functions),
-            self.deltas,
-            _frozen_items(self.symbols),
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return self is other or self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     @property
     def extras(self) -> Mapping[str, Any]:

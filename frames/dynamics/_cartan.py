@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from .._value import Value, latex_of
+from .._value import Value, cached_method, latex_of
 from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, derivative, is_zero, tidy
 from ..algebra._solve import _reduce_conditions, solve_linear_general
 from ..errors import InvalidExpressionError
@@ -115,10 +115,9 @@ class CartanSystem(Value):
                 )
             if ch.t is not None and ch.t in L.free_symbols:
                 raise InvalidExpressionError(f"CartanSystem: lagrangian: {L} depends explicitly on t")
-        object.__setattr__(self, "frame", frame)
-        object.__setattr__(self, "L", sp.expand(L))
-        object.__setattr__(self, "extra", ex)
-        object.__setattr__(self, "_cache", {})
+        self.frame = frame
+        self.L = sp.expand(L)
+        self.extra = ex
 
     @classmethod
     def vakonomic(
@@ -158,22 +157,21 @@ class CartanSystem(Value):
         Th = self.frame.coframe_matrix
         return Form(self.coords, 1, {(j,): Th[i, j] for j in range(self.n)})
 
+    @cached_method
     def lifted_frame(self) -> tuple[tuple[sp.Expr, ...], ...]:
         r"""``(X_1^C … X_n^C, X_1^V … X_n^V, ∂/∂μ_1 …)`` as component tuples over :attr:`coords`."""
-        if "lifted" not in self._cache:  # type: ignore[attr-defined]
-            n, k = self.n, len(self.extra)
-            F = self.frame
-            R = F.anholonomy
-            out = []
-            for i in range(n):
-                fib = [-sp.Add(*[R[j, i, kk] * F.v[kk] for kk in range(n)]) for j in range(n)]
-                out.append(tuple(F.matrix[i, :]) + tuple(fib) + (sp.S.Zero,) * k)
-            for i in range(n):
-                out.append((sp.S.Zero,) * n + tuple(sp.S.One if j == i else sp.S.Zero for j in range(n)) + (0,) * k)
-            for a in range(k):
-                out.append((sp.S.Zero,) * (2 * n) + tuple(sp.S.One if b == a else sp.S.Zero for b in range(k)))
-            self._cache["lifted"] = tuple(tuple(sp.sympify(c, strict=True) for c in Y) for Y in out)  # type: ignore[attr-defined]
-        return self._cache["lifted"]  # type: ignore[attr-defined, no-any-return]
+        n, k = self.n, len(self.extra)
+        F = self.frame
+        R = F.anholonomy
+        out = []
+        for i in range(n):
+            fib = [-sp.Add(*[R[j, i, kk] * F.v[kk] for kk in range(n)]) for j in range(n)]
+            out.append(tuple(F.matrix[i, :]) + tuple(fib) + (sp.S.Zero,) * k)
+        for i in range(n):
+            out.append((sp.S.Zero,) * n + tuple(sp.S.One if j == i else sp.S.Zero for j in range(n)) + (0,) * k)
+        for a in range(k):
+            out.append((sp.S.Zero,) * (2 * n) + tuple(sp.S.One if b == a else sp.S.Zero for b in range(k)))
+        return tuple(tuple(sp.sympify(c, strict=True) for c in Y) for Y in out)
 
     def lifted_coframe(self) -> tuple[Form, ...]:
         r"""The dual of :meth:`lifted_frame`: ``(θ^i, dv^i + R^i_jk v^k θ^j, dμ_a)``."""
@@ -212,20 +210,18 @@ class CartanSystem(Value):
         """``p_i = X_i^V(L) = ∂L/∂v^i``."""
         return tuple(derivative(self.L, vi) for vi in self.frame.v)
 
+    @cached_method
     def cartan_one_form(self) -> Form:
         r"""The Cartan 1-form ``X_i^V(L) θ^i``."""
-        if "theta_L" not in self._cache:  # type: ignore[attr-defined]
-            Th = self.frame.coframe_matrix
-            p = self.momenta()
-            comps = [sp.Add(*[p[i] * Th[i, j] for i in range(self.n)]) for j in range(self.n)]
-            self._cache["theta_L"] = Form(self.coords, 1, {(j,): c for j, c in enumerate(comps)})  # type: ignore[attr-defined]
-        return self._cache["theta_L"]  # type: ignore[attr-defined, no-any-return]
+        Th = self.frame.coframe_matrix
+        p = self.momenta()
+        comps = [sp.Add(*[p[i] * Th[i, j] for i in range(self.n)]) for j in range(self.n)]
+        return Form(self.coords, 1, {(j,): c for j, c in enumerate(comps)})
 
+    @cached_method
     def cartan_two_form(self) -> Form:
         r"""The Cartan 2-form ``ω = d(X_i^V(L) θ^i)``."""
-        if "omega" not in self._cache:  # type: ignore[attr-defined]
-            self._cache["omega"] = self.cartan_one_form().d()  # type: ignore[attr-defined]
-        return self._cache["omega"]  # type: ignore[attr-defined, no-any-return]
+        return self.cartan_one_form().d()
 
     omega = cartan_two_form
 
@@ -233,13 +229,12 @@ class CartanSystem(Value):
         r"""``E = v^i X_i^V(L) − L``."""
         return canon(sp.Add(*[vi * p for vi, p in zip(self.frame.v, self.momenta(), strict=True)]) - self.L)
 
+    @cached_method
     def omega_matrix(self) -> sp.ImmutableMatrix:
         r"""``W[K, J] = ω(Y_K, Y_J)`` on the lifted frame ``Y`` (:meth:`lifted_frame`)."""
-        if "W" not in self._cache:  # type: ignore[attr-defined]
-            Om = self.cartan_two_form().matrix()
-            B = sp.Matrix([list(Y) for Y in self.lifted_frame()]).T  # columns = Y_K
-            self._cache["W"] = sp.ImmutableMatrix((B.T * Om * B).applyfunc(tidy))  # type: ignore[attr-defined]
-        return self._cache["W"]  # type: ignore[attr-defined, no-any-return]
+        Om = self.cartan_two_form().matrix()
+        B = sp.Matrix([list(Y) for Y in self.lifted_frame()]).T  # columns = Y_K
+        return sp.ImmutableMatrix((B.T * Om * B).applyfunc(tidy))
 
     def residual(self, Gamma: Any) -> Form:
         r"""``Γ ⌟ ω + dE`` for a vector ``Γ`` over :attr:`coords` (zero for a solution)."""
@@ -261,6 +256,7 @@ class CartanSystem(Value):
         taken = {s.name for s in self.coords} | {s.name for s in self.frame.chart.params}
         return tuple(sp.Symbol(nm if nm not in taken else nm + "_") for nm in names)
 
+    @cached_method
     def solve(self) -> CartanSolution:
         r"""Solve ``Γ ⌟ ω = −dE`` for ``Γ = k^i X_i^C + Γ^i X_i^V + A_a ∂/∂μ_a``.
 
@@ -274,8 +270,6 @@ class CartanSystem(Value):
         CartanSolution
             The general solution, its free parameters and the conditions for existence.
         """
-        if "solution" in self._cache:  # type: ignore[attr-defined]
-            return self._cache["solution"]  # type: ignore[attr-defined, no-any-return]
         n, k = self.n, len(self.extra)
         W = self.omega_matrix()
         Ys = self.lifted_frame()
@@ -289,7 +283,6 @@ class CartanSystem(Value):
         reduced, locus = _reduce_conditions(conds, [*self.frame.v, *self.extra])
         comps = tuple(tidy(sol[x]) for x in unknowns)
         out = CartanSolution(self, comps, free, reduced, locus, pivots)
-        self._cache["solution"] = out  # type: ignore[attr-defined]
         return out
 
     def __repr__(self) -> str:

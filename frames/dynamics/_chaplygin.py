@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -156,7 +156,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
     frame: Frame
     m: int
     C: sp.ImmutableDenseNDimArray
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+    nonholonomic: NonholonomicSystem = field(compare=False, repr=False)
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         F = self.frame
@@ -174,6 +174,8 @@ class ChaplyginSystem(AdaptedIndices, Value):
         structure_constants: Mapping[tuple[int, int], Mapping[int, Any]] | None = None,
         v: str | Sequence[sp.Symbol] = "v",
         check: bool = True,
+        *,
+        nonholonomic: NonholonomicSystem | None = None,
     ) -> None:
         what = "ChaplyginSystem"
         expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
@@ -204,11 +206,20 @@ class ChaplyginSystem(AdaptedIndices, Value):
             for (a, b, c), val in sc.items():  # type: ignore[union-attr]
                 C[c, a, b] = val
                 C[c, b, a] = -val
-        object.__setattr__(self, "lagrangian", lagrangian)
-        object.__setattr__(self, "frame", F)
-        object.__setattr__(self, "m", m)
-        object.__setattr__(self, "C", sp.ImmutableDenseNDimArray(C))
-        object.__setattr__(self, "_cache", {"nh": NonholonomicSystem(lagrangian, F, m)})
+        if nonholonomic is not None and (nonholonomic.frame, nonholonomic.m, nonholonomic.lagrangian) == (
+            F,
+            m,
+            lagrangian,
+        ):
+            # the same data: its frame (with what it has computed, e.g. the anholonomy) and results are reused
+            F = nonholonomic.frame
+        else:
+            nonholonomic = NonholonomicSystem(lagrangian, F, m)
+        self.lagrangian = lagrangian
+        self.frame = F
+        self.m = m
+        self.C = sp.ImmutableDenseNDimArray(C)
+        self.nonholonomic = nonholonomic  # the nonholonomic system (Proposition 2)
         if check:
             self.check()
 
@@ -227,12 +238,10 @@ class ChaplyginSystem(AdaptedIndices, Value):
         sc_raw = model.structure_constants
         pos = {g: j for j, g in enumerate(grp)}
         sc = {(pos[a], pos[b]): {pos[c]: val for c, val in row.items()} for (a, b), row in sc_raw.items()}
-        out = cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=False)
-        if out.frame == F and out.m == model.m and hasattr(model, "nonholonomic"):
-            # the group fields come last: the system's frame is the model's, so its anholonomy and the
-            # nonholonomic field already computed on the model (by a report's earlier sections) are reused
-            object.__setattr__(out, "frame", F)
-            out._cache["nh"] = model.nonholonomic()
+        # when the group fields come last, the system's frame is the model's: its anholonomy and the
+        # nonholonomic field already computed on the model (by a report's earlier sections) are reused
+        nh = model.nonholonomic() if hasattr(model, "nonholonomic") else None
+        out = cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=False, nonholonomic=nh)
         if check:
             out.check()
         return out
@@ -272,11 +281,6 @@ class ChaplyginSystem(AdaptedIndices, Value):
         """The fundamental fields ``Ẽ_a``."""
         return self.frame.fields[self.m :]
 
-    @property
-    def nonholonomic(self) -> NonholonomicSystem:
-        """The nonholonomic system (Proposition 2)."""
-        return self._cache["nh"]  # type: ignore[no-any-return]
-
     def vakonomic(self, **kw: Any) -> VakonomicSystem:
         """The vakonomic system in the same frame."""
         return VakonomicSystem(self.lagrangian, self.frame, self.m, **kw)
@@ -291,14 +295,14 @@ class ChaplyginSystem(AdaptedIndices, Value):
     # ----------------------------------------------------------------- momenta
     def momenta(self, on_C: bool = True) -> tuple[sp.Expr, ...]:
         r"""``p_a = Ẽ_a^V(L)`` (on C by default, else on TQ in ``(q, v)``)."""
-        on_C = as_flag(on_C, name="ChaplyginSystem.momenta: on_C")
-        key = "momenta on C" if on_C else "momenta"
-        if key not in self._cache:
-            out = [derivative(self._Lv, self.frame.v[a]) for a in self.a]
-            if on_C:
-                out = [x.xreplace(self.on_C) for x in out]
-            self._cache[key] = tuple(tidy(x) for x in out)
-        return self._cache[key]  # type: ignore[no-any-return]
+        return self._momenta(as_flag(on_C, name="ChaplyginSystem.momenta: on_C"))
+
+    @cached_method
+    def _momenta(self, on_C: bool) -> tuple[sp.Expr, ...]:
+        out = [derivative(self._Lv, self.frame.v[a]) for a in self.a]
+        if on_C:
+            out = [x.xreplace(self.on_C) for x in out]
+        return tuple(tidy(x) for x in out)
 
     def multiplier_identity(self) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ(p_a) − λ_a`` (vanish: the multiplier equation of section 6)."""
@@ -332,23 +336,21 @@ class ChaplyginSystem(AdaptedIndices, Value):
         return not is_zero(g[self.m :, self.m :].det(method="bareiss"))
 
     # ---------------------------------------------------------------- Routhian
+    @cached_method
     def routhian_in_frame(self) -> sp.Expr:
         r"""``L̃ = L − p_a v^a`` in ``(q, v)``."""
-        if "routhian" not in self._cache:
-            p = self.momenta(on_C=False)
-            v = self.frame.v
-            Lt = sp.expand(self._Lv - sum((pa * v[a] for pa, a in zip(p, self.a, strict=True)), sp.S.Zero))
-            self._cache["routhian"] = Lt
-        return self._cache["routhian"]  # type: ignore[no-any-return]
+        p = self.momenta(on_C=False)
+        v = self.frame.v
+        Lt = sp.expand(self._Lv - sum((pa * v[a] for pa, a in zip(p, self.a, strict=True)), sp.S.Zero))
+        return Lt
 
     def routhian(self) -> Lagrangian:
         r"""``L̃ = L − p_a v^a`` as a Lagrangian in natural coordinates."""
         return Lagrangian(self.lagrangian.chart, canon(self.frame.to_natural(self.routhian_in_frame())))
 
+    @cached_method
     def proposition5(self) -> Proposition5:
         r"""Proposition 5: ``L̃`` regular on C, invariant, its Euler–Lagrange field tangent to C."""
-        if "p5" in self._cache:
-            return self._cache["p5"]  # type: ignore[no-any-return]
         Lt = self.routhian()
         Ltv = self.routhian_in_frame()
         H = self.routhian_hessian(on_C=True)
@@ -361,7 +363,6 @@ class ChaplyginSystem(AdaptedIndices, Value):
         fld = SecondOrderField(F, [tidy(x) for x in G], m=self.m, time_dependent=Lt.time_dependent)
         tangent = all(is_zero(fld.Gamma[a]) for a in self.a)
         out = Proposition5(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)
-        self._cache["p5"] = out
         return out
 
     # ---------------------------------------------------------------- Prop. 6
@@ -437,6 +438,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         return as_exprs(sequence(mu, name=what, what="a sequence of symbols μ_a"), name=what, length=self.n - self.m)
 
     # ----------------------------------------------- invariance of Γ on C
+    @cached_method
     def complete_lift_brackets(self) -> tuple[TangentVectorField, ...]:
         r"""``[Ẽ_a^C, Γ]`` on C, one field per generator (section 6: all vanish).
 
@@ -445,8 +447,6 @@ class ChaplyginSystem(AdaptedIndices, Value):
         tangent to C and annihilates ``X_α^V(L)``, hence zero when L is regular w.r.t. D: Γ is
         invariant under the action of G on C. Components in the frame coordinates ``(q, v)``.
         """
-        if "lift_brackets" in self._cache:
-            return self._cache["lift_brackets"]  # type: ignore[no-any-return]
         F = self.frame
         G = self.nonholonomic.field().as_vector_field()
         out = []
@@ -457,7 +457,6 @@ class ChaplyginSystem(AdaptedIndices, Value):
             fib = [tidy(x.xreplace(self.on_C)) for x in B.fibre]
             out.append(TangentVectorField(F.chart, base, fib, frame=F))
         res = tuple(out)
-        self._cache["lift_brackets"] = res
         return res
 
     # ------------------------------------- the action lifted to D° and TD°

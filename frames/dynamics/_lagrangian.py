@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
+from .._value import Value, cached_method
 from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, derivative, hessian, is_zero, solve_linear, tidy
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
@@ -93,8 +94,7 @@ def frame_el_terms(
     return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class Lagrangian:
+class Lagrangian(Value):
     r"""A Lagrangian ``L(q, u, t)`` on TQ.
 
     Parameters
@@ -134,9 +134,8 @@ class Lagrangian:
             except FramesError as exc:
                 raise type(exc)(f"Lagrangian: params: {exc}") from None
         e = chart.check_on_TQ(expr, "Lagrangian: expr")
-        object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "expr", e)
-        object.__setattr__(self, "_cache", {})
+        self.chart = chart
+        self.expr = e
 
     @property
     def time_dependent(self) -> bool:
@@ -151,23 +150,22 @@ class Lagrangian:
 
     def _check_frame(self, frame: Frame | None, what: str = "Lagrangian: frame") -> Frame:
         if frame is None:
-            key = ("coordinate",)
-            cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
-            if key not in cache:
-                cache[key] = Frame.coordinate(self.chart)
-            return cache[key]  # type: ignore[no-any-return]
+            return self._coordinate_frame
         expect_obj(frame, Frame, name=what, what="a Frame (or None)")
         check_same_chart(self.chart, frame.chart, name=what)
         return frame
 
+    @cached_property
+    def _coordinate_frame(self) -> Frame:
+        return Frame.coordinate(self.chart)
+
     def in_frame(self, frame: Frame | None = None) -> sp.Expr:
         """``L`` written in ``(q, v, t)``: ``u`` replaced by ``v^i X_i``."""
-        F = self._check_frame(frame, "Lagrangian.in_frame: frame")
-        cache: dict[Any, Any] = self._cache  # type: ignore[attr-defined]
-        key = ("Lv", F)
-        if key not in cache:
-            cache[key] = sp.expand(self.expr.xreplace(dict(zip(self.chart.u, F.u_in_v, strict=True))))
-        return cache[key]  # type: ignore[no-any-return]
+        return self._in_frame(self._check_frame(frame, "Lagrangian.in_frame: frame"))
+
+    @cached_method
+    def _in_frame(self, F: Frame) -> sp.Expr:
+        return sp.expand(self.expr.xreplace(dict(zip(self.chart.u, F.u_in_v, strict=True))))
 
     def hessian(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
         r"""``g_ij = X_i^V X_j^V L`` in ``(q, v)`` (natural ``∂²L/∂u^i∂u^j`` when ``frame`` is None)."""

@@ -74,7 +74,7 @@ class MassMatrixForm:
         """``(True, {(j, k, s): ∂_s θ^j_k})`` when the coframe is known, else ``(False, {(α, l, s): ∂_s X_α^l})``;
         the nonzero derivatives only, each taken once."""
         F, n = self.frame, self.n
-        Th = F.__dict__.get("coframe_matrix")
+        Th = F.known_coframe
         M, rows = (Th, range(n)) if Th is not None else (F.matrix, range(self.m))
         d: dict[tuple[int, int, int], sp.Expr] = {}
         for j in rows:
@@ -90,7 +90,7 @@ class MassMatrixForm:
     def _v_in_u(self) -> list[sp.Expr]:
         """``v^α = θ^α_k u^k``: from the coframe when it is known, else from the frame's inverse on trees."""
         F = self.frame
-        if "coframe_matrix" in F.__dict__:
+        if F.known_coframe is not None:
             return list(F.v_in_u)
         Th = tree_solve(sp.Matrix(F.matrix.T), sp.eye(self.n))
         if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse

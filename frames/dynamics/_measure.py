@@ -193,7 +193,7 @@ class InvariantMeasure(Value):
                 continue
             if not isinstance(xs, tuple | list) or not all(isinstance(x, sp.Expr) for x in xs):
                 raise ArgumentError(f"{what}: {name}: expected a tuple of sympy expressions, got {xs!r}")
-            object.__setattr__(self, name, tuple(xs))
+            setattr(self, name, tuple(xs))
         if self.exists is False and not self.obstruction:
             raise ArgumentError(f"{what}: obstruction: exists = False needs the obstruction")
         labels = self.obstruction_labels
@@ -203,13 +203,13 @@ class InvariantMeasure(Value):
             raise ArgumentError(
                 f"{what}: obstruction_labels: {len(labels)} labels for {len(self.obstruction)} obstructions"
             )
-        object.__setattr__(self, "obstruction_labels", tuple(labels))
+        self.obstruction_labels = tuple(labels)
         wp = self.witness_point
         if not isinstance(wp, tuple | list) or not all(
             isinstance(x, tuple) and len(x) == 2 and all(isinstance(y, sp.Expr) for y in x) for x in wp
         ):
             raise ArgumentError(f"{what}: witness_point: expected (expression, value) pairs, got {wp!r}")
-        object.__setattr__(self, "witness_point", tuple(wp))
+        self.witness_point = tuple(wp)
         if self.system is not None:
             expect_obj(self.system, NonholonomicSystem, name=f"{what}: system")
 

@@ -13,13 +13,12 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value
+from .._value import Multipliers, Value, cached_method
 from ..algebra import (
     UnsupportedExpression,
     as_exprs,
@@ -316,7 +315,6 @@ class NonholonomicSystem(AdaptedIndices, Value):
     lagrangian: Lagrangian
     frame: Frame
     m: int
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         F = self.frame
@@ -328,10 +326,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
         m = check_adapted(lagrangian, frame, m, "NonholonomicSystem")
-        object.__setattr__(self, "lagrangian", lagrangian)
-        object.__setattr__(self, "frame", frame)
-        object.__setattr__(self, "m", m)
-        object.__setattr__(self, "_cache", {})
+        self.lagrangian = lagrangian
+        self.frame = frame
+        self.m = m
 
     # ---------------------------------------------------------- constructors
     @classmethod
@@ -406,21 +403,22 @@ class NonholonomicSystem(AdaptedIndices, Value):
     def _R(self, j: int, i: int, be: int) -> sp.Expr:
         r"""``R^j_iβ`` for β ≤ m, from the brackets ``[X_i, X_β]`` only (``m n`` brackets, not ``n(n−1)/2``)."""
         F = self.frame
-        if "anholonomy" in F.__dict__:  # already computed by the frame
-            return F.anholonomy[j, i, be]  # type: ignore[no-any-return]
-        cache = self._cache.setdefault("R_D", {})
-        if (i, be) not in cache:
-            if i == be:
-                cache[(i, be)] = sp.zeros(self.n, 1)
-            elif i < self.m and (be, i) in cache:
-                cache[(i, be)] = -cache[(be, i)]
-            else:
-                B = F.fields[i].bracket(F.fields[be])
-                if all(c == 0 for c in B.components):
-                    cache[(i, be)] = sp.zeros(self.n, 1)
-                else:
-                    cache[(i, be)] = (F.coframe_matrix * B.components).applyfunc(canon)
-        return cache[(i, be)][j]  # type: ignore[no-any-return]
+        if (R := F.computed("anholonomy")) is not None:  # already computed by the frame
+            return R[j, i, be]  # type: ignore[no-any-return]
+        return self._R_column(i, be)[j]  # type: ignore[no-any-return]
+
+    @cached_method
+    def _R_column(self, i: int, be: int) -> sp.Matrix:
+        """``(R^j_iβ)_j``: the coframe components of ``[X_i, X_β]`` (remembered; skew in ``i, β`` on D)."""
+        F = self.frame
+        if i == be:
+            return sp.zeros(self.n, 1)
+        if be < i < self.m:
+            return -self._R_column(be, i)  # type: ignore[no-any-return]
+        B = F.fields[i].bracket(F.fields[be])
+        if all(c == 0 for c in B.components):
+            return sp.zeros(self.n, 1)
+        return (F.coframe_matrix * B.components).applyfunc(canon)
 
     def _time_derivative(self, f: sp.Expr) -> sp.Expr:
         t = self.lagrangian.chart.t
@@ -430,6 +428,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         r"""``ε_i`` without its ``Γ^β`` part: ``v^β X_β(p_i) + ∂_t p_i − X_i(L_c) + R^j_iβ v^β p_j`` on C, ``−r_i``."""
         return -self._rhs(i)
 
+    @cached_method
     def _rhs(self, i: int) -> sp.Expr:
         r"""``r_i = X_i^C(L) − v^β X_β(X_i^V L) − ∂_t X_i^V L`` on C, minus the drift (remembered).
 
@@ -440,11 +439,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         when small, as its Pythagorean normal form when large (:func:`frames.algebra.canon_element`).
         Otherwise sympy differentiates the expressions and :func:`canon` writes the result.
         """
-        cache = self._cache.setdefault("rhs", {})
-        if i not in cache:
-            ring = self._ring
-            cache[i] = canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
-        return cache[i]  # type: ignore[no-any-return]
+        ring = self._ring
+        return canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
 
     @cached_property
     def _ring(self) -> _DriftRing | None:
@@ -511,43 +507,40 @@ class NonholonomicSystem(AdaptedIndices, Value):
         """
         if not canonical:
             return self._raw_field()
-        if "field" not in self._cache:
-            gD, rhs = self._linear_system()
-            try:
-                G = solve_rational(gD, rhs, "nonholonomic field")
-            except RegularityError as exc:
-                raise RegularityError(
-                    f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
-                    f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular "
-                    f"(rank {sp.Matrix(gD).rank(iszerofunc=is_zero)} < m = {self.m})"
-                ) from exc
-            Gam = [tidy(x) if x.has(sp.sin, sp.cos) else x for x in G] + [sp.S.Zero] * (self.n - self.m)
-            self._cache["field"] = SecondOrderField(
-                self.frame, Gam, m=self.m, time_dependent=self.lagrangian.time_dependent
-            )
-        return self._cache["field"]  # type: ignore[no-any-return]
+        return self._canonical_field
+
+    @cached_property
+    def _canonical_field(self) -> SecondOrderField:
+        gD, rhs = self._linear_system()
+        try:
+            G = solve_rational(gD, rhs, "nonholonomic field")
+        except RegularityError as exc:
+            raise RegularityError(
+                f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
+                f"g_αβ = X_α^V X_β^V L on C, {sp.Matrix(gD).tolist()}, is singular "
+                f"(rank {sp.Matrix(gD).rank(iszerofunc=is_zero)} < m = {self.m})"
+            ) from exc
+        Gam = [tidy(x) if x.has(sp.sin, sp.cos) else x for x in G] + [sp.S.Zero] * (self.n - self.m)
+        return SecondOrderField(self.frame, Gam, m=self.m, time_dependent=self.lagrangian.time_dependent)
 
     @cached_property
     def _mass_matrix(self) -> MassMatrixForm:
         return MassMatrixForm(self.lagrangian, self.frame, self.m)
 
+    @cached_method
     def _raw_field(self) -> SecondOrderField:
-        if "field_raw" not in self._cache:
-            M, f = self._mass_matrix.rows(list(self.alpha))
-            G = tree_solve(M, f)
-            if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
-                self._cache["field_raw"] = self.field()
-                return self._cache["field_raw"]  # type: ignore[no-any-return]
-            self._cache["field_raw"] = SecondOrderField._trees(
-                self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
-            )
-        return self._cache["field_raw"]  # type: ignore[no-any-return]
+        M, f = self._mass_matrix.rows(list(self.alpha))
+        G = tree_solve(M, f)
+        if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
+            return self.field()
+        return SecondOrderField._trees(
+            self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
+        )
 
+    @cached_method
     def _linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        if "system" not in self._cache:
-            rhs = sp.ImmutableMatrix(_normal_many([-self._drift(al) for al in self.alpha]))
-            self._cache["system"] = (self.hessian_D(), rhs)
-        return self._cache["system"]  # type: ignore[no-any-return]
+        rhs = sp.ImmutableMatrix(_normal_many([-self._drift(al) for al in self.alpha]))
+        return (self.hessian_D(), rhs)
 
     def linear_system(self, canonical: bool = True) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Proposition 2 as the linear system ``g_αβ Γ^β = b_α`` whose unique solution is :meth:`field`.
@@ -606,14 +599,13 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return sp.Add(*[self._hessian_rows[i, be] * G[be] for be in self.alpha]) + self._drift(i)
 
     @budgeted("NonholonomicSystem.multipliers")
+    @cached_method
     def multipliers(self) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
-        if "mult" not in self._cache:
-            G = self.field().Gamma
-            rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
-            eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
-            self._cache["mult"] = Multipliers(eps, first=self.m + 1, display=harmonic_form)
-        return self._cache["mult"]  # type: ignore[no-any-return]
+        G = self.field().Gamma
+        rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
+        eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
+        return Multipliers(eps, first=self.m + 1, display=harmonic_form)
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L`` on C (zero for i ≤ m)."""
@@ -713,6 +705,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         )
 
     @budgeted("NonholonomicSystem.accelerations")
+    @cached_method
     def accelerations(self, canonical: bool = True) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
 
@@ -720,27 +713,25 @@ class NonholonomicSystem(AdaptedIndices, Value):
         fast path of :meth:`field` (exact trees, not canonical).
         """
         if not canonical:
-            if "acc_raw" not in self._cache:
-                G = self.field(canonical=False).Gamma
-                self._cache["acc_raw"] = sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
-            return self._cache["acc_raw"]  # type: ignore[no-any-return]
-        if "acc" not in self._cache:
-            F = self.frame
-            G = self.field().Gamma
-            u = self.lagrangian.chart.u
-            q = self.lagrangian.chart.q
-            sub = {F.v[al]: F.v_in_u[al] for al in self.alpha}
-            acc = []
-            for j in range(self.n):
-                e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
-                e += sp.Add(
-                    *[F.v[al] * u[k] * derivative(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
-                )
-                acc.append(e.xreplace(sub))
-            self._cache["acc"] = sp.ImmutableMatrix(
-                [tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)]
+            G = self.field(canonical=False).Gamma
+            return sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
+        return self._canonical_accelerations
+
+    @cached_property
+    def _canonical_accelerations(self) -> sp.ImmutableMatrix:
+        F = self.frame
+        G = self.field().Gamma
+        u = self.lagrangian.chart.u
+        q = self.lagrangian.chart.q
+        sub = {F.v[al]: F.v_in_u[al] for al in self.alpha}
+        acc = []
+        for j in range(self.n):
+            e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
+            e += sp.Add(
+                *[F.v[al] * u[k] * derivative(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
             )
-        return self._cache["acc"]  # type: ignore[no-any-return]
+            acc.append(e.xreplace(sub))
+        return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -283,7 +283,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     m: int
     mu: tuple[sp.Symbol, ...]
     A: tuple[sp.Symbol, ...]
-    _cache: dict[Any, Any] = field(default_factory=dict, compare=False)
+    nonholonomic: NonholonomicSystem = field(compare=False, repr=False)
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         F = self.frame
@@ -302,9 +302,11 @@ class VakonomicSystem(AdaptedIndices, Value):
         m: int,
         mu: str | Sequence[sp.Symbol] = "mu",
         A: str | Sequence[sp.Symbol] = "A",
+        *,
+        nonholonomic: NonholonomicSystem | None = None,
     ) -> None:
         m = check_adapted(lagrangian, frame, m, "VakonomicSystem")
-        nh = NonholonomicSystem(lagrangian, frame, m)
+        nh = nonholonomic if nonholonomic is not None else NonholonomicSystem(lagrangian, frame, m)
         idx = [str(a + 1) for a in range(m, frame.dim)]
         mus = prefix_symbols(mu, idx, name="VakonomicSystem: mu")
         As = prefix_symbols(A, idx, name="VakonomicSystem: A")
@@ -317,26 +319,20 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"VakonomicSystem: mu, A: multiplier symbols {sorted(map(str, set(mus) | set(As)))} clash with "
                 f"chart, frame or each other ({sorted(map(str, clash))})"
             )
-        object.__setattr__(self, "lagrangian", lagrangian)
-        object.__setattr__(self, "frame", frame)
-        object.__setattr__(self, "m", m)
-        object.__setattr__(self, "mu", mus)
-        object.__setattr__(self, "A", As)
-        object.__setattr__(self, "_cache", {"nh": nh})
+        self.lagrangian = lagrangian
+        self.frame = frame
+        self.m = m
+        self.mu = mus
+        self.A = As
+        self.nonholonomic = nh  # the nonholonomic system with the same data (Proposition 2); shares its results
 
     @classmethod
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
         expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
-        vk = cls(nh.lagrangian, nh.frame, nh.m, **kw)
-        vk._cache["nh"] = nh  # the same data: share its results on C (momenta, L_c, brackets, Γ)
-        return vk
+        return cls(nh.lagrangian, nh.frame, nh.m, **kw, nonholonomic=nh)  # shares its results on C
 
     # ---------------------------------------------------------------- basics
-    @property
-    def nonholonomic(self) -> NonholonomicSystem:
-        """The nonholonomic system with the same data (Proposition 2)."""
-        return self._cache["nh"]  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"VakonomicSystem(L = {self.lagrangian.expr}, m = {self.m}, n = {self.n}, mu = {self.mu})"
@@ -549,14 +545,13 @@ class VakonomicSystem(AdaptedIndices, Value):
             return
         self._schur()
 
+    @cached_method
     def _schur(self) -> tuple[sp.Matrix, sp.Matrix]:
         """``(X, S)`` with ``g_αβ X = g_αb`` and the Schur complement ``S = g_ab − g_aα X``.
 
         Both regularity tests are exact solves in the rational-function field (fraction-free,
         ``sin² + cos² = 1`` included): a singular block raises :class:`RegularityError`.
         """
-        if "schur" in self._cache:
-            return self._cache["schur"]  # type: ignore[no-any-return]
         g = sp.Matrix(self._terms[0])
         m = self.m
         gD = g[:m, :m]
@@ -574,7 +569,6 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"g_ab − g_aα g^αβ g_bβ = {S.tolist()} is singular on C"
             ),
         )
-        self._cache["schur"] = (X, S)
         return X, S
 
     @budgeted("VakonomicSystem.tangent_field")
@@ -589,10 +583,10 @@ class VakonomicSystem(AdaptedIndices, Value):
         RegularityError
             If L is not regular with respect to D or D^⊥.
         """
-        phi = self._section(section, "VakonomicSystem.tangent_field: section")
-        key = ("tangent", phi)
-        if key in self._cache:
-            return self._cache[key]  # type: ignore[no-any-return]
+        return self._tangent_field(self._section(section, "VakonomicSystem.tangent_field: section"))
+
+    @cached_method
+    def _tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField:
         self.check_regularity()  # w.r.t. D and D^⊥: proved at a generic point, else by the exact solves
         g, r = self._terms
         g = sp.Matrix(g)
@@ -606,9 +600,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         fld = SecondOrderField(
             self.frame, list(Gal) + [0] * (self.n - m), m=m, time_dependent=self.lagrangian.time_dependent
         )
-        out = VakonomicTangentField(self, fld, tuple(A), tuple(Lam), phi)
-        self._cache[key] = out
-        return out
+        return VakonomicTangentField(self, fld, tuple(A), tuple(Lam), phi)
 
     def tangency_conditions(self, section: Any = None) -> tuple[sp.Expr, ...]:
         r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` for the field of Proposition 4."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import as_expr, as_exprs, as_flag, as_subs, derivative, expect
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 
@@ -61,8 +62,7 @@ def _fibre_name(name: str) -> str:
     return f"u_{name}"
 
 
-@dataclass(frozen=True, init=False, repr=False)
-class Chart:
+class Chart(Value):
     r"""A coordinate chart on Q with its natural chart on TQ.
 
     Parameters
@@ -127,10 +127,10 @@ class Chart:
             raise InvalidExpressionError(
                 f"Chart: coordinates, velocities, time and params must be distinct symbols; {dup} repeated in {allsyms}"
             )
-        object.__setattr__(self, "q", q)
-        object.__setattr__(self, "u", u)
-        object.__setattr__(self, "t", t)
-        object.__setattr__(self, "params", p)
+        self.q = q
+        self.u = u
+        self.t = t
+        self.params = p
 
     # ------------------------------------------------------------------ basics
     @property

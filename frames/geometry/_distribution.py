@@ -8,7 +8,6 @@ its first ``m`` fields spanning D (Crampin–Mestdag, section 3).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -16,6 +15,7 @@ import numpy as np
 import sympy as sp
 from sympy.matrices.utilities import dotprodsimp
 
+from .._value import Value
 from ..algebra import canon, canon_matrix, derivative, expect, is_zero
 from ..errors import ArgumentError, ConstraintError
 from ._chart import Chart
@@ -27,8 +27,7 @@ from ._nilpotent import NilpotentApproximation, nilpotent_approximation
 __all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
 
-@dataclass(frozen=True)
-class FrobeniusResult:
+class FrobeniusResult(Value):
     """Outcome of the Frobenius test for a distribution.
 
     Attributes
@@ -62,7 +61,7 @@ class FrobeniusResult:
             raise ArgumentError(
                 f"FrobeniusResult: offending: {len(off)} offending brackets contradict integrable={self.integrable}"
             )
-        object.__setattr__(self, "offending", tuple(off))
+        self.offending = tuple(off)
 
     def __str__(self) -> str:
         if self.integrable:
@@ -77,8 +76,7 @@ class FrobeniusResult:
         return rf"$[X_{{{i + 1}}}, X_{{{j + 1}}}] = {B._repr_latex_().strip('$')} \notin D$"
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class Distribution:
+class Distribution(Value):
     """A distribution D on Q spanned by ``m`` pointwise independent vector fields."""
 
     fields: tuple[VectorField, ...]
@@ -95,7 +93,7 @@ class Distribution:
             raise ConstraintError(
                 f"Distribution: fields: the {len(fields)} spanning fields have rank {r}; they must be independent"
             )
-        object.__setattr__(self, "fields", fields)
+        self.fields = fields
 
     @property
     def chart(self) -> Chart:
@@ -178,8 +176,7 @@ class Distribution:
         return "Distribution(" + ", ".join(repr(X) for X in self.fields) + ")"
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class LinearConstraints:
+class LinearConstraints(Value):
     r"""Constraints ``a^a_i(q) u^i = 0``, given by the rows ``a^a``.
 
     Parameters
@@ -237,8 +234,8 @@ class LinearConstraints:
             raise ConstraintError(
                 f"LinearConstraints: rows: {M.rows} independent constraints on {n} velocities leave no motion"
             )
-        object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "matrix", M)
+        self.chart = chart
+        self.matrix = M
 
     @property
     def k(self) -> int:

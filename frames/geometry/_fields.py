@@ -7,12 +7,12 @@ Conventions (DESIGN.md): ``Z = Z^i ∂/∂q^i``; the bracket is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
+from .._value import Value
 from ..algebra import as_expr, as_int, canon, canon_matrix, derivative, expect, is_zero
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
@@ -36,8 +36,7 @@ def _components(chart: Chart, comps: Any, what: str) -> sp.ImmutableMatrix:
     return canon_matrix(checked)
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class VectorField:
+class VectorField(Value):
     r"""A vector field ``Z = Z^i ∂/∂q^i`` on the chart's domain of Q.
 
     Components are functions of q (and of t and declared parameters); they
@@ -61,15 +60,12 @@ class VectorField:
 
     def __init__(self, chart: Chart, components: Any) -> None:
         expect(chart, Chart, name="VectorField: chart")
-        object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "components", _components(chart, components, "VectorField"))
+        self.chart = chart
+        self.components = _components(chart, components, "VectorField")
 
     @classmethod
     def _raw(cls, chart: Chart, components: sp.ImmutableMatrix) -> VectorField:
-        obj = object.__new__(cls)
-        object.__setattr__(obj, "chart", chart)
-        object.__setattr__(obj, "components", components)
-        return obj
+        return cls._from_fields(chart=chart, components=components)  # type: ignore[no-any-return]
 
     @classmethod
     def coordinate(cls, chart: Chart, i: int) -> VectorField:
@@ -200,8 +196,7 @@ def bracket(Y: Any, Z: Any) -> Any:
     raise ChartMismatchError(f"bracket: Y, Z: {Y!r} and {Z!r} are not both vector fields on Q or both on TQ")
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class OneForm:
+class OneForm(Value):
     r"""A 1-form ``θ = θ_i dq^i`` on Q.
 
     Examples
@@ -220,15 +215,12 @@ class OneForm:
 
     def __init__(self, chart: Chart, components: Any) -> None:
         expect(chart, Chart, name="OneForm: chart")
-        object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "components", _components(chart, components, "OneForm"))
+        self.chart = chart
+        self.components = _components(chart, components, "OneForm")
 
     @classmethod
     def _raw(cls, chart: Chart, components: sp.ImmutableMatrix) -> OneForm:
-        obj = object.__new__(cls)
-        object.__setattr__(obj, "chart", chart)
-        object.__setattr__(obj, "components", components)
-        return obj
+        return cls._from_fields(chart=chart, components=components)  # type: ignore[no-any-return]
 
     def __call__(self, Z: VectorField) -> sp.Expr:
         """Evaluate on a vector field: ``θ(Z) = θ_i Z^i``."""

@@ -129,9 +129,9 @@ class Form(Value):
                 continue
             out[key] = out.get(key, sp.S.Zero) + sign * sp.sympify(c, strict=True)
         clean = {k: canon(v) for k, v in out.items()}
-        object.__setattr__(self, "coords", cs)
-        object.__setattr__(self, "degree", degree)
-        object.__setattr__(self, "terms", {k: v for k, v in sorted(clean.items()) if v != 0})
+        self.coords = cs
+        self.degree = degree
+        self.terms = {k: v for k, v in sorted(clean.items()) if v != 0}
 
     @classmethod
     def _make(cls, cs: tuple[sp.Symbol, ...], degree: int, terms: Mapping[_Index, Any]) -> Form:

@@ -14,14 +14,14 @@ Conventions (DESIGN.md):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 import sympy as sp
 
+from .._value import Value
 from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
@@ -167,8 +167,7 @@ def _change_matrix(chart: Chart, A: Any, n: int, what: str) -> sp.Matrix:
     return sp.Matrix(n, n, [chart.check_on_Q(x, f"{what}[{k // n},{k % n}]") for k, x in enumerate(M)])
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Frame:
+class Frame(Value):
     r"""A local frame ``{X_1, …, X_n}`` on Q with its coframe and anholonomy.
 
     Parameters
@@ -201,6 +200,8 @@ class Frame:
     fields: tuple[VectorField, ...]
     v: tuple[sp.Symbol, ...]
     matrix: sp.ImmutableMatrix = field(init=False)
+    _det: sp.Expr | None = field(default=None, init=False, compare=False, repr=False)
+    _coframe: sp.ImmutableMatrix | None = field(default=None, init=False, compare=False, repr=False)
 
     def __init__(self, fields: Sequence[VectorField], v: str | Sequence[sp.Symbol] = "v") -> None:
         fields = tuple(_field_list(fields, "Frame: fields"))
@@ -235,10 +236,11 @@ class Frame:
                     f"Frame: fields: the fields {list(fields)} are linearly dependent; "
                     f"determinant of the frame matrix = {det}"
                 )
-        object.__setattr__(self, "fields", fields)
-        object.__setattr__(self, "v", vs)
-        object.__setattr__(self, "matrix", M)
-        object.__setattr__(self, "_det", det)
+        self.fields = fields
+        self.v = vs
+        self.matrix = M
+        self._det = det
+        self._coframe = None
 
     # ---------------------------------------------------------------- basics
     @property
@@ -251,12 +253,10 @@ class Frame:
         """n = dim Q."""
         return len(self.fields)
 
-    @property
+    @cached_property
     def determinant(self) -> sp.Expr:
         """Determinant of the frame matrix (nonzero by construction; computed on first use)."""
-        if self._det is None:  # type: ignore[attr-defined]
-            object.__setattr__(self, "_det", _determinant(self.matrix))
-        return self._det  # type: ignore[attr-defined, no-any-return]
+        return self._det if self._det is not None else _determinant(self.matrix)
 
     def __getitem__(self, i: int) -> VectorField:
         if isinstance(i, slice):
@@ -269,14 +269,6 @@ class Frame:
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.fields)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Frame):
-            return NotImplemented
-        return self.chart == other.chart and self.matrix == other.matrix and self.v == other.v
-
-    def __hash__(self) -> int:
-        return hash((self.chart, self.matrix, self.v))
-
     def __repr__(self) -> str:
         return "Frame(\n" + "\n".join(f"  X{i + 1} = {X!r}" for i, X in enumerate(self.fields)) + "\n)"
 
@@ -288,7 +280,12 @@ class Frame:
     @cached_property
     def coframe_matrix(self) -> sp.ImmutableMatrix:
         r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
-        return exact_inverse(self.matrix.T)
+        return self._coframe if self._coframe is not None else exact_inverse(self.matrix.T)
+
+    @property
+    def known_coframe(self) -> sp.ImmutableMatrix | None:
+        """The coframe matrix ``Θ`` if it is known (given by :meth:`with_coframe` or computed), else ``None``."""
+        return self._coframe if self._coframe is not None else self.computed("coframe_matrix")
 
     def with_coframe(self, coframe: Any) -> Frame:
         r"""This frame, told its dual coframe ``Θ`` (rows ``θ^i``, ``Θ = (X^T)^{-1}``) instead of inverting it.
@@ -321,9 +318,9 @@ class Frame:
                         f"Frame.with_coframe: coframe: row {i + 1} paired with field {j + 1} gives {P[i, j]}, "
                         f"not {1 if i == j else 0}: not the dual coframe of {self!r}"
                     )
-        new = copy.copy(self)  # the same fields, and what is already known of them
-        new.__dict__["coframe_matrix"] = sp.ImmutableMatrix(Th)
-        return new
+        return Frame._from_fields(  # type: ignore[no-any-return]
+            fields=self.fields, v=self.v, matrix=self.matrix, _det=self._det, _coframe=sp.ImmutableMatrix(Th)
+        )
 
     @cached_property
     def coframe(self) -> tuple[OneForm, ...]:

@@ -88,7 +88,7 @@ class BracketFlag(Value):
             ds = tuple(as_int(d, name=f"BracketFlag: {name}[{k}]", min=1, max=dim) for k, d in enumerate(g))
             if any(b < a for a, b in itertools.pairwise(ds)):
                 raise ArgumentError(f"BracketFlag: {name}: the dimensions {ds} must not decrease")
-            object.__setattr__(self, name, ds)
+            setattr(self, name, ds)
         if self.point is not None and (
             not isinstance(self.point, tuple)
             or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], sp.Symbol) for p in self.point)
@@ -101,8 +101,8 @@ class BracketFlag(Value):
         for k, X in enumerate(self.basis):
             if not isinstance(X, VectorField):
                 raise ArgumentError(f"BracketFlag: basis[{k}]: expected a VectorField, got {X!r}")
-        object.__setattr__(self, "dim", dim)
-        object.__setattr__(self, "basis", tuple(self.basis))
+        self.dim = dim
+        self.basis = tuple(self.basis)
 
     @property
     def bracket_generating(self) -> bool:

@@ -185,12 +185,12 @@ class NilpotentApproximation(Value):
                         f"{w}: fields[{i}]: component {j} = {c} is not a weighted-homogeneous polynomial of "
                         f"degree w_{j + 1} - 1 = {ws[j] - 1} (weights {ws}): the field is not of degree -1"
                     )
-        object.__setattr__(self, "point", point)
-        object.__setattr__(self, "weights", ws)
-        object.__setattr__(self, "privileged", priv)
-        object.__setattr__(self, "inverse", inv)
-        object.__setattr__(self, "fields", tuple(self.fields))
-        object.__setattr__(self, "frame", tuple(self.frame))
+        self.point = point
+        self.weights = ws
+        self.privileged = priv
+        self.inverse = inv
+        self.fields = tuple(self.fields)
+        self.frame = tuple(self.frame)
 
     @property
     def coordinates(self) -> tuple[sp.Symbol, ...]:

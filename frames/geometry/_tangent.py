@@ -11,7 +11,6 @@ time-dependent systems.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -87,8 +86,7 @@ def derivation(e: sp.Expr, pairs: Sequence[tuple[sp.Expr, sp.Symbol]]) -> sp.Exp
     return sp.Add(*terms)
 
 
-@dataclass(frozen=True, eq=True, repr=False)
-class TangentVectorField:
+class TangentVectorField(Value):
     r"""A vector field on TQ: ``Z = a^i ∂_{q^i} + b^i ∂_{w^i} (+ c ∂_t)``.
 
     ``w`` are the natural velocities ``u`` when ``frame`` is None, otherwise the
@@ -115,11 +113,11 @@ class TangentVectorField:
             if frame.chart.q != chart.q:
                 raise ChartMismatchError(f"TangentVectorField: frame: frame on {frame.chart!r}, field on {chart!r}")
         n = chart.dim
-        object.__setattr__(self, "chart", chart)
-        object.__setattr__(self, "base", _col(base, n, "TangentVectorField: base"))
-        object.__setattr__(self, "fibre", _col(fibre, n, "TangentVectorField: fibre"))
-        object.__setattr__(self, "time", canon(as_expr(time, name="TangentVectorField: time")))
-        object.__setattr__(self, "frame", frame)
+        self.chart = chart
+        self.base = _col(base, n, "TangentVectorField: base")
+        self.fibre = _col(fibre, n, "TangentVectorField: fibre")
+        self.time = canon(as_expr(time, name="TangentVectorField: time"))
+        self.frame = frame
 
     @classmethod
     def natural(cls, chart: Chart, base: Any, fibre: Any, time: object = 0) -> TangentVectorField:
@@ -279,21 +277,18 @@ class SecondOrderField(Value):
             m = as_int(m, name="SecondOrderField: m", min=0, max=frame.dim)
         if not isinstance(time_dependent, bool | np.bool_):
             raise ArgumentError(f"SecondOrderField: time_dependent: expected True or False, got {time_dependent!r}")
-        object.__setattr__(self, "frame", frame)
-        object.__setattr__(self, "Gamma", _col(Gamma, frame.dim, "SecondOrderField: Gamma"))
-        object.__setattr__(self, "m", m)
-        object.__setattr__(self, "time_dependent", bool(time_dependent))
+        self.frame = frame
+        self.Gamma = _col(Gamma, frame.dim, "SecondOrderField: Gamma")
+        self.m = m
+        self.time_dependent = bool(time_dependent)
 
     @classmethod
     def _trees(cls, frame: Frame, Gamma: Sequence[sp.Expr], m: int | None, time_dependent: bool) -> SecondOrderField:
         """A field whose ``Γ^i`` (exact sympy expressions computed by the library) are kept as they are, not
         canonicalised: the fast path's result (:meth:`canonical` writes them in canonical form)."""
-        new = object.__new__(cls)
-        object.__setattr__(new, "frame", frame)
-        object.__setattr__(new, "Gamma", sp.ImmutableMatrix(list(Gamma)))
-        object.__setattr__(new, "m", m)
-        object.__setattr__(new, "time_dependent", bool(time_dependent))
-        return new
+        return cls._from_fields(  # type: ignore[no-any-return]
+            frame=frame, Gamma=sp.ImmutableMatrix(list(Gamma)), m=m, time_dependent=bool(time_dependent)
+        )
 
     @property
     def chart(self) -> Chart:
