@@ -1,6 +1,6 @@
 """Benchmark (issue 16): the frames engine against sympy.physics.mechanics, side by side in one run.
 
-Systems: the [CM] section 7.1 class ``class71(k)`` with ``Δ_a = q1^(a-2)`` (k = 1, 2, 3, 4, 8, 16, 32),
+Systems: the [CM] section 7.1 class ``abelian_chaplygin(k)`` with ``Δ_a = q1^(a-2)`` (k = 1, 2, 3, 4, 8, 16, 32),
 the two-wheeled carriage, random dense systems on n = 3, 4, 5, 6 coordinates built from fixed
 seeds with the library's public API (:func:`random_system`), and the Whipple bicycle of ``benchmarks/bicycle.py``
 (8 coordinates, imported by ``from_mechanics``; the fast path against KanesMethod only, not in ``--quick``).
@@ -157,7 +157,7 @@ def label(case: str) -> str:
         return "Whipple bicycle (n=8, m=3)"
     if case.startswith("k"):
         k = int(case.removeprefix("k"))
-        return f"class71 k={k} (n={k + 2})"
+        return f"abelian_chaplygin k={k} (n={k + 2})"
     return "two-wheeled carriage (n=5)"
 
 
@@ -254,7 +254,9 @@ def _kane_loads(case: str, mdl: fr.models.Model, qf: list, N, O) -> tuple[list, 
     at ``q_i N.x`` (carrying ``−∂V/∂q_i``) and particles at the positions ``x(q)``, three coordinates each."""
     from sympy.physics import mechanics as me
 
-    bodies = _kane_bodies(case, mdl, qf, N, O)  # the random systems' particles q_i N.x come from class71's branch
+    bodies = _kane_bodies(
+        case, mdl, qf, N, O
+    )  # the random systems' particles q_i N.x come from abelian_chaplygin's branch
     if not case.startswith("rand"):
         return bodies, []
     _L, _cons, _m, pos, V = random_system(mdl.n)
@@ -486,7 +488,7 @@ def targets(results: dict[str, dict[str, dict]], anh: dict, cmd: dict[str, float
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--timeout", type=float, default=120.0, help="limit of each measurement, seconds")
-    ap.add_argument("--ks", type=int, nargs="+", default=[1, 2, 3, 4, 8, 16, 32], help="class71 sizes k")
+    ap.add_argument("--ks", type=int, nargs="+", default=[1, 2, 3, 4, 8, 16, 32], help="abelian_chaplygin sizes k")
     ap.add_argument("--quick", action="store_true", help="smoke run: k = 1, 2, 4, the carriage, random n = 3, 4")
     ap.add_argument("--one", nargs=2, metavar=("METHOD", "CASE"), help=argparse.SUPPRESS)
     args = ap.parse_args()

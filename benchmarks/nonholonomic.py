@@ -1,6 +1,6 @@
 """Benchmark: nonholonomic equations of motion, frames vs sympy.physics.mechanics.
 
-For ``class71(k)`` with ``Δ_a = q1^a`` (k = 1, 2, 3, 4, 8, 16) and for the two-wheeled
+For ``abelian_chaplygin(k)`` with ``Δ_a = q1^a`` (k = 1, 2, 3, 4, 8, 16) and for the two-wheeled
 carriage, measure the wall time to *simplified* equations of motion and their size
 (``count_ops``):
 
@@ -44,7 +44,7 @@ def build(case: str) -> fr.models.Model:
     if case == "particle":
         return models.nonholonomic_particle()
     k = int(case.removeprefix("k"))
-    return models.class71(k, deltas=lambda q1, a: q1 ** (a - 2))
+    return models.abelian_chaplygin(k, deltas=lambda q1, a: q1 ** (a - 2))
 
 
 def size(exprs) -> int:
@@ -103,7 +103,7 @@ def _kane_bodies(case: str, mdl, qf, N, O):
             me.RigidBody("wheel2", P, W2, 0, (me.inertia(N, p["J2"], 0, 0), P)),
         ]
         return bodies
-    # class71: L = ½ Σ I_i u_i², one particle of mass I_i per coordinate
+    # abelian_chaplygin: L = ½ Σ I_i u_i², one particle of mass I_i per coordinate
     bodies = []
     for i, qi in enumerate(qf):
         Pi = O.locatenew(f"P{i + 1}", qi * N.x)
@@ -169,7 +169,7 @@ def main() -> None:
         }
         f = res["frames"]
 
-        label = "carriage" if case == "carriage" else f"class71 k={case[1:]}"
+        label = "carriage" if case == "carriage" else f"abelian_chaplygin k={case[1:]}"
         print(
             f"| {label} | {fmt_t(f)} | {fmt_t(res['lagrange'])} | {fmt_t(res['kane'])} | {speed(res['lagrange'], f)} "
             f"| {speed(res['kane'], f)} | {fmt_o(f)} | {f.get('ops_gamma', '—')} | {fmt_o(res['lagrange'])} "

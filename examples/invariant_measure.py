@@ -22,7 +22,7 @@ import frames as fr
 
 SYSTEMS = (
     "nonholonomic_particle",
-    "class71",
+    "abelian_chaplygin",
     "knife_edge",
     "vertical_rolling_disk",
     "rolling_penny",

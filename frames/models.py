@@ -6,12 +6,12 @@ Each constructor returns a validated :class:`Model`; ``catalogue()`` maps the na
 
 from .app._models import (
     Model,
+    abelian_chaplygin,
     ball_on_rotating_table,
     carriage_section_data,
     catalogue,
     chaplygin_sleigh,
     charged_skate,
-    class71,
     get,
     knife_edge,
     nonholonomic_particle,
@@ -28,7 +28,7 @@ __all__ = [
     "chaplygin_sleigh",
     "ball_on_rotating_table",
     "charged_skate",
-    "class71",
+    "abelian_chaplygin",
     "get",
     "knife_edge",
     "nonholonomic_particle",

@@ -161,7 +161,7 @@ def _carriage_vk():
 
 
 LONG_CALLS = {
-    "VakonomicSystem.theorem1": lambda vk, **kw: vk.theorem1(**kw),
+    "VakonomicSystem.variational_check": lambda vk, **kw: vk.variational_check(**kw),
     "VakonomicSystem.tangent_field": lambda vk, **kw: vk.tangent_field(**kw),
     "VakonomicSystem.field": lambda vk, **kw: vk.field(**kw),
     "strong_consistency": lambda vk, **kw: fr.strong_consistency(vk, [0] * (vk.n - vk.m), **kw),

@@ -97,7 +97,7 @@ def test_carriage_group_is_non_abelian(carriage):
 def test_carriage_proposition5(carriage):
     """L̃ = L − p_a v^a: its Hessian is regular on C, Ẽ_a^C(L̃) = 0 and its field is tangent to C."""
     _mdl, ch = carriage
-    p5 = ch.proposition5()
+    p5 = ch.routhian_reduction()
     assert p5.regular and p5.invariant and p5.tangent and p5.holds
     # on C the Hessian has the block form (g_αβ, 0; 0, −g_ab), g the Hessian of L in the frame
     m, n = ch.m, ch.n
@@ -177,22 +177,22 @@ def test_carriage_complete_lift_commutes_with_gamma(carriage):
 def test_carriage_proposition6(carriage):
     """Proposition 6: Γ̃|_C = Γ exactly when R^a_αβ v^β p_a = 0 on C: both fail for l m0 ≠ 0, both hold at l = 0."""
     mdl, ch = carriage
-    assert ch.proposition6() == (False, False)
+    assert ch.routhian_agreement() == (False, False)
     R, l, m0, c = (mdl.params[k] for k in ("R", "l", "m0", "c"))
     v1, v2 = mdl.frame.v[:2]
-    cond = ch.proposition6_conditions()
+    cond = ch.routhian_conditions()
     assert is_zero(cond[0] - R**3 * l * m0 * v2 * (v2 - v1) / (4 * c**2))
     assert is_zero(cond[1] - R**3 * l * m0 * v1 * (v1 - v2) / (4 * c**2))
     L0 = mdl.lagrangian.with_expr(mdl.lagrangian.expr.subs(l, 0))
     ch0 = fr.ChaplyginSystem(L0, list(mdl.frame.fields[: mdl.m]), list(ch.generators))
-    assert ch0.proposition6() == (True, True)
+    assert ch0.routhian_agreement() == (True, True)
 
 
 def test_carriage_corollary3(carriage):
     """Corollary 3: φ_* Γ̃^0 (φ = p, A_a = Γ̃^0(p_a)) solves the vakonomic equations on im φ,
     although Γ̃^0 ≠ Γ here (Proposition 6 fails for l m0 ≠ 0)."""
     _mdl, ch = carriage
-    res = ch.corollary3()
+    res = ch.momentum_section_residuals()
     assert len(res) == ch.n
     assert all(is_zero(x) for x in res)
     # control: the nonholonomic field, pushed forward the same way, is not a solution here
@@ -370,7 +370,7 @@ def test_rubber_ball_is_se2_chaplygin(rubber_ball):
 
 def test_rubber_ball_proposition5(rubber_ball):
     ch, _s = rubber_ball
-    p5 = ch.proposition5()
+    p5 = ch.routhian_reduction()
     assert p5.regular and p5.invariant and p5.tangent
 
 
@@ -391,7 +391,7 @@ def test_rubber_ball_complete_lift_commutes_with_gamma(rubber_ball):
 def test_rubber_ball_proposition6(rubber_ball):
     """Proposition 6: both sides of the equivalence agree (here both fail: R^a_αβ v^β p_a ≠ 0)."""
     ch, _s = rubber_ball
-    a, b = ch.proposition6()
+    a, b = ch.routhian_agreement()
     assert a is b
     assert a is False
 

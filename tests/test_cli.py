@@ -23,7 +23,7 @@ SCHEMA = json.loads((ROOT / "docs" / "analyze.schema.json").read_text())
 EXAMPLE = ROOT / "examples" / "systems" / "sleigh_offset_mass.toml"
 FORMATS = ["text", "markdown", "latex", "json"]
 # fast default subset; the full matrix (the carriage's report is the slowest) is marked slow
-FAST = ["nonholonomic-particle", "knife-edge", "class71"]
+FAST = ["nonholonomic-particle", "knife-edge", "abelian-chaplygin"]
 SLOW = [n for n in models.catalogue() if n not in FAST]
 
 _real_build = rep_mod.build_report
@@ -39,7 +39,10 @@ def cached_reports(monkeypatch):
     """Build each model's report once; every format reuses it (main() still runs end to end)."""
 
     def build(model, only=None):
-        return _cached(model.name if not model.name.startswith("class71") else "class71", tuple(only) if only else None)
+        return _cached(
+            model.name if not model.name.startswith("abelian-chaplygin") else "abelian-chaplygin",
+            tuple(only) if only else None,
+        )
 
     monkeypatch.setattr(rep_mod, "build_report", build)
 
@@ -227,7 +230,7 @@ def test_simulate(tmp_path, capsys):
         assert code == 2 and "not available" in err
     code, _, err = _run(capsys, ["simulate", "knife-edge", "--t-end", "1", "--param", "zz=1"])
     assert code == 2 and "zz" in err
-    code, _, err = _run(capsys, ["simulate", "class71", "--t-end", "1"])
+    code, _, err = _run(capsys, ["simulate", "abelian-chaplygin", "--t-end", "1"])
     assert code == 2 and ("no value" in err or "--subs Delta3=EXPR" in err)
 
 
@@ -264,21 +267,32 @@ def test_version_and_did_you_mean(capsys):
 
 def test_simulate_hints_are_options_that_exist(capsys, tmp_path):
     """Every hint names an option of `frames simulate`: --subs for free functions, --project for u0 off D."""
-    assert cli.main(["simulate", "class71", "--t-end", "0.5"]) == 2
+    assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "give --subs Delta3=EXPR" in err
-    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", "Delta3=q1**2"]) == 2
+    assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", "Delta3=q1**2"]) == 2
     err = capsys.readouterr().err
     assert "give --project kinetic, euclidean or frame" in err and "project='kinetic'" not in err
-    args = ["simulate", "class71", "--t-end", "0.5", "--subs", "Delta3=q1**2", "--project", "kinetic", "--points", "20"]
+    args = [
+        "simulate",
+        "abelian-chaplygin",
+        "--t-end",
+        "0.5",
+        "--subs",
+        "Delta3=q1**2",
+        "--project",
+        "kinetic",
+        "--points",
+        "20",
+    ]
     assert cli.main(args) == 0
     assert "integrated to t = 0.5" in capsys.readouterr().out
     sentinel = tmp_path / "pwned"
     bad = f"Delta3=__import__('os').system('touch {sentinel}')"
-    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", bad]) == 2
+    assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", bad]) == 2
     assert "dunder" in capsys.readouterr().err and not sentinel.exists()
-    assert cli.main(["simulate", "class71", "--t-end", "0.5", "--subs", "Nope=1"]) == 2
-    assert "not a free function of class71" in capsys.readouterr().err
+    assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", "Nope=1"]) == 2
+    assert "not a free function of abelian-chaplygin" in capsys.readouterr().err
 
 
 def test_report_displays_in_jupyter_as_latex_and_markdown():

@@ -39,7 +39,7 @@ def test_nonholonomic_particle_bracket():
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_class71_bracket(k):
     """[X1, X2] = −Σ_a Δ_a′ X_a with symbolic Δ_a(q1) (section 7.1)."""
-    mdl = models.class71(k)
+    mdl = models.abelian_chaplygin(k)
     F = mdl.frame
     D = mdl.deltas
     q1 = mdl.chart.q[0]
@@ -404,7 +404,7 @@ def test_particle_consistency():
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_class71_consistency_and_routhian(k):
     """Section 7.1 class: consistency at φ = p ⇔ Σ I_a Δ_a Δ_a′ = 0; L̃ as printed."""
-    mdl = models.class71(k)
+    mdl = models.abelian_chaplygin(k)
     ch = fr.ChaplyginSystem.from_model(mdl)
     q, u, v = mdl.chart.q, mdl.chart.u, mdl.frame.v
     D = mdl.deltas
@@ -435,7 +435,7 @@ def test_class71_invariant_measure(k):
     The library's density is relative to dq ∧ dp_α (p_α = ∂L_c/∂v^α), as in [4]; relative to
     dq ∧ dv^α the invariant density is 1/N (times a constant).
     """
-    mdl = models.class71(k)
+    mdl = models.abelian_chaplygin(k)
     ch = fr.ChaplyginSystem.from_model(mdl)
     q = mdl.chart.q
     D = mdl.deltas
@@ -451,13 +451,13 @@ def test_class71_invariant_measure(k):
 
 def test_class71_constant_N_consistent():
     """Σ I_a Δ_a Δ_a′ = 0 (here Δ3 = cos q1, Δ4 = sin q1, I3 = I4) gives consistency and Corollary 2."""
-    mdl = models.class71(2, deltas=[sp.cos(sp.Symbol("q1")), sp.sin(sp.Symbol("q1"))])
+    mdl = models.abelian_chaplygin(2, deltas=[sp.cos(sp.Symbol("q1")), sp.sin(sp.Symbol("q1"))])
     I3, I4 = mdl.params["I3"], mdl.params["I4"]
     L = mdl.lagrangian.with_expr(mdl.lagrangian.expr.subs(I4, I3))
     X = mdl.frame.fields
     ch = fr.ChaplyginSystem(L, X[:2], X[2:])
     assert fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds is True
-    assert ch.proposition6() == (True, True)
+    assert ch.routhian_agreement() == (True, True)
     N = ch.invariant_measure_density()
     assert all(sp.diff(N, x) == 0 for x in mdl.chart.q)
 
@@ -470,7 +470,7 @@ def test_vertical_rolling_disk():
     assert all(sp.diff(N, x) == 0 for x in mdl.chart.q)
     assert fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds is True
     assert fr.weak_consistency(ch.vakonomic(), ch.momenta()).holds is True
-    assert ch.proposition6() == (True, True)
+    assert ch.routhian_agreement() == (True, True)
 
 
 def _carriage(l_value=None):
@@ -587,10 +587,10 @@ def test_carriage_special_section_true_and_half_false():
     # Corollary 2 / Theorem 1 at the special l: Γ_C of Proposition 4 is Euler–Lagrange for
     # L̃ = L − (p_a + k_a) v^a, and the restriction to C of the Euler–Lagrange field of L̃ equals the
     # nonholonomic field; at half the special l the section is not tangent and Theorem 1 fails.
-    th1 = vk.theorem1(sec, subs={J: Js})
+    th1 = vk.variational_check(sec, subs={J: Js})
     assert th1.holds is True and th1.restriction_equal is True
     assert th1.el_field is not None and th1.el_field.equals(vk.nonholonomic.field().subs({J: Js}))
-    th_half = vk.theorem1(sec, subs={J: Js.subs(l, 2 * l)})
+    th_half = vk.variational_check(sec, subs={J: Js.subs(l, 2 * l)})
     assert th_half.holds is False and th_half.restriction_equal is False
 
 
@@ -599,7 +599,7 @@ def test_carriage_theorem1_l_zero():
     """Corollary 2 at l = 0: Γ is the restriction to C of the EL field of L̃ = L − p_a v^a."""
     _mdl, vk = _carriage(0)
     p = vk.nonholonomic.momenta()[2:]
-    th1 = vk.theorem1(p)
+    th1 = vk.variational_check(p)
     assert th1.holds is True and th1.restriction_equal is True
     assert vk.tangent_field(p).field.equals(vk.nonholonomic.field())
 

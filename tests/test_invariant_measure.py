@@ -89,7 +89,7 @@ def test_class71_density_is_crampin_mestdag_N(deltas):
     the constant ``1/I1``. It also agrees with ``ChaplyginSystem.invariant_measure_density``.
     """
     q1 = sp.Symbol("q1")
-    mdl = fr.models.class71(2, None if deltas is None else [q1, q1**2])
+    mdl = fr.models.abelian_chaplygin(2, None if deltas is None else [q1, q1**2])
     I2, I3, I4 = (mdl.params[k] for k in ("I2", "I3", "I4"))
     D3, D4 = mdl.deltas
     g = I2 + I3 * D3**2 + I4 * D4**2

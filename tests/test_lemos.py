@@ -16,7 +16,7 @@ FAST_MODELS = [
     "vertical-rolling-disk",
     "knife-edge",
     "chaplygin-sleigh",
-    "class71",
+    "abelian_chaplygin",
     "rolling-penny",
     "rolling-coin-incline",
     "charged-skate",

@@ -51,8 +51,8 @@ def _invalid(kind, part, model, **changes):
 # ----------------------------------------------------------------------------- catalogue
 ALL_MODELS = [
     *(pytest.param(ctor, id=name) for name, ctor in sorted(models.catalogue().items())),
-    pytest.param(lambda: models.class71(3), id="class71-k3"),
-    pytest.param(lambda: models.class71(2, deltas=lambda q1, a: q1**a), id="class71-concrete"),
+    pytest.param(lambda: models.abelian_chaplygin(3), id="abelian_chaplygin-k3"),
+    pytest.param(lambda: models.abelian_chaplygin(2, deltas=lambda q1, a: q1**a), id="abelian_chaplygin-concrete"),
     pytest.param(lambda: models.charged_skate(time_dependent=True), id="charged-skate-t"),
 ]
 
@@ -67,10 +67,10 @@ def test_every_catalogue_model_constructs_and_equals_a_fresh_copy(ctor):
 
 
 def test_different_models_differ():
-    assert models.class71(1) != models.class71(2)
+    assert models.abelian_chaplygin(1) != models.abelian_chaplygin(2)
     assert models.knife_edge() != models.chaplygin_sleigh()
     assert models.charged_skate() != models.charged_skate(time_dependent=True)
-    assert models.class71(1) != models.class71(1, deltas=[sp.Symbol("q1")])
+    assert models.abelian_chaplygin(1) != models.abelian_chaplygin(1, deltas=[sp.Symbol("q1")])
     assert len({models.knife_edge(), models.knife_edge(), models.vertical_rolling_disk()}) == 2
     assert models.knife_edge() != "knife-edge"
 
@@ -280,7 +280,7 @@ def test_mvm_constraints_have_n_minus_m_rows(coin):
 
 
 def test_deltas_one_per_constraint():
-    mdl = models.class71(2)
+    mdl = models.abelian_chaplygin(2)
     _invalid(fr.ConstraintError, "deltas", mdl, deltas=mdl.deltas[:1])
 
 
@@ -296,7 +296,7 @@ def test_expressions_live_on_the_chart(coin):
 # ----------------------------------------------------------------------------- typed parts and extras
 def test_typed_parts():
     assert models.two_wheeled_carriage().structure_constants == {(2, 4): {3: -1}, (3, 4): {2: 1}}
-    assert len(models.class71(3).deltas) == 3 and models.knife_edge().deltas == ()
+    assert len(models.abelian_chaplygin(3).deltas) == 3 and models.knife_edge().deltas == ()
     skate = models.charged_skate()
     assert set(skate.symbols) == {"B0", "I3"} and skate.symbols["B0"] == skate.params["B0"]
     coin = models.rolling_coin_incline()
@@ -313,7 +313,7 @@ def test_extras_is_a_deprecated_view_with_the_old_keys(carriage, coin):
         warnings.simplefilter("ignore", DeprecationWarning)
         assert set(coin.extras) == {"auxiliary", "mvm_constraints"}
         assert coin.extras["auxiliary"] == coin.auxiliary
-        k2 = models.class71(2)
+        k2 = models.abelian_chaplygin(2)
         assert k2.extras["deltas"] == k2.deltas
         skate = models.charged_skate()
         assert set(skate.extras) == {"B0", "I3", "mvm_constraints", "auxiliary"}

@@ -38,9 +38,9 @@ FAST_MODELS = [models.nonholonomic_particle, models.knife_edge, models.chaplygin
 SLOW_MODELS = [
     models.vertical_rolling_disk,
     models.rolling_penny,
-    lambda: models.class71(1),
-    lambda: models.class71(2),
-    lambda: models.class71(3, deltas=lambda q1, a: sp.sin(q1) ** (a - 2)),
+    lambda: models.abelian_chaplygin(1),
+    lambda: models.abelian_chaplygin(2),
+    lambda: models.abelian_chaplygin(3, deltas=lambda q1, a: sp.sin(q1) ** (a - 2)),
 ]
 
 
@@ -51,7 +51,9 @@ def test_model_agrees_with_sympy_mechanics(make):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("make", SLOW_MODELS, ids=["disk", "penny", "class71-1", "class71-2", "class71-3-sin"])
+@pytest.mark.parametrize(
+    "make", SLOW_MODELS, ids=["disk", "penny", "abelian_chaplygin-1", "abelian_chaplygin-2", "abelian_chaplygin-3-sin"]
+)
 def test_model_agrees_with_sympy_mechanics_slow(make):
     mdl = make()
     assert _agrees_with_sympy_mechanics(mdl.lagrangian, mdl.constraints.functions, mdl.nonholonomic())
@@ -132,7 +134,7 @@ def test_default_initial_conditions_lie_in_D():
             assert abs(float(f.subs(sub))) < 1e-12, (name, f)
 
 
-@pytest.mark.parametrize("make", [models.nonholonomic_particle, models.knife_edge, models.class71])
+@pytest.mark.parametrize("make", [models.nonholonomic_particle, models.knife_edge, models.abelian_chaplygin])
 def test_model_frame_spans_the_constraint_distribution(make):
     mdl = make()
     for X in mdl.frame.fields[: mdl.m]:

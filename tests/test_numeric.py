@@ -98,7 +98,7 @@ def test_compiled_system_pickles(sleigh):
 
 
 def test_undefined_functions_are_rejected():
-    mdl = models.class71(1)
+    mdl = models.abelian_chaplygin(1)
     with pytest.raises(fr.InvalidExpressionError, match="undefined function"):
         fr.compile_system(mdl.nonholonomic())
 

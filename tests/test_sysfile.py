@@ -240,7 +240,7 @@ def test_models_equal_detects_differences():
 
 
 def test_class71_declared_functions_round_trip(tmp_path):
-    mdl = models.class71(2)
+    mdl = models.abelian_chaplygin(2)
     path = fr.write_system(mdl, tmp_path / "c.toml")
     text = path.read_text()
     assert "[functions]" in text and 'Delta3 = ["q1"]' in text

@@ -41,9 +41,9 @@ def abelian_chaplygin(draw, k):
 def _check_prop5_prop6(ch):
     assert all(is_zero(x) for x in ch.multiplier_identity())
     assert all(is_zero(x) for x in ch.coadjoint_momenta())
-    p5 = ch.proposition5()
+    p5 = ch.routhian_reduction()
     assert p5.regular and p5.invariant and p5.tangent
-    same, cond = ch.proposition6()
+    same, cond = ch.routhian_agreement()
     weak = fr.weak_consistency(ch.vakonomic(), ch.momenta()).holds
     strong = fr.strong_consistency(ch.vakonomic(), ch.momenta()).holds
     assert same == cond == weak == strong
@@ -129,7 +129,7 @@ def test_lift_satisfies_iff_weak(a, b, c):
     phi = [(a + b * q1) * mdl.frame.v[0] ** c]
     assert fr.vakonomic_lift(vk, phi).satisfies == fr.weak_consistency(vk, phi).holds
     # Theorem 1: residuals of the EL equations of L̃ on C are (0, 0, −tangency)
-    t1 = vk.theorem1(phi, el_field=False)
+    t1 = vk.variational_check(phi, el_field=False)
     assert is_zero(t1.residuals[0]) and is_zero(t1.residuals[1])
     assert is_zero(t1.residuals[2] + t1.tangency[0])
 

@@ -396,7 +396,7 @@ def _parser() -> argparse.ArgumentParser:
         "--subs",
         nargs="+",
         metavar="F=EXPR",
-        help="replace a free function of the model (class71's Delta3(q1): Delta3=q1**2); EXPR read by the safe parser",
+        help="replace a free function of the model (abelian_chaplygin's Delta3(q1): Delta3=q1**2); EXPR read by the safe parser",
     )
     ps.add_argument(
         "--project",

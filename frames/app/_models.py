@@ -34,7 +34,7 @@ __all__ = [
     "catalogue",
     "chaplygin_sleigh",
     "charged_skate",
-    "class71",
+    "abelian_chaplygin",
     "get",
     "knife_edge",
     "nonholonomic_particle",
@@ -75,7 +75,7 @@ def nonholonomic_particle() -> Model:
     )
 
 
-def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] | None = None) -> Model:
+def abelian_chaplygin(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] | None = None) -> Model:
     r"""The [CM] section 7.1 family on R^{k+2}.
 
     ``L = ½(I1 u1² + I2 u2² + Σ_a I_a u_a²)``, constraints ``u_a + Δ_a(q1) u2 = 0``.
@@ -93,7 +93,7 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         Δ_a are concrete, ``u_a = −Δ_a u2`` (in D).
     """
     if not isinstance(k, int) or k < 1:
-        raise FramesError(f"class71: k = {k!r} must be a positive integer")
+        raise FramesError(f"abelian_chaplygin: k = {k!r} must be a positive integer")
     names = ["q1", "q2"] + [f"q{a}" for a in range(3, k + 3)]
     Inames = " ".join(f"I{i}" for i in range(1, k + 3))
     params = _params(Inames)
@@ -104,11 +104,11 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
     if deltas is None:
         D = [sp.Function(f"Delta{a}")(q1) for a in range(3, k + 3)]
     elif callable(deltas):
-        D = [as_expr(deltas(q1, a), name=f"class71: deltas(q1, {a})") for a in range(3, k + 3)]
+        D = [as_expr(deltas(q1, a), name=f"abelian_chaplygin: deltas(q1, {a})") for a in range(3, k + 3)]
     else:
-        D = [as_expr(d, name=f"class71: deltas[{i}]") for i, d in enumerate(deltas)]
+        D = [as_expr(d, name=f"abelian_chaplygin: deltas[{i}]") for i, d in enumerate(deltas)]
         if len(D) != k:
-            raise FramesError(f"class71: {len(D)} deltas given for k = {k}")
+            raise FramesError(f"abelian_chaplygin: {len(D)} deltas given for k = {k}")
     I = [params[f"I{i}"] for i in range(1, k + 3)]
     L = Lagrangian(ch, sum((I[i] * u[i] ** 2 for i in range(k + 2)), sp.S.Zero) / 2)
     n = k + 2
@@ -125,7 +125,7 @@ def class71(k: int = 1, deltas: Sequence[Any] | Callable[[sp.Symbol, int], Any] 
         if val.is_number:
             u0[u[2 + a]] = float(val)
     return Model(
-        f"class71-k{k}",
+        f"abelian-chaplygin-k{k}",
         ch,
         L,
         F,
@@ -584,7 +584,7 @@ _CATALOGUE: dict[str, Callable[[], Model]] = {
     "vertical-rolling-disk": vertical_rolling_disk,
     "knife-edge": knife_edge,
     "chaplygin-sleigh": chaplygin_sleigh,
-    "class71": class71,
+    "abelian-chaplygin": abelian_chaplygin,
     "two-wheeled-carriage": two_wheeled_carriage,
     "rolling-penny": rolling_penny,
     "rolling-coin-incline": rolling_coin_incline,

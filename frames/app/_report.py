@@ -425,10 +425,10 @@ def _chaplygin(a: Analysis) -> Iterable[Item]:
         raise SectionSkipped("not a Chaplygin system (Model.group is empty)")
     yield note(", ".join(f"X{g + 1}" for g in mdl.group), "group generators")
     cs = ChaplyginSystem.from_model(mdl)
-    same, cond = cs.proposition6()
+    same, cond = cs.routhian_agreement()
     yield verdict("Proposition 6: Routhian field restricted to C equals the nonholonomic field", same)
     yield verdict("Proposition 6: R^a_αβ v^β p_a = 0 on C", cond)
-    for j, c in enumerate(cs.proposition6_conditions()):
+    for j, c in enumerate(cs.routhian_conditions()):
         if c != 0:
             yield eq(f"R^a_{j + 1}β v^β p_a", c)
 

@@ -9,7 +9,7 @@
 """
 
 from ._cartan import CartanSolution, CartanSystem
-from ._chaplygin import ChaplyginSystem, Proposition5
+from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._consistency import (
     ConsistencyResult,
     MotionConsistency,
@@ -28,7 +28,7 @@ from ._lagrangian import Equations, Lagrangian
 from ._measure import InvariantMeasure as InvariantMeasure
 from ._measure import invariant_measure as invariant_measure
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
-from ._vakonomic import Theorem1Check, VakonomicField, VakonomicSystem, VakonomicTangentField
+from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
 
 __all__ = [
     "CartanSolution",
@@ -39,9 +39,9 @@ __all__ = [
     "Lagrangian",
     "MotionConsistency",
     "NonholonomicSystem",
-    "Proposition5",
+    "RouthianReduction",
     "SectionFamily",
-    "Theorem1Check",
+    "VariationalCheck",
     "VakonomicField",
     "VakonomicLift",
     "VakonomicSystem",

@@ -55,7 +55,7 @@ from ._measure import InvariantMeasure, _divergence, invariant_measure
 from ._nonholonomic import NonholonomicSystem
 from ._vakonomic import VakonomicSystem, _decide
 
-__all__ = ["ChaplyginSystem", "Proposition5"]
+__all__ = ["ChaplyginSystem", "RouthianReduction"]
 
 
 def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]:
@@ -76,7 +76,7 @@ def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]
     return out
 
 
-class Proposition5(Value):
+class RouthianReduction(Value):
     r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
 
     Attributes
@@ -148,7 +148,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
     >>> ch = fr.ChaplyginSystem(mdl.lagrangian, [X1, X2], [X3])
     >>> ch.momenta()
     (-q1*v2,)
-    >>> ch.proposition6_conditions()
+    >>> ch.routhian_conditions()
     (q1*v2**2, -q1*v1*v2)
     """
 
@@ -349,7 +349,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         return Lagrangian(self.lagrangian.chart, canon(self.frame.to_natural(self.routhian_in_frame())))
 
     @cached_method
-    def proposition5(self) -> Proposition5:
+    def routhian_reduction(self) -> RouthianReduction:
         r"""Proposition 5: ``L̃`` regular on C, invariant, its Euler–Lagrange field tangent to C."""
         Lt = self.routhian()
         Ltv = self.routhian_in_frame()
@@ -362,11 +362,11 @@ class ChaplyginSystem(AdaptedIndices, Value):
         G = solve_linear(g, r, f"Proposition 5: Euler-Lagrange field of the Routhian {Lt.expr} on C")
         fld = SecondOrderField(F, [tidy(x) for x in G], m=self.m, time_dependent=Lt.time_dependent)
         tangent = all(is_zero(fld.Gamma[a]) for a in self.a)
-        out = Proposition5(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)
+        out = RouthianReduction(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)
         return out
 
     # ---------------------------------------------------------------- Prop. 6
-    def proposition6_conditions(self) -> tuple[sp.Expr, ...]:
+    def routhian_conditions(self) -> tuple[sp.Expr, ...]:
         r"""``R^a_αβ v^β p_a`` on C, α = 1..m."""
         R = self.frame.anholonomy
         v = self.frame.v
@@ -376,12 +376,12 @@ class ChaplyginSystem(AdaptedIndices, Value):
             for al in self.alpha
         )
 
-    def proposition6(self) -> tuple[bool | None, bool | None]:
+    def routhian_agreement(self) -> tuple[bool | None, bool | None]:
         r"""``(Γ̃|_C == Γ, R^a_αβ v^β p_a == 0)``: Proposition 6 says both agree."""
-        fld = self.proposition5().field_on_C
+        fld = self.routhian_reduction().field_on_C
         G = self.nonholonomic.field()
         diff = [canon(fld.Gamma[i] - G.Gamma[i]) for i in range(self.n)]
-        return _decide(diff), _decide(self.proposition6_conditions())
+        return _decide(diff), _decide(self.routhian_conditions())
 
     def consistency(self, kind: str = "strong") -> ConsistencyResult:
         """Weak or strong consistency on the section ``φ_a = p_a``."""
@@ -515,14 +515,14 @@ class ChaplyginSystem(AdaptedIndices, Value):
         return tidy(out)
 
     # ---------------------------------------------------------- Corollary 3
-    def corollary3(self) -> tuple[sp.Expr, ...]:
+    def momentum_section_residuals(self) -> tuple[sp.Expr, ...]:
         r"""Corollary 3: residuals of the vakonomic equations for ``φ_* Γ̃^0`` on ``im φ``, ``φ = p``.
 
         ``Γ̃^0`` is the restriction to C of the Euler–Lagrange field of ``L̃`` (Proposition 5);
         its push-forward by ``φ_a = p_a`` has ``A_a = Γ̃^0(p_a)``. Returned are
         ``Γ̃^0(X_i^V L) − X_i^C L − p_a R^a_iα v^α − A_a δ^a_i`` on C, i = 1..n (all zero).
         """
-        fld = self.proposition5().field_on_C
+        fld = self.routhian_reduction().field_on_C
         Gt = list(fld.Gamma)
         G0 = SecondOrderField(self.frame, Gt, m=self.m)
         p = self.momenta()

@@ -58,7 +58,7 @@ from ._checks import expect_obj, prefix_symbols, sequence
 from ._lagrangian import Lagrangian, frame_el_terms
 from ._nonholonomic import NonholonomicSystem, check_adapted
 
-__all__ = ["Theorem1Check", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
+__all__ = ["VariationalCheck", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
 
 
 class VakonomicField(Value):
@@ -179,7 +179,7 @@ class VakonomicTangentField(Value):
         return f"VakonomicTangentField({self.field!r}, A = {self.A})"
 
 
-class Theorem1Check(Value):
+class VariationalCheck(Value):
     r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
 
     Attributes
@@ -646,14 +646,14 @@ class VakonomicSystem(AdaptedIndices, Value):
             ch = ch.with_params(extra)
         return Lagrangian(ch, sp.expand(expr))
 
-    @budgeted("VakonomicSystem.theorem1")
-    def theorem1(
+    @budgeted("VakonomicSystem.variational_check")
+    def variational_check(
         self,
         section: Any = None,
         extension: Sequence[Any] | None = None,
         el_field: bool = True,
         subs: dict[Any, Any] | None = None,
-    ) -> Theorem1Check:
+    ) -> VariationalCheck:
         r"""Check Theorem 1 for ``φ``: is ``Γ_C`` (Proposition 4) Euler–Lagrange for ``L̃`` on C?
 
         Computes the residuals ``Γ_C(X_i^V L̃) − X_i^C L̃`` on C (they vanish for
@@ -664,10 +664,10 @@ class VakonomicSystem(AdaptedIndices, Value):
         symbolic parameters, and in ``g̃``, ``r̃`` and ``Γ_C`` before the Euler–Lagrange field
         of the specialized ``L̃`` is solved for.
         """
-        phi = self._section(section, "VakonomicSystem.theorem1: section")
-        el_field = as_flag(el_field, name="VakonomicSystem.theorem1: el_field")
-        sub = as_subs(subs, name="VakonomicSystem.theorem1: subs")
-        Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.theorem1")
+        phi = self._section(section, "VakonomicSystem.variational_check: section")
+        el_field = as_flag(el_field, name="VakonomicSystem.variational_check: el_field")
+        sub = as_subs(subs, name="VakonomicSystem.variational_check: subs")
+        Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.variational_check")
         tf = self.tangent_field(phi)
         F2 = self.frame
         t = Lt.chart.t if Lt.time_dependent else None
@@ -704,7 +704,7 @@ class VakonomicSystem(AdaptedIndices, Value):
                 elf = SecondOrderField(F2, [tidy(x) for x in Gt], m=self.m, time_dependent=Lt.time_dependent)
                 diff = [canon(Gt[i] - tf.Gamma[i].subs(sub)) for i in range(self.n)]
                 same = _decide(diff)
-        return Theorem1Check(Lt, res, tang, holds, elf, same)
+        return VariationalCheck(Lt, res, tang, holds, elf, same)
 
 
 def _check_same_chart(a: Any, b: Any, what: str) -> None:

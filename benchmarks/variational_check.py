@@ -4,7 +4,7 @@ For the section ``φ = p`` at ``l = 0`` and the section ``φ = p + k`` of sectio
 ``l`` (``J = J_s(l)``, every other parameter symbolic), measure the time to the restriction to C of
 the Euler–Lagrange field of ``L̃ = L − φ_a θ^a(u)``:
 
-* ``frames``: ``VakonomicSystem.theorem1(section, subs=...)`` (residuals of Γ_C, the field of L̃
+* ``frames``: ``VakonomicSystem.variational_check(section, subs=...)`` (residuals of Γ_C, the field of L̃
   solved on C only in the frame, fraction-free over the polynomial ring, and the comparison);
 * ``frames-gj``: the same with the linear solve forced onto the expression-level Gauss–Jordan
   fallback (the engine before the polynomial-ring solve);
@@ -61,7 +61,7 @@ def _on_c(vk: fr.VakonomicSystem, exprs) -> list[sp.Expr]:
 def run_frames(case: str) -> dict:
     vk, sec, subs = build(case)
     t0 = time.perf_counter()
-    th = vk.theorem1(sec, subs=subs)
+    th = vk.variational_check(sec, subs=subs)
     acc = _on_c(vk, th.el_field.accelerations())
     dt = time.perf_counter() - t0
     assert th.holds is True and th.restriction_equal is True
@@ -92,7 +92,7 @@ def run_lagrange(case: str) -> dict:
     acc = _on_c(vk, acc)
     dt = time.perf_counter() - t0
     # untimed: the library's field on C, for the agreement column
-    mine = _on_c(vk, vk.theorem1(sec, subs=subs).el_field.accelerations())
+    mine = _on_c(vk, vk.variational_check(sec, subs=subs).el_field.accelerations())
     agree = all(is_zero(a - b) for a, b in zip(acc, mine, strict=True))
     return {"time": dt, "ops": size(acc), "agree": agree}
 
