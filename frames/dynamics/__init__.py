@@ -4,26 +4,19 @@
 * ``_lagrangian`` — Lagrangians in any frame, Proposition 1, Hamel's equations (section 2);
 * ``_nonholonomic`` — Proposition 2, multipliers, the section 3 transformation rule;
 * ``_vakonomic`` — ``L̂ = L − μ_a v^a``, Propositions 3–4, Theorem 1 (section 4);
-* ``_consistency`` — weak and strong consistency, sections, Theorem 2 (section 5);
+* ``_consistency`` — weak and strong consistency, the vakonomic lift, Theorem 2 (section 5);
+* ``_sections`` — sections solving the consistency conditions, by undetermined coefficients (section 5);
+* ``_motion_consistency`` — consistency along one motion (end of section 5);
+* ``_dimensions`` — dimensional analysis of expressions (each term's dimension, homogeneity);
 * ``_chaplygin`` — Chaplygin systems, Propositions 5–6, Corollary 3 (section 6).
 """
 
 from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
-from ._consistency import (
-    ConsistencyResult,
-    MotionConsistency,
-    SectionFamily,
-    VakonomicLift,
-    consistency_along_motion,
-    dimension_terms,
-    find_sections,
-    is_dimensionally_homogeneous,
-    split_conditions,
-    strong_consistency,
-    vakonomic_lift,
-    weak_consistency,
-)
+from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
+from ._dimensions import dimension_terms, is_dimensionally_homogeneous
+from ._motion_consistency import MotionConsistency, consistency_along_motion
+from ._sections import SectionFamily, find_sections, split_conditions
 from ._lagrangian import Equations, Lagrangian
 from ._measure import InvariantMeasure as InvariantMeasure
 from ._measure import invariant_measure as invariant_measure
