@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import frames as fr
@@ -438,7 +438,9 @@ def test_field_free_route_agrees_with_the_symbolic_route_on_random_systems(nh):
     if nh.m == 1:  # one equation X_1(log N) = −c_1 along a field: local existence
         assert pw.exists is True
     if pw.exists is False:
-        _certified(_symbolic(nh, budget=20), pw)
+        sym = _symbolic(nh, budget=20)
+        assume(sym.exists is not None)  # the reference route ran out of its budget: nothing to compare with
+        _certified(sym, pw)
 
 
 def test_report_decides_the_invariant_measure_without_the_field(monkeypatch):
