@@ -13,7 +13,7 @@ time limit (``--timeout``, default 120 s; ``>120 s`` when it is exceeded):
 * ``frames field + q̈, fast path``: ``field(canonical=False)`` and ``accelerations(canonical=False)`` — the same
   exact functions as trees, never expanded, as SymPy derives them (for the random systems the adapted frame is
   computed in the timing; for the bicycle the import is not timed and is printed below the table);
-* ``frames analyze``: the model (with its adapted frame) and ``frames.build_report(model, budget=timeout)``,
+* ``frames analyze``: the model (with its adapted frame) and ``frames.analyze(model, budget=timeout)``,
   the work of ``frames analyze`` in one process; ``frames analyze, 2 processes``: the same with ``jobs=2`` (the
   vakonomic and consistency sections in a forked second process, as the command does by default on two cores);
 * ``Lagrange``: ``LagrangesMethod(L, q, nonhol_coneqs=...)``, ``form_lagranges_equations()``, ``rhs()``,
@@ -207,7 +207,7 @@ def _kane_bicycle() -> dict:
 def run_analyze(case: str, jobs: int = 1) -> dict:
     t0 = time.perf_counter()
     try:
-        fr.build_report(build(case), budget=_limit(), jobs=jobs)
+        fr.analyze(build(case), budget=_limit(), jobs=jobs)
     except fr.BudgetExceededError as exc:
         return {"time": None, "timeout": _limit(), "step": str(exc.step)}
     return {"time": time.perf_counter() - t0}

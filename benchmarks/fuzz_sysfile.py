@@ -1,6 +1,6 @@
-"""Fuzzing of system files: random valid files and hostile ones, each read by ``frames.loads_system``.
+"""Fuzzing of system files: random valid files and hostile ones, each read by ``frames.loads_model``.
 
-Each case is a TOML text (or raw bytes, read through ``frames.load_system``), made from a random
+Each case is a TOML text (or raw bytes, read through ``frames.load_model``), made from a random
 source of choices (``random.Random``; the tests drive the same generators with hypothesis). Kinds:
 
 * ``valid`` — a random small system: 2–4 coordinates, optional time, parameters with tricky names
@@ -19,18 +19,18 @@ source of choices (``random.Random``; the tests drive the same generators with h
 * ``splice`` — a valid text cut and spliced with TOML and Python tokens;
 * ``toml`` — random TOML of random types under the known keys;
 * ``deep`` — deeply nested TOML arrays or inline tables;
-* ``bytes`` — random bytes (often not UTF-8) written to a file and read with ``load_system``.
+* ``bytes`` — random bytes (often not UTF-8) written to a file and read with ``load_model``.
 
 Outcomes of a case (:func:`run_case`):
 
-* ``ok`` — loaded, and ``loads_system(dump_system(model)) == model``;
+* ``ok`` — loaded, and ``loads_model(dumps_model(model)) == model``;
 * ``clean`` — refused with a :class:`frames.SystemFileError`;
 * ``raw`` — any other exception, or a SystemFileError of the reader's safety net ("internal error");
 * ``hang`` — took longer than the limit (2 s);
 * ``accepted`` — silent acceptance of an invalid file: a case that must be refused loaded, or a
   loaded model holds a non-finite number;
 * ``executed`` — the sentinel file appeared (code ran);
-* ``corrupted`` — the round trip ``dump_system`` -> ``loads_system`` failed or changed the model.
+* ``corrupted`` — the round trip ``dumps_model`` -> ``loads_model`` failed or changed the model.
 
 Run: ``python benchmarks/fuzz_sysfile.py [--n 4000] [--seed 0] [--show 5]``.
 """
@@ -543,9 +543,9 @@ def run_case(case: Case, tmpdir: str | os.PathLike[str]) -> Outcome:
         if isinstance(case.text, bytes):
             path = Path(tmpdir) / "case.toml"
             path.write_bytes(case.text)
-            model = fr.load_system(path)
+            model = fr.load_model(path)
         else:
-            model = fr.loads_system(case.text, "case.toml")
+            model = fr.loads_model(case.text, "case.toml")
         kind = "ok"
     except fr.SystemFileError as exc:
         kind, detail = ("raw", str(exc)) if "internal error" in exc.reason else ("clean", str(exc))
@@ -556,7 +556,7 @@ def run_case(case: Case, tmpdir: str | os.PathLike[str]) -> Outcome:
             kind, detail = "accepted", "an invalid file was accepted"
         else:
             try:
-                back = fr.loads_system(fr.dump_system(model), "back.toml")
+                back = fr.loads_model(fr.dumps_model(model), "back.toml")
                 if back != model:
                     kind, detail = "corrupted", "the round trip changed the model"
             except Exception as exc:

@@ -151,12 +151,12 @@ def _entry_points(f: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], tupl
         "integrate": (fr.integrate, (f["comp"], (0, 0.1), f["Q0"], f["U0"], f["P"]), {"rtol": 1e-6}),
         "integrate_batch": (fr.integrate_batch, (f["comp"], (0, 0.1), [f["Q0"]], [f["U0"]], f["P"]), {}),
         "grid_points": (fr.grid_points, ({"a": [1, 2]},), {}),
-        "build_report": (fr.build_report, (f["ke"],), {"only": ["chart"]}),
+        "analyze": (fr.analyze, (f["ke"],), {"only": ["chart"]}),
         "display_form": (fr.display_form, (x**2 - y**2,), {}),
         "latex_equations": (fr.latex_equations, (f["fld"],), {}),
         "parse_expression": (fr.parse_expression, ("x**2", {"x": x}), {}),
-        "loads_system": (fr.loads_system, (fr.dump_system(f["ke"]),), {}),
-        "dump_system": (fr.dump_system, (f["ke"],), {}),
+        "loads_model": (fr.loads_model, (fr.dumps_model(f["ke"]),), {}),
+        "dumps_model": (fr.dumps_model, (f["ke"],), {}),
     }
 
 

@@ -5,7 +5,7 @@ one fresh subprocess per measurement:
 
 - **Kane**: ``KanesMethod`` with the body, ``kanes_equations()`` and ``rhs()``, unsimplified (the model as built);
 - **frames**: ``from_mechanics`` of that model, the nonholonomic field (fast path, ``canonical=False``), the field
-  in canonical form, and ``invariant_measure`` with its verdict, each timed; then the full report (``build_report``,
+  in canonical form, and ``invariant_measure`` with its verdict, each timed; then the full report (``analyze``,
   every section), timed on its own.
 
 Run: ``python benchmarks/rolling_bodies.py [--timeout 900]``.
@@ -55,7 +55,7 @@ def one(method: str, case: str) -> dict:
     out["import"] = time.perf_counter() - t0
     if method == "report":
         t0 = time.perf_counter()
-        fr.build_report(model, budget=900, jobs=1)
+        fr.analyze(model, budget=900, jobs=1)
         out["time"] = time.perf_counter() - t0
         return out
     t0 = time.perf_counter()

@@ -22,21 +22,21 @@ def main(outdir: str | Path = "cli_tour_out") -> list[Path]:
     written = []
     # 1. a catalogue model written as a system file, and read back
     knife = models.knife_edge()
-    toml = fr.write_system(knife, out / "knife_edge.toml")
-    back = fr.load_system(toml)
+    toml = fr.dump_model(knife, out / "knife_edge.toml")
+    back = fr.load_model(toml)
     assert back.lagrangian.expr == knife.lagrangian.expr
     written.append(toml)
     # 2. the report in every format, through the command itself
     for fmt, ext in (("text", "txt"), ("markdown", "md"), ("latex", "tex"), ("json", "json")):
         path = out / f"knife_edge_report.{ext}"
-        rep = fr.build_report(back)
+        rep = fr.analyze(back)
         path.write_text(rep.format(fmt), encoding="utf-8")
         written.append(path)
     assert json.loads((out / "knife_edge_report.json").read_text())["model"] == "knife-edge"
     # 3. a user-written system not in the catalogue
-    sleigh = fr.load_system(HERE / "systems" / "sleigh_offset_mass.toml")
+    sleigh = fr.load_model(HERE / "systems" / "sleigh_offset_mass.toml")
     path = out / "sleigh_offset_mass.md"
-    path.write_text(fr.build_report(sleigh, only=["chart", "anholonomy", "frobenius"]).to_markdown())
+    path.write_text(fr.analyze(sleigh, only=["chart", "anholonomy", "frobenius"]).to_markdown())
     written.append(path)
     # 4. LaTeX of the equations of motion
     path = out / "knife_edge_equations.tex"

@@ -13,14 +13,14 @@ from ._version import __version__
 from .algebra import budget, is_zero, step, tidy
 from .app import (
     Report,
-    build_report,
+    analyze,
     display_form,
-    dump_system,
+    dump_model,
+    dumps_model,
     latex_equations,
-    load_system,
-    loads_system,
+    load_model,
+    loads_model,
     parse_expression,
-    write_system,
 )
 from .app._interop import MechanicsImport as MechanicsImport
 from .app._interop import from_mechanics as from_mechanics
@@ -220,7 +220,7 @@ __all__ = [
     "anholonomy_after_change",
     "ansatz2",
     "bracket",
-    "build_report",
+    "analyze",
     "change_of_adapted_frame",
     "compare_motion",
     "compile_system",
@@ -228,7 +228,7 @@ __all__ = [
     "consistency_along_motion",
     "dimension_terms",
     "display_form",
-    "dump_system",
+    "dumps_model",
     "find_sections",
     "grid_points",
     "integrate",
@@ -238,8 +238,8 @@ __all__ = [
     "kozlov_vs_frame",
     "lagranges_method_accelerations",
     "latex_equations",
-    "load_system",
-    "loads_system",
+    "load_model",
+    "loads_model",
     "mvm_ode_system",
     "mvm_w_coordinate",
     "mvm_w_frame",
@@ -256,7 +256,7 @@ __all__ = [
     "vakonomic_lift",
     "vakonomic_ode_system",
     "weak_consistency",
-    "write_system",
+    "dump_model",
 ]
 
 

@@ -114,10 +114,10 @@ def test_a_system_file_that_multiplies_out_to_too_many_terms_is_refused_at_load_
     text = 'coordinates = ["x", "y", "z"]\nlagrangian = "(u_x + u_y + x + y + 1)**60 + u_z**2/2"\nconstraints = ["u_z - x*u_y"]\n'
     start = time.monotonic()
     with pytest.raises(fr.SystemFileError, match=r"lagrangian: .*about 6.35e\+05 terms once multiplied out"):
-        fr.loads_system(text)
+        fr.loads_model(text)
     assert time.monotonic() - start < 30
     # a power that stays small is accepted
-    fr.loads_system(text.replace("**60", "**3"))
+    fr.loads_model(text.replace("**60", "**3"))
 
 
 def test_build_report_runs_under_a_budget_and_names_the_section():
@@ -125,10 +125,10 @@ def test_build_report_runs_under_a_budget_and_names_the_section():
     with pytest.raises(
         fr.BudgetExceededError, match=r"section (controllability|lagrangian|nonholonomic|vakonomic)"
     ) as ei:
-        fr.build_report(fr.models.two_wheeled_carriage(), budget=0.25, progress=seen.append)
+        fr.analyze(fr.models.two_wheeled_carriage(), budget=0.25, progress=seen.append)
     assert "section " in str(ei.value)
     assert seen[:3] == ["section chart", "section frame", "section anholonomy"]
-    rep = fr.build_report(fr.models.knife_edge(), budget=120, progress=seen.append)
+    rep = fr.analyze(fr.models.knife_edge(), budget=120, progress=seen.append)
     assert rep.sections[0].id == "chart"
 
 

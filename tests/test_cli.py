@@ -16,7 +16,7 @@ import frames as fr
 import frames.app._report as rep_mod
 from frames import app as cli
 from frames import models
-from frames.app._report import ERRATA, SECTIONS, build_report, display_form
+from frames.app._report import ERRATA, SECTIONS, analyze, display_form
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "analyze.schema.json").read_text())
@@ -26,12 +26,12 @@ FORMATS = ["text", "markdown", "latex", "json"]
 FAST = ["nonholonomic-particle", "knife-edge", "abelian-chaplygin"]
 SLOW = [n for n in models.catalogue() if n not in FAST]
 
-_real_build = rep_mod.build_report
+_real_build = rep_mod.analyze
 
 
 @cache
 def _cached(spec: str, only: tuple[str, ...] | None):
-    return _real_build(cli.load_model(spec), only=list(only) if only else None)
+    return _real_build(cli.find_model(spec), only=list(only) if only else None)
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def cached_reports(monkeypatch):
             tuple(only) if only else None,
         )
 
-    monkeypatch.setattr(rep_mod, "build_report", build)
+    monkeypatch.setattr(rep_mod, "analyze", build)
 
 
 def _run(capsys, argv):
@@ -141,11 +141,11 @@ def test_only_and_errors(capsys):
     with pytest.raises(SystemExit):
         cli.main(["analyze", "knife-edge", "--only", "nonsense"])
     with pytest.raises(fr.FramesError):
-        build_report(models.knife_edge(), only=["nonsense"])
+        analyze(models.knife_edge(), only=["nonsense"])
 
 
 def test_missing_modules_are_skipped_with_a_note():
-    rep = build_report(models.knife_edge(), only=["vakonomic", "consistency", "mvm", "chaplygin"])
+    rep = analyze(models.knife_edge(), only=["vakonomic", "consistency", "mvm", "chaplygin"])
     st = {s.id: s for s in rep.sections}
     assert st["chaplygin"].status == "skipped" and "Chaplygin" in st["chaplygin"].note
     for sid in ("vakonomic", "consistency"):
@@ -296,7 +296,7 @@ def test_simulate_hints_are_options_that_exist(capsys, tmp_path):
 
 
 def test_report_displays_in_jupyter_as_latex_and_markdown():
-    rep = build_report(models.chaplygin_sleigh(), only=["nonholonomic", "invariant_measure"])
+    rep = analyze(models.chaplygin_sleigh(), only=["nonholonomic", "invariant_measure"])
     tex = rep._repr_latex_()
     assert tex.startswith("$\\begin{aligned}") and tex.endswith("\\end{aligned}$")
     body = tex.replace(r"\{", "").replace(r"\}", "")
@@ -308,7 +308,7 @@ def test_report_displays_in_jupyter_as_latex_and_markdown():
 
 
 def test_text_report_wraps_long_expressions_between_terms():
-    rep = build_report(models.two_wheeled_carriage(), only=["nonholonomic"])
+    rep = analyze(models.two_wheeled_carriage(), only=["nonholonomic"])
     text = rep.to_text()
     long_lines = [ln for ln in text.splitlines() if len(ln) > 100]
     assert not long_lines, long_lines[:1]
@@ -334,8 +334,8 @@ def test_large_expressions_are_not_printed_and_large_conditions_are_decided_at_p
     consistency tests are decided at generic points, and every verdict and printed equation is the full report's."""
     mdl = models.two_wheeled_carriage()
     only = ["nonholonomic", "consistency"]
-    full = build_report(mdl, only=only, max_ops=None)
-    small = build_report(mdl, only=only, max_ops=200)
+    full = analyze(mdl, only=only, max_ops=None)
+    small = analyze(mdl, only=only, max_ops=200)
     assert _verdicts(small) == _verdicts(full)
     items, ref = _items(small), _items(full)
     assert items["λ_5"].kind == "text" and items["λ_5"].text.startswith("not printed: more than 200 operations")
@@ -345,12 +345,12 @@ def test_large_expressions_are_not_printed_and_large_conditions_are_decided_at_p
     for label, it in items.items():
         if it.kind == "equation":
             assert it.expr == ref[label].expr
-    default = build_report(mdl, only=only)  # the default limit prints the whole catalogue report
+    default = analyze(mdl, only=only)  # the default limit prints the whole catalogue report
     assert [(i.label, i.kind) for s in default.sections for i in s.items] == [
         (i.label, i.kind) for s in full.sections for i in s.items
     ]
-    with pytest.raises(fr.ArgumentError, match=r"^build_report: max_ops must be a positive integer or None"):
-        build_report(mdl, only=only, max_ops=0)
+    with pytest.raises(fr.ArgumentError, match=r"^analyze: max_ops must be a positive integer or None"):
+        analyze(mdl, only=only, max_ops=0)
 
 
 def _check_linear_system_items(items, g, b):
@@ -367,7 +367,7 @@ def test_vakonomic_field_over_the_limit_is_reported_as_its_linear_system(monkeyp
     entry for entry) and Proposition 4 in words, instead of the explicit field."""
     monkeypatch.setattr(rep_mod, "EXPLICIT_FIELD_TERMS", 1)
     mdl = models.knife_edge()
-    items = _items(build_report(mdl, only=["vakonomic"]))
+    items = _items(analyze(mdl, only=["vakonomic"]))
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
     g, b = vk.linear_system()
     assert "not written out" in items["Γ^i"].text and "Γ^1" not in items
@@ -393,9 +393,9 @@ def test_nonholonomic_field_over_the_limit_keeps_every_verdict(name, monkeypatch
     the full report's (decided at generic points from the data alone)."""
     mdl = models.get(name)
     only = ["nonholonomic", "invariant_measure", "consistency"]
-    full = build_report(mdl, only=only)
+    full = analyze(mdl, only=only)
     monkeypatch.setattr(rep_mod, "EXPLICIT_FIELD_TERMS", -1)  # even a zero field (bound 0) is over it
-    small = build_report(mdl, only=only)
+    small = analyze(mdl, only=only)
     measure = "invariant measure N(q) exists"
     assert [v for v in _verdicts(small) if v[0] != measure] == [v for v in _verdicts(full) if v[0] != measure]
     assert dict(_verdicts(small))[measure] in (None, dict(_verdicts(full))[measure])
@@ -420,7 +420,7 @@ def test_an_undecided_invariant_measure_is_reported_as_undecided(monkeypatch):
     res = fr.invariant_measure(models.nonholonomic_particle().nonholonomic(), budget=0.2, progress=slow)
     assert res.exists is None
     monkeypatch.setattr(rep_mod, "invariant_measure", lambda nh, **kw: res)
-    rep = build_report(models.nonholonomic_particle(), only=["invariant_measure"])
+    rep = analyze(models.nonholonomic_particle(), only=["invariant_measure"])
     item = next(i for i in rep.sections[0].items if i.kind == "verdict")
     assert item.value is None and item.plain() == "invariant measure N(q) exists: undecided"
 

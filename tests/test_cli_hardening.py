@@ -116,7 +116,7 @@ def test_internal_error_is_one_line(capsys, monkeypatch):
     def bug(*_a, **_k):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(_cli, "build_report", bug)
+    monkeypatch.setattr(_cli, "analyze", bug)
     code, _, err = _run(capsys, ["analyze", "knife-edge"])
     assert code == 1 and "internal error: ZeroDivisionError" in err and len(err.strip().splitlines()) == 1
 

@@ -449,7 +449,7 @@ def test_report_decides_the_invariant_measure_without_the_field(monkeypatch):
     from frames.app import _report
 
     monkeypatch.setattr(_report, "EXPLICIT_FIELD_TERMS", 0)
-    rep = fr.build_report(fr.models.chaplygin_sleigh(), ["invariant_measure"])
+    rep = fr.analyze(fr.models.chaplygin_sleigh(), ["invariant_measure"])
     sec = rep.sections[0]
     assert sec.status == "ok"
     items = {it.label: it for it in sec.items}

@@ -106,7 +106,7 @@ def test_a_model_owns_its_mappings(particle):
 )
 def test_dump_and_load_of_a_system_file_gives_an_equal_model(name):
     mdl = models.get(name)
-    back = fr.loads_system(fr.dump_system(mdl))
+    back = fr.loads_model(fr.dumps_model(mdl))
     assert back == mdl and hash(back) == hash(mdl)
 
 
@@ -114,8 +114,8 @@ def test_dump_and_load_of_a_system_file_gives_an_equal_model(name):
 def test_a_loaded_system_file_round_trips_exactly(ctor):
     # parts a file cannot carry (mvm_constraints, deltas, symbols, exact parameter values) are
     # dropped by the first trip; from then on dump/load is the identity
-    once = fr.loads_system(fr.dump_system(ctor()))
-    assert fr.loads_system(fr.dump_system(once)) == once
+    once = fr.loads_model(fr.dumps_model(ctor()))
+    assert fr.loads_model(fr.dumps_model(once)) == once
 
 
 # ----------------------------------------------------------------------------- charts
@@ -317,7 +317,7 @@ def test_extras_is_a_deprecated_view_with_the_old_keys(carriage, coin):
         assert k2.extras["deltas"] == k2.deltas
         skate = models.charged_skate()
         assert set(skate.extras) == {"B0", "I3", "mvm_constraints", "auxiliary"}
-        loaded = fr.loads_system(fr.dump_system(carriage))
+        loaded = fr.loads_model(fr.dumps_model(carriage))
         assert "units" not in loaded.extras
         assert dataclasses.replace(loaded, units={"m": "kg"}).extras["units"] == {"m": "kg"}
         assert models.nonholonomic_particle().extras == {}
@@ -339,9 +339,9 @@ def test_extras_warning_points_at_the_caller(carriage):
     ],
 )
 def test_user_file_invariant_errors_name_the_key(carriage, old, new, key, reason):
-    good = fr.dump_system(carriage)
+    good = fr.dumps_model(carriage)
     bad = good.replace(old, new)
     assert bad != good
     with pytest.raises(fr.SystemFileError) as info:
-        fr.loads_system(bad)
+        fr.loads_model(bad)
     assert info.value.key == key and reason in info.value.reason

@@ -1,4 +1,4 @@
-"""``build_report(jobs=2)``: a forked second process takes sections from the end of the list, the same report.
+"""``analyze(jobs=2)``: a forked second process takes sections from the end of the list, the same report.
 
 The report of two processes must equal the serial one item for item (sympy's structural equality, and every
 format's text), whatever the sections raise, and whether or not the child manages to report.
@@ -24,7 +24,7 @@ import frames.app._report as rep_mod
 import frames.strategies as fst
 from frames import models
 from frames.algebra import checkpoint
-from frames.app._report import Item, Section, build_report
+from frames.app._report import Item, Section, analyze
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
 
@@ -40,7 +40,7 @@ def forking(monkeypatch):
 
 def _parallel_report(model, **kw):
     steps: list[str] = []
-    rep = build_report(model, jobs=2, progress=steps.append, **kw)
+    rep = analyze(model, jobs=2, progress=steps.append, **kw)
     return rep, steps
 
 
@@ -61,7 +61,7 @@ def _shared(steps: list[str], order: list[str]) -> tuple[list[str], list[str]]:
 
 def _check_model(name: str) -> None:
     m = models.catalogue()[name]()
-    serial = build_report(m)
+    serial = analyze(m)
     parallel, steps = _parallel_report(models.catalogue()[name]())
     _same(parallel, serial)
     _shared(steps, list(rep_mod.SECTIONS))
@@ -92,7 +92,7 @@ def _random_models(draw):
 def test_two_processes_on_random_systems(forking, m):
     only = ["lagrangian", "nonholonomic", "invariant_measure", "vakonomic", "consistency", "mvm"]
     parallel, steps = _parallel_report(m, only=only)
-    _same(parallel, build_report(m, only=only))
+    _same(parallel, analyze(m, only=only))
     _shared(steps, only)
 
 
@@ -119,7 +119,7 @@ def test_an_error_in_the_child_is_raised_in_the_parent(forking, monkeypatch):
 
     _patch_last(monkeypatch, boom)
     with pytest.raises(fr.BudgetExceededError) as info:
-        build_report(models.knife_edge(), jobs=2)
+        analyze(models.knife_edge(), jobs=2)
     assert info.value.step == "section errata"
     assert str(info.value) != f"spent in {parent}"  # raised in the child, carried over
 
@@ -138,7 +138,7 @@ def test_a_child_that_dies_is_replaced_by_the_parent(forking, monkeypatch):
         s.startswith("[2] section") and s != f"[2] section {sid}" for s in steps
     )
     monkeypatch.setitem(rep_mod.SECTIONS, sid, real)
-    _same(rep, build_report(models.knife_edge()))
+    _same(rep, analyze(models.knife_edge()))
 
 
 def test_a_section_that_does_not_pickle_is_computed_in_the_parent(forking, monkeypatch):
@@ -164,23 +164,23 @@ def test_a_budget_spent_in_the_child_names_its_step(forking, monkeypatch):
 
     _patch_last(monkeypatch, slow)
     with pytest.raises(fr.BudgetExceededError) as info:  # the other sections take far less than the budget
-        build_report(models.knife_edge(), only=["chart", "frame", "errata"], jobs=2, budget=1.0)
+        analyze(models.knife_edge(), only=["chart", "frame", "errata"], jobs=2, budget=1.0)
     assert info.value.step == "section errata"
 
 
 def test_jobs_is_checked():
-    rep = build_report(models.knife_edge(), only=["lagrangian"])
+    rep = analyze(models.knife_edge(), only=["lagrangian"])
     for bad in (0, -1, True, 1.5, "2"):
         with pytest.raises(fr.ArgumentError, match="jobs"):
-            build_report(models.knife_edge(), jobs=bad)
+            analyze(models.knife_edge(), jobs=bad)
         with pytest.raises(fr.ArgumentError, match="jobs"):
             rep.format("text", jobs=bad)
 
 
 def test_formats_written_in_two_processes_share_the_equations(forking):
-    rep = build_report(models.two_wheeled_carriage())
+    rep = analyze(models.two_wheeled_carriage())
     serial = {fmt: rep.format(fmt) for fmt in ("text", "markdown", "latex", "json")}
-    fresh = build_report(models.two_wheeled_carriage())
+    fresh = analyze(models.two_wheeled_carriage())
     for fmt in ("json", "text", "latex", "markdown"):  # the cache of one format serves the next
         assert fresh.format(fmt, jobs=2) == serial[fmt]
     eqs = [it for s in fresh.sections for it in s.items if it.kind == "equation"]
@@ -275,7 +275,7 @@ def test_the_childs_warnings_output_and_traceback_reach_the_parent(forking, monk
 
     _patch_last(monkeypatch, failing)
     with pytest.raises(fr.FramesError, match="section failed") as info:
-        build_report(models.knife_edge(), jobs=2)
+        analyze(models.knife_edge(), jobs=2)
     assert "failing_helper" in str(info.value.__cause__)  # the child's traceback
 
     script = (
@@ -287,7 +287,7 @@ def test_the_childs_warnings_output_and_traceback_reach_the_parent(forking, monk
         "    return real.fn(a)\n"
         "PARENT = os.getpid()\n"
         "rep.SECTIONS['errata'] = rep._Spec('errata', real.title, loud)\n"
-        "fr.build_report(fr.models.knife_edge(), jobs=2)\n"
+        "fr.analyze(fr.models.knife_edge(), jobs=2)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout into a file: buffered
     out = tmp_path / "out.txt"
@@ -309,7 +309,7 @@ def test_an_exception_that_does_not_unpickle_is_raised_by_the_parent_itself(fork
 
     _patch_last(monkeypatch, bad)
     with pytest.raises(_TwoParts, match=r"f\.toml"):
-        build_report(models.knife_edge(), jobs=2)
+        analyze(models.knife_edge(), jobs=2)
     err = pickle.loads(pickle.dumps(fr.SystemFileError("f.toml", "L", "bad")))  # frames' own does
     assert (err.source, err.key, err.reason, str(err)) == ("f.toml", "L", "bad", "f.toml: L: bad")
 
@@ -317,5 +317,5 @@ def test_an_exception_that_does_not_unpickle_is_raised_by_the_parent_itself(fork
 def test_an_enclosing_budgets_progress_sees_every_section(forking):
     seen: list[str] = []
     with fr.budget(120, progress=seen.append):
-        build_report(models.knife_edge(), jobs=2)
+        analyze(models.knife_edge(), jobs=2)
     _shared(seen, list(rep_mod.SECTIONS))

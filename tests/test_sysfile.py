@@ -17,8 +17,8 @@ from frames import models
 from frames.app._sysfile import (
     MAX_FILE_SIZE,
     SystemFileError,
-    dump_system,
-    loads_system,
+    dumps_model,
+    loads_model,
     models_equal,
     parse_expression,
 )
@@ -79,19 +79,19 @@ def test_payloads_are_rejected(payload, tmp_path, capfd):
 
 def test_classic_payload_in_a_file_never_runs(tmp_path, capfd):
     marker = tmp_path / "pwned"
-    text = dump_system(models.knife_edge()).replace(
+    text = dumps_model(models.knife_edge()).replace(
         'lagrangian = "', f"lagrangian = \"__import__('pathlib').Path({str(marker)!r}).touch() + "
     )
     path = tmp_path / "evil.toml"
     path.write_text(text)
     with pytest.raises(SystemFileError, match=r"evil\.toml: lagrangian: .*dunder"):
-        fr.load_system(path)
+        fr.load_model(path)
     assert not marker.exists()
-    text2 = dump_system(models.knife_edge()).replace(
+    text2 = dumps_model(models.knife_edge()).replace(
         'constraints = [\n  "', "constraints = [\n  \"__import__('os').system('echo pwned') + "
     )
     with pytest.raises(SystemFileError, match=r"constraints\[0\]"):
-        loads_system(text2, "evil2.toml")
+        loads_model(text2, "evil2.toml")
     assert "pwned" not in capfd.readouterr().out
 
 
@@ -194,7 +194,7 @@ def test_fuzz_token_soup(text):
     _check_parse(text)
 
 
-_VALID = dump_system(models.knife_edge())
+_VALID = dumps_model(models.knife_edge())
 
 
 @settings(max_examples=25)
@@ -207,7 +207,7 @@ def test_fuzz_mutated_files(pos, cut, token):
     text = _VALID[:pos] + token + _VALID[pos + cut :]
     t0 = time.perf_counter()
     try:
-        mdl = loads_system(text, "mutated.toml")
+        mdl = loads_model(text, "mutated.toml")
     except SystemFileError as exc:
         assert str(exc).startswith("mutated.toml: ")
     else:
@@ -218,7 +218,7 @@ def test_fuzz_mutated_files(pos, cut, token):
 @pytest.mark.parametrize("name", list(models.catalogue()))
 def test_round_trip_every_model(name):
     mdl = models.get(name)
-    back = loads_system(dump_system(mdl), f"{name}.toml")
+    back = loads_model(dumps_model(mdl), f"{name}.toml")
     assert models_equal(mdl, back)
     assert back.name == mdl.name and back.m == mdl.m and back.group == mdl.group
     assert is_zero_all(mdl.lagrangian.expr - back.lagrangian.expr)
@@ -234,24 +234,24 @@ def is_zero_all(e):
 
 def test_models_equal_detects_differences():
     a = models.knife_edge()
-    text = dump_system(a).replace("m*(u_x**2 + u_y**2)/2", "m*(u_x**2 + 2*u_y**2)/2")
-    assert text != dump_system(a)
-    assert not models_equal(a, loads_system(text))
+    text = dumps_model(a).replace("m*(u_x**2 + u_y**2)/2", "m*(u_x**2 + 2*u_y**2)/2")
+    assert text != dumps_model(a)
+    assert not models_equal(a, loads_model(text))
 
 
 def test_class71_declared_functions_round_trip(tmp_path):
     mdl = models.abelian_chaplygin(2)
-    path = fr.write_system(mdl, tmp_path / "c.toml")
+    path = fr.dump_model(mdl, tmp_path / "c.toml")
     text = path.read_text()
     assert "[functions]" in text and 'Delta3 = ["q1"]' in text
-    back = fr.load_system(path)
+    back = fr.load_model(path)
     assert models_equal(mdl, back)
     d3 = sp.Function("Delta3")(mdl.chart.q[0])
     assert back.frame.matrix[1, 2] == -d3
 
 
 def test_file_errors_name_file_key_and_reason(tmp_path):
-    good = dump_system(models.knife_edge())
+    good = dumps_model(models.knife_edge())
     cases = {
         "lagrangian": good.replace('lagrangian = "', 'lagrangian = "zz + '),
         "constraints": good.replace("constraints = [", 'constraints = [\n  "u_x**2",'),
@@ -266,18 +266,18 @@ def test_file_errors_name_file_key_and_reason(tmp_path):
         p = tmp_path / "bad.toml"
         p.write_text(text)
         with pytest.raises(SystemFileError) as info:
-            fr.load_system(p)
+            fr.load_model(p)
         assert info.value.source == str(p)
         assert info.value.key == key, (key, str(info.value))
         assert str(info.value).startswith(f"{p}: {key}: ") and info.value.reason
     with pytest.raises(SystemFileError, match="cannot be read"):
-        fr.load_system(tmp_path / "missing.toml")
+        fr.load_model(tmp_path / "missing.toml")
     with pytest.raises(SystemFileError, match="unknown key"):
-        loads_system('surprise = "1"\n' + good)
+        loads_model('surprise = "1"\n' + good)
 
 
 def test_frame_defaults_complement_and_units():
-    mdl = fr.load_system(EXAMPLE)
+    mdl = fr.load_model(EXAMPLE)
     assert mdl.name == "sleigh-offset-mass" and mdl.n == 3 and mdl.m == 2
     assert mdl.units["I"] == "kg m^2"
     th = mdl.chart.q[0]
@@ -285,9 +285,9 @@ def test_frame_defaults_complement_and_units():
     assert len(mdl.auxiliary) == 2
     # without frame or complement: coordinate fields complete D
     text = EXAMPLE.read_text().replace('complement = [["0", "-sin(theta)", "cos(theta)"]]', "")
-    m2 = loads_system(text)
+    m2 = loads_model(text)
     assert m2.frame.dim == 3 and m2.frame.matrix[:2, :] == mdl.frame.matrix[:2, :]
-    assert models_equal(mdl, loads_system(dump_system(mdl)))
+    assert models_equal(mdl, loads_model(dumps_model(mdl)))
 
 
 # ----------------------------------------------------------------------------- hardening (issue: hostile files)
@@ -302,7 +302,7 @@ def _sfe(call, *args, **kwargs) -> SystemFileError:
     return info.value
 
 
-_KNIFE = dump_system(models.knife_edge())
+_KNIFE = dumps_model(models.knife_edge())
 
 
 def _with_lagrangian(expr: str) -> str:
@@ -342,18 +342,18 @@ def test_every_bound_is_a_clean_fast_error_with_a_position(text, reason):
 
 
 def test_bounds_hold_in_files_with_the_file_position():
-    err = _sfe(loads_system, _with_lagrangian("(((x**100)**100)**100)**100"), "f.toml")
+    err = _sfe(loads_model, _with_lagrangian("(((x**100)**100)**100)**100"), "f.toml")
     assert err.key == "lagrangian" and err.line == 5 and "effective polynomial degree" in err.reason
-    err = _sfe(loads_system, _with_lagrangian("u_x**2 + sin(exp(1e7))"), "f.toml")
+    err = _sfe(loads_model, _with_lagrangian("u_x**2 + sin(exp(1e7))"), "f.toml")
     assert (err.line, err.column) == (5, 32)  # the argument exp(1e7) of sin, in the file
     assert _KNIFE.splitlines()[4].startswith("lagrangian")
     # multi-line strings and escapes: the position is the character in the file
     text = _with_lagrangian("X").replace("lagrangian = 'X'", 'lagrangian = """\n  J*u_phi**2/2\n    + \\u00e9 + zz"""')
-    err = _sfe(loads_system, text, "f.toml")
+    err = _sfe(loads_model, text, "f.toml")
     line = text.splitlines()[err.line - 1]
     assert line[err.column - 1 :].startswith("\\u00e9") and "unknown name 'é'" in err.reason
     text = _KNIFE.replace('"u_y*cos(phi) - u_x*sin(phi)"', '"u_y*cos(phi) - u_x*sin(phi) + x.__class__"')
-    err = _sfe(loads_system, text, "f.toml")
+    err = _sfe(loads_model, text, "f.toml")
     line = text.splitlines()[err.line - 1]
     assert err.key == "constraints[0]" and line[err.column - 1 :].startswith("__class__")
 
@@ -372,39 +372,39 @@ def test_bounds_hold_in_files_with_the_file_position():
     ids=["None", "bytes", "int", "deep-array", "deep-table", "huge", "toml"],
 )
 def test_loads_system_refuses_bad_text(text, key, reason):
-    err = _sfe(loads_system, text)
+    err = _sfe(loads_model, text)
     assert err.key == key and reason in err.reason
 
 
 def test_toml_errors_and_bad_values_carry_positions():
-    err = _sfe(loads_system, _KNIFE + "\n[[[")
+    err = _sfe(loads_model, _KNIFE + "\n[[[")
     assert err.key == "(toml)" and err.line == len(_KNIFE.splitlines()) + 2 and err.column
     for bad in ("inf", "nan", "1e400", "9" * 400):
-        err = _sfe(loads_system, _KNIFE.replace("m = { value = 1.0 }", f"m = {{ value = {bad} }}"))
+        err = _sfe(loads_model, _KNIFE.replace("m = { value = 1.0 }", f"m = {{ value = {bad} }}"))
         assert err.key == "parameters.m.value" and "finite" in err.reason and err.line
-        err = _sfe(loads_system, _KNIFE.replace("u_x = 1.0", f"u_x = {bad}"))
+        err = _sfe(loads_model, _KNIFE.replace("u_x = 1.0", f"u_x = {bad}"))
         assert err.key == "initial.u.u_x" and "finite" in err.reason
 
 
 def test_load_system_reads_a_bounded_regular_file(tmp_path):
     zero = tmp_path / "zero.toml"
     zero.symlink_to("/dev/zero")
-    assert "device" in _sfe(fr.load_system, zero).reason
+    assert "device" in _sfe(fr.load_model, zero).reason
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
-    assert "FIFO" in _sfe(fr.load_system, fifo).reason
-    assert "directory" in _sfe(fr.load_system, tmp_path).reason
+    assert "FIFO" in _sfe(fr.load_model, fifo).reason
+    assert "directory" in _sfe(fr.load_model, tmp_path).reason
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (MAX_FILE_SIZE + 1))
-    assert "larger than" in _sfe(fr.load_system, big).reason
+    assert "larger than" in _sfe(fr.load_model, big).reason
     latin = tmp_path / "latin.toml"
     latin.write_bytes(b'name = "caf\xe9"\n')
-    err = _sfe(fr.load_system, latin)
+    err = _sfe(fr.load_model, latin)
     assert "not UTF-8" in err.reason and (err.line, err.column) == (1, 12)
-    assert "5" in _sfe(fr.load_system, 5).reason
+    assert "5" in _sfe(fr.load_model, 5).reason
     good = tmp_path / "good.toml"
     good.write_bytes(b"\xef\xbb\xbf" + _KNIFE.encode())  # a byte-order mark is fine
-    assert fr.load_system(good) == loads_system(_KNIFE)
+    assert fr.load_model(good) == loads_model(_KNIFE)
 
 
 def test_a_frame_violating_a_constraint_with_a_logarithm_is_refused_at_once():
@@ -413,7 +413,7 @@ def test_a_frame_violating_a_constraint_with_a_logarithm_is_refused_at_once():
     text = _KNIFE.replace('"u_y*cos(phi) - u_x*sin(phi)"', '"u_y - 10**50*log(99999999999999999999)*u_x"')
     t0 = time.perf_counter()
     with pytest.raises(SystemFileError, match="violates the constraints"):
-        loads_system(text, timeout=5)
+        loads_model(text, timeout=5)
     assert time.perf_counter() - t0 < 2
 
 
@@ -424,19 +424,19 @@ def test_reading_is_time_limited():
     )
     t0 = time.perf_counter()
     with pytest.raises(SystemFileError, match=r"took longer than 0\.5 s") as info:
-        loads_system(text, timeout=0.5)
+        loads_model(text, timeout=0.5)
     assert time.perf_counter() - t0 < 1.5 and info.value.key
     with pytest.raises(SystemFileError, match="timeout"):
-        loads_system(_KNIFE, timeout=-1)
+        loads_model(_KNIFE, timeout=-1)
 
 
 # ----------------------------------------------------------------------------- names: NFKC
 def test_fullwidth_and_ascii_names_collide():
     text = _KNIFE.replace("J = { value = 0.2 }", 'J = { value = 0.2 }\n"ｍ" = 2.0')
-    err = _sfe(loads_system, text, "f.toml")
+    err = _sfe(loads_model, text, "f.toml")
     assert err.key == "parameters.ｍ" and "'ｍ'" in err.reason and "'m'" in err.reason and "NFKC" in err.reason
     assert err.line == text.splitlines().index('"ｍ" = 2.0') + 1
-    err = _sfe(loads_system, _KNIFE.replace('coordinates = ["phi", "x", "y"]', 'coordinates = ["phi", "x", "ｘ"]'))
+    err = _sfe(loads_model, _KNIFE.replace('coordinates = ["phi", "x", "y"]', 'coordinates = ["phi", "x", "ｘ"]'))
     assert err.key == "coordinates" and "'ｘ' and 'x'" in err.reason
 
 
@@ -456,7 +456,7 @@ lambda = 3.0
 "ｕ_x" = 1.0
 u_y = 0.5
 """
-    mdl = loads_system(text)
+    mdl = loads_model(text)
     names = {"m", "μ", "l", "lambda"}
     assert set(mdl.params) == names and "\u00b5" not in mdl.params  # the micro sign became Greek mu
     m, mu, ell, lam = (mdl.params[k] for k in ("m", "μ", "l", "lambda"))
@@ -465,7 +465,7 @@ u_y = 0.5
     assert mdl.lagrangian.expr == m * ux**2 / 2 + mu * uy**2 / 2 + ell * x + lam * y
     assert mdl.u0 == {ux: 1.0, uy: 0.5}
     assert parse_expression("ℓ + µ", {"ℓ": sp.Symbol("l"), "µ": sp.Symbol("μ")}) == sp.Symbol("l") + sp.Symbol("μ")
-    assert loads_system(dump_system(mdl)) == mdl
+    assert loads_model(dumps_model(mdl)) == mdl
 
 
 # ----------------------------------------------------------------------------- exact round trip
@@ -486,7 +486,7 @@ beta = 4
 gamma = 5
 lambda = 0.30000000000000004
 """
-    mdl = loads_system(text)
+    mdl = loads_model(text)
     P = mdl.params
     x, y = mdl.chart.q
     ux, uy = mdl.chart.u
@@ -501,10 +501,10 @@ lambda = 0.30000000000000004
         + P["beta"] * P["gamma"] * y
     )
     assert mdl.lagrangian.expr == expected  # declared E, I, pi are the parameters; exp(1) is Euler's number
-    text2 = dump_system(mdl)
+    text2 = dumps_model(mdl)
     assert "exp(1)" in text2 and "acos(-1)" in text2  # pi is declared: the constant is written acos(-1)
     assert "0.30000000000000004" in text2 and "123456.78901234567" in text2 and "/3" in text2
-    back = loads_system(text2)
+    back = loads_model(text2)
     assert back == mdl and hash(back) == hash(mdl)
     assert back.param_values[P["lambda"]] == 0.30000000000000004
 
@@ -533,14 +533,14 @@ def test_printed_expressions_read_back_exactly(expr):
 
 
 def test_writer_refuses_what_it_cannot_write():
-    with pytest.raises(fr.ArgumentError, match="dump_system: model"):
-        dump_system("x")
+    with pytest.raises(fr.ArgumentError, match="dumps_model: model"):
+        dumps_model("x")
     mdl = models.knife_edge()
     import dataclasses
 
     bad = dataclasses.replace(mdl, auxiliary=(sp.Abs(mdl.chart.u[0]), mdl.chart.u[1]))
     with pytest.raises(SystemFileError, match=r"auxiliary\[0\].*would not read back"):
-        dump_system(bad)
+        dumps_model(bad)
 
 
 def test_a_model_that_cannot_be_written_back_is_refused():
@@ -550,5 +550,5 @@ coordinates = ["x", "y", "z"]
 lagrangian = "u_x**2 + u_y**2 + u_z**2"
 constraints = ["u_z - ((x - 5.06287479707802e-249)**2/2*x)*u_x"]
 """
-    err = _sfe(loads_system, text)
+    err = _sfe(loads_model, text)
     assert err.key == "constraints[0]" and "cannot be written back exactly" in err.reason and err.line == 4

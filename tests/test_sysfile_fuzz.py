@@ -9,7 +9,7 @@ every case:
   ("internal error");
 * the case (reading, and for a file that loads, writing and reading back) takes less than 2 s;
 * a file that must be refused (code payloads, non-finite values, bounds exceeded, deep nesting) is;
-* a file that loads has no non-finite number, and ``loads_system(dump_system(model)) == model``.
+* a file that loads has no non-finite number, and ``loads_model(dumps_model(model)) == model``.
 """
 
 from __future__ import annotations

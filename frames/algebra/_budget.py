@@ -172,7 +172,7 @@ def budgeted_step(
     """The block is the step ``name``, under a new budget of ``seconds`` if given.
 
     This is what the ``budget=``/``progress=`` arguments of the library's long computations
-    (``VakonomicSystem.field``, ``theorem1``, ``find_sections``, ``build_report`` …) do: with
+    (``VakonomicSystem.field``, ``theorem1``, ``find_sections``, ``analyze`` …) do: with
     ``seconds=None`` and no ``progress`` the step runs under the budget already open, if any.
     """
     if seconds is None and progress is None:

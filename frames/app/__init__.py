@@ -11,22 +11,22 @@
 * ``_interop`` — :mod:`sympy.physics.mechanics` interop (``from_mechanics``, ``Model.to_mechanics``).
 """
 
-from ._cli import console, load_model, main
+from ._cli import console, find_model, main
 from ._latex import latex_equations
-from ._report import Report, build_report, display_form
-from ._sysfile import dump_system, load_system, loads_system, parse_expression, write_system
+from ._report import Report, analyze, display_form
+from ._sysfile import dump_model, dumps_model, load_model, loads_model, parse_expression
 
 __all__ = [
     "Report",
-    "build_report",
+    "analyze",
     "console",
     "display_form",
-    "dump_system",
+    "dumps_model",
     "latex_equations",
-    "load_system",
-    "loads_system",
     "load_model",
+    "loads_model",
+    "find_model",
     "main",
     "parse_expression",
-    "write_system",
+    "dump_model",
 ]

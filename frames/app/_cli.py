@@ -52,10 +52,10 @@ from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
 from . import _models as models
 from ._hardlimit import supervise
-from ._report import DISPLAY_OPS_LIMIT, SECTIONS, build_report
-from ._sysfile import dump_system, load_system, parse_expression
+from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
+from ._sysfile import dumps_model, load_model, parse_expression
 
-__all__ = ["load_model", "main"]
+__all__ = ["find_model", "main"]
 
 MAX_POINTS = 1_000_000
 
@@ -110,10 +110,10 @@ def _write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def load_model(spec: str) -> models.Model:
+def find_model(spec: str) -> models.Model:
     """A catalogue model by name, or a system file (``*.toml`` or an existing path)."""
     if spec.endswith(".toml") or Path(spec).is_file():
-        return load_system(spec)  # type: ignore[no-any-return]
+        return load_model(spec)  # type: ignore[no-any-return]
     known = sorted(models.catalogue())
     if spec.replace("_", "-") not in known:
         close = difflib.get_close_matches(spec.replace("_", "-"), known, n=3, cutoff=0.6)
@@ -456,8 +456,8 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
             raise FramesError(f"--budget {args.budget}: must be a positive number of seconds (inf for none)")
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         jobs = _jobs(args.jobs)
-        rep = build_report(
-            load_model(args.model),
+        rep = analyze(
+            find_model(args.model),
             only=args.only,
             budget=args.budget,
             progress=_StepPrinter() if show else None,
@@ -468,7 +468,7 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         return 0
     if args.command == "export":
         target = outputs.target(args.output, "--output") if args.output else None
-        text = dump_system(load_model(args.model))
+        text = dumps_model(find_model(args.model))
         if target is None:
             sys.stdout.write(text)
             return 0
@@ -479,7 +479,7 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     _check_run(args)
     csv = outputs.target(args.csv, "--csv") if args.csv else None
     png = outputs.target(args.plot, "--plot") if args.plot else None
-    mdl = load_model(args.model)
+    mdl = find_model(args.model)
     res = simulate(
         mdl,
         args.t_end,
@@ -542,14 +542,14 @@ def console() -> None:
     3 s. Every other command ends normally.
     """
     argv = sys.argv[1:]
-    analyze = next((a for a in argv if not a.startswith("-")), None) == "analyze"
+    analyzing = next((a for a in argv if not a.startswith("-")), None) == "analyze"
     seconds = math.inf
-    if analyze:
+    if analyzing:
         with contextlib.suppress(SystemExit):  # bad arguments: main reports them
             known, _ = _parser().parse_known_args(argv)
             seconds = known.budget if known.budget > 0 else math.inf
-    code = supervise(lambda: main(argv), seconds) if analyze else main(argv)
-    if analyze:
+    code = supervise(lambda: main(argv), seconds) if analyzing else main(argv)
+    if analyzing:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -1,4 +1,4 @@
-r"""A second process for a report's sections (``build_report(jobs=2)``, ``frames analyze``).
+r"""A second process for a report's sections (``analyze(jobs=2)``, ``frames analyze``).
 
 The sections of a report are independent: each computes what it needs (the anholonomy, the nonholonomic and
 vakonomic fields …) through the report's lazily shared :class:`~frames.app._report.Analysis`. :class:`Worker` forks
@@ -136,7 +136,7 @@ def _write(fd: int, kind: str, payload: Any) -> None:
 
 class Worker:
     """A forked child sharing the tasks ``sids`` with the parent from the other end (see the module docstring): a
-    report's sections (:func:`~frames.app._report.build_report`), or the equations a format writes
+    report's sections (:func:`~frames.app._report.analyze`), or the equations a format writes
     (:meth:`~frames.app._report.Report.format`).
 
     :meth:`run_all` returns every result: the parent does its claims (:meth:`claims`, front first) and then

@@ -8,7 +8,7 @@ functions for the MVM) is *skipped* with a note instead of failing.
 Examples
 --------
 >>> from frames import models
->>> rep = build_report(models.nonholonomic_particle(), only=["anholonomy"])
+>>> rep = analyze(models.nonholonomic_particle(), only=["anholonomy"])
 >>> print(rep.to_text().splitlines()[-1])
 R^3_12 = -1
 >>> rep.to_json()["sections"][0]["items"][0]["latex"]
@@ -59,7 +59,7 @@ __all__ = [
     "Item",
     "Report",
     "Section",
-    "build_report",
+    "analyze",
     "display_form",
     "section",
 ]
@@ -69,7 +69,7 @@ __all__ = [
 #: catalogue's systems are below 4·10⁴, a random dense system with n = 3 near 2·10⁵ and one with n = 4 near 3·10⁸.
 EXPLICIT_FIELD_TERMS = 10**6
 
-#: expressions with more operations than this are not printed by a report (``build_report(max_ops=...)``); a
+#: expressions with more operations than this are not printed by a report (``analyze(max_ops=...)``); a
 #: consistency test whose conditions would exceed it is decided at generic points instead of forming them. The
 #: catalogue's largest printed expression has about 1,100 operations, a random dense system with n = 3 about 41,000.
 DISPLAY_OPS_LIMIT = 50_000
@@ -143,7 +143,7 @@ def eq(label: str, expr: object, label_latex: str | sp.Expr | None = None, facto
     return Item("equation", label, tex, display_form(e) if factor else e)
 
 
-_LIMIT_HINT = "(the report's limit: build_report(max_ops=...), frames analyze --max-ops)"
+_LIMIT_HINT = "(the report's limit: analyze(max_ops=...), frames analyze --max-ops)"
 
 
 def _too_large(e: sp.Expr) -> bool:
@@ -590,7 +590,7 @@ class Report:
         r"""Jupyter/MathJax: one ``aligned`` block, a row per item, section titles in bold.
 
         >>> import frames as fr
-        >>> rep = fr.build_report(fr.models.knife_edge(), only=["nonholonomic"])
+        >>> rep = fr.analyze(fr.models.knife_edge(), only=["nonholonomic"])
         >>> print(rep._repr_latex_().splitlines()[1])
         \textbf{knife-edge} \\
         """
@@ -666,7 +666,7 @@ class Report:
         }
 
 
-def build_report(
+def analyze(
     model: Any,
     only: Sequence[str] | None = None,
     *,
@@ -709,19 +709,19 @@ def build_report(
         If ``budget`` runs out; its ``step`` names the section (and inner step) that was running.
     """
     if not isinstance(model, Model):
-        raise ArgumentError(f"build_report: model must be a frames Model, got {type(model).__name__}")
+        raise ArgumentError(f"analyze: model must be a frames Model, got {type(model).__name__}")
     if progress is not None and not callable(progress):
-        raise ArgumentError(f"build_report: progress must be callable (it receives each step's name), got {progress!r}")
+        raise ArgumentError(f"analyze: progress must be callable (it receives each step's name), got {progress!r}")
     if only is not None:
         if isinstance(only, str) or not isinstance(only, Sequence):
-            raise ArgumentError(f"build_report: only must be a list of section ids, got {only!r}")
+            raise ArgumentError(f"analyze: only must be a list of section ids, got {only!r}")
         bad = [s for s in only if s not in SECTIONS]
         if bad:
-            raise FramesError(f"build_report: only: unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
+            raise FramesError(f"analyze: only: unknown report section(s) {bad}; known sections: {list(SECTIONS)}")
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 1):
-        raise ArgumentError(f"build_report: max_ops must be a positive integer or None, got {max_ops!r}")
+        raise ArgumentError(f"analyze: max_ops must be a positive integer or None, got {max_ops!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ArgumentError(f"build_report: jobs must be a positive integer number of processes, got {jobs!r}")
+        raise ArgumentError(f"analyze: jobs must be a positive integer number of processes, got {jobs!r}")
     a = Analysis(model)
     order = [sid for sid in SECTIONS if not only or sid in only]
     worker: _parallel.Worker | None = None

@@ -26,7 +26,7 @@ from sympy.core.function import AppliedUndef
 from ..errors import SystemFileError
 
 # ----------------------------------------------------------------- limits
-MAX_FILE_SIZE = 1_000_000  #: bytes of a system file (characters for :func:`loads_system`)
+MAX_FILE_SIZE = 1_000_000  #: bytes of a system file (characters for :func:`loads_model`)
 MAX_TOML_DEPTH = 32  #: nesting of ``[`` and ``{`` in the TOML text
 MAX_TEXT = 20_000  #: characters in one expression
 MAX_NODES = 5_000  #: AST nodes in one expression

@@ -83,17 +83,17 @@ from ._safe_parser import (
     normalize_name,
     parse_expression,
 )
-from ._sysfile_write import dump_system, models_equal, write_system
+from ._sysfile_write import dump_model, dumps_model, models_equal
 from ._toml_pos import _Locator, _toml_depth_error
 
 __all__ = [
     "SystemFileError",
-    "dump_system",
-    "load_system",
-    "loads_system",
+    "dumps_model",
+    "load_model",
+    "loads_model",
     "models_equal",
     "parse_expression",
-    "write_system",
+    "dump_model",
 ]
 
 
@@ -150,7 +150,7 @@ def _toml_error_position(exc: tomllib.TOMLDecodeError, src: str) -> tuple[str, t
     return msg, ((line, col) if line and col else None)
 
 
-def loads_system(text: str, source: str = "<string>", *, timeout: float | None = LOAD_SECONDS) -> Model:
+def loads_model(text: str, source: str = "<string>", *, timeout: float | None = LOAD_SECONDS) -> Model:
     """Read a system from TOML text.
 
     Parameters
@@ -179,7 +179,7 @@ def loads_system(text: str, source: str = "<string>", *, timeout: float | None =
     if not isinstance(source, str):
         source = str(source)
     if not isinstance(text, str):
-        hint = " (decode bytes as UTF-8 first, or use load_system)" if isinstance(text, bytes | bytearray) else ""
+        hint = " (decode bytes as UTF-8 first, or use load_model)" if isinstance(text, bytes | bytearray) else ""
         raise _error(source, "(text)", f"text must be str, got {type(text).__name__}{hint}")
     if len(text) > MAX_FILE_SIZE:
         raise _error(source, "(text)", f"text longer than {MAX_FILE_SIZE} characters")
@@ -519,7 +519,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
     # is refused, so that every model read is written and read back to an equal model
     state["key"] = "model"
     try:
-        dump_system(model)
+        dumps_model(model)
     except SystemFileError as exc:
         raise fail(exc.key, f"the system read cannot be written back exactly: {exc.reason}") from None
     return model
@@ -588,7 +588,7 @@ class _TooLarge(Exception):
     pass
 
 
-def load_system(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SECONDS) -> Model:
+def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SECONDS) -> Model:
     """Read a system file (TOML).
 
     At most ``MAX_FILE_SIZE + 1`` bytes are read; directories, FIFOs, devices (a symlink to
@@ -599,7 +599,7 @@ def load_system(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SE
     path : str or os.PathLike
         The file.
     timeout : float or None
-        Wall-clock seconds allowed for checking the system (see :func:`loads_system`).
+        Wall-clock seconds allowed for checking the system (see :func:`loads_model`).
 
     Returns
     -------
@@ -635,4 +635,4 @@ def load_system(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SE
         raise _error(str(p), "(file)", f"is not UTF-8 text (byte 0x{data[exc.start]:02x})", (line, col)) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte-order mark
-    return loads_system(text, source=str(p), timeout=timeout)
+    return loads_model(text, source=str(p), timeout=timeout)

@@ -1,8 +1,8 @@
-"""Writing system files: the exact printer behind :func:`dump_system` and :func:`write_system`.
+"""Writing system files: the exact printer behind :func:`dumps_model` and :func:`dump_model`.
 
 Every expression is printed so that the safe parser reads it back to the same sympy object (floats by
-``repr``, ``E`` and ``pi`` by name, declared functions with their arguments); :func:`dump_system` checks the
-round trip before it returns, and :func:`write_system` replaces the target atomically.
+``repr``, ``E`` and ``pi`` by name, declared functions with their arguments); :func:`dumps_model` checks the
+round trip before it returns, and :func:`dump_model` replaces the target atomically.
 """
 
 from __future__ import annotations
@@ -155,8 +155,8 @@ def _declared_functions(model: Model) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def dump_system(model: Model) -> str:
-    """Write a model as a system file (TOML text) that :func:`loads_system` reads back.
+def dumps_model(model: Model) -> str:
+    """Write a model as a system file (TOML text) that :func:`loads_model` reads back.
 
     The adapted frame is written in full, so the model read back has the same
     chart, Lagrangian, constraints and frame. MVM auxiliary functions are taken
@@ -165,7 +165,7 @@ def dump_system(model: Model) -> str:
     and ``pi`` as ``acos(-1)`` when a parameter is named ``pi``; each expression
     is parsed back before it is written, so the text reads back to the same
     objects. A model read from a file is written and read back to an equal
-    model (``loads_system(dump_system(model)) == model``).
+    model (``loads_model(dumps_model(model)) == model``).
 
     Parameters
     ----------
@@ -186,15 +186,15 @@ def dump_system(model: Model) -> str:
 
     Examples
     --------
-    >>> from frames import loads_system, models
-    >>> text = dump_system(models.nonholonomic_particle())
+    >>> from frames import loads_model, models
+    >>> text = dumps_model(models.nonholonomic_particle())
     >>> print(text.splitlines()[4])
     lagrangian = "u1**2/2 + u2**2/2 + u3**2/2"
-    >>> loads_system(text).lagrangian.expr == models.nonholonomic_particle().lagrangian.expr
+    >>> loads_model(text).lagrangian.expr == models.nonholonomic_particle().lagrangian.expr
     True
     """
     if not isinstance(model, Model):
-        raise ArgumentError(f"dump_system: model must be a Model, got {type(model).__name__}")
+        raise ArgumentError(f"dumps_model: model must be a Model, got {type(model).__name__}")
     ch = model.chart
     funcs = _declared_functions(model)
     e = _Writer(model, funcs)
@@ -257,7 +257,7 @@ def dump_system(model: Model) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_system(model: Model, path: str | os.PathLike[str]) -> Path:
+def dump_model(model: Model, path: str | os.PathLike[str]) -> Path:
     """Write ``model`` as a system file at ``path`` (UTF-8).
 
     Parameters
@@ -275,12 +275,12 @@ def write_system(model: Model, path: str | os.PathLike[str]) -> Path:
     ArgumentError
         If ``model`` is not a :class:`~frames.models.Model`.
     SystemFileError
-        If the model cannot be written exactly (see :func:`dump_system`) or the file cannot be written.
+        If the model cannot be written exactly (see :func:`dumps_model`) or the file cannot be written.
     """
     if not isinstance(model, Model):
-        raise ArgumentError(f"write_system: model must be a Model, got {type(model).__name__}")
+        raise ArgumentError(f"dump_model: model must be a Model, got {type(model).__name__}")
     p = Path(path)
-    text = dump_system(model)
+    text = dumps_model(model)
     try:
         p.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -15,12 +15,12 @@ from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
-from ._motion_consistency import MotionConsistency, consistency_along_motion
-from ._sections import SectionFamily, find_sections, split_conditions
 from ._lagrangian import Equations, Lagrangian
 from ._measure import InvariantMeasure as InvariantMeasure
 from ._measure import invariant_measure as invariant_measure
+from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
+from ._sections import SectionFamily, find_sections, split_conditions
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
 
 __all__ = [
