@@ -7,7 +7,12 @@ imported) and fails on
 * an import of a higher layer (type-checking imports included);
 * a cycle among the run-time imports of frames modules;
 * a frames module imported inside a function (optional third-party imports are not affected);
-* a module longer than 800 lines.
+* a ``TYPE_CHECKING`` import of a frames module (it would hide a cycle: there are none);
+* a registry: a ``global`` statement, or a module-level call of a ``register*`` function, by which a lower
+  layer would be handed an object of a higher one at import time;
+* an import of another layer's private module (``from ..geometry._frame import Frame``): other layers are
+  reached through each package's ``__init__``;
+* a module without a docstring stating its one concern (modules are split by concern, not by length).
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parent.parent / "frames"
-MAX_LINES = 800
 
 # rank of each layer; the base modules (errors, version) sit below everything, the public
 # doors (frames/__init__.py, frames/models.py, frames/strategies.py) above everything.
@@ -81,6 +85,8 @@ class _Visitor(ast.NodeVisitor):
         self.runtime: set[str] = set()
         self.typing: set[str] = set()
         self.in_function: list[tuple[int, str]] = []
+        self.globals: list[int] = []
+        self.registrations: list[tuple[int, str]] = []
         self._depth = 0
         self._type_checking = 0
 
@@ -89,6 +95,18 @@ class _Visitor(ast.NodeVisitor):
             if self._depth:
                 self.in_function.append((node.lineno, t))
             (self.typing if self._type_checking else self.runtime).add(t)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.globals.append(node.lineno)
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        call = node.value
+        if not self._depth and isinstance(call, ast.Call):
+            f = call.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name.startswith("register"):
+                self.registrations.append((node.lineno, name))
+        self.generic_visit(node)
 
     visit_Import = _imp
     visit_ImportFrom = _imp
@@ -195,10 +213,39 @@ def test_no_import_cycle():
     assert _cycles() == []
 
 
+def test_no_type_checking_import_of_a_frames_module():
+    """``TYPE_CHECKING`` imports of frames modules are counted: there are none (one would hide a cycle)."""
+    hidden = sorted(f"{name} -> {t}" for name, v in GRAPH.items() for t in v.typing)
+    assert len(hidden) == 0, "\n".join(hidden)
+
+
+def test_no_registry_inverts_a_dependency():
+    bad = [f"{name}:{line} global statement" for name, v in GRAPH.items() for line in v.globals]
+    bad += [f"{name}:{line} calls {fn} at import time" for name, v in GRAPH.items() for line, fn in v.registrations]
+    assert not bad, "\n".join(sorted(bad))
+
+
+def _layer(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) >= 2 and parts[1] in LAYERS else None
+
+
+def test_other_layers_are_reached_through_their_package():
+    """``from ..geometry import Frame``, never ``from ..geometry._frame import Frame`` (outside geometry)."""
+    bad = []
+    for name, v in GRAPH.items():
+        for t in v.runtime | v.typing:
+            lt = _layer(t)
+            if lt is not None and lt != _layer(name) and t != f"frames.{lt}" and _rank(name) < DOORS:
+                bad.append(f"{name} imports {t}")
+    assert not bad, f"{len(bad)} imports of another layer's private modules:\n" + "\n".join(sorted(bad))
+
+
 @pytest.mark.parametrize("name", sorted(MODULES))
-def test_module_size(name):
-    n = len(MODULES[name].read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_LINES, f"{MODULES[name]} has {n} lines (limit {MAX_LINES})"
+def test_module_states_its_concern(name):
+    """Every module opens with a docstring whose first line says what it is about (one concern per module)."""
+    doc = ast.get_docstring(ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    assert doc and doc.splitlines()[0].strip(), f"{MODULES[name]} has no docstring stating its concern"
 
 
 def test_the_checks_can_fail(tmp_path):
@@ -215,6 +262,9 @@ def test_the_checks_can_fail(tmp_path):
     assert "frames.geometry._frame" in v.typing
     assert v.in_function == [(6, "frames.geometry._tangent")]
     assert _rank("frames.app._report") > _rank("frames.geometry._fields")
+    reg = _Visitor("frames.geometry._tangent")
+    reg.visit(ast.parse("_X = None\ndef install(f):\n    global _X\n    _X = f\nregister_frame_type(object)\n"))
+    assert reg.globals == [3] and reg.registrations == [(5, "register_frame_type")]
 
 
 def test_architecture_doc_names_every_module():

@@ -396,16 +396,3 @@ def test_cartan_solver_singular_lagrangian_gives_conditions_and_parameters():
     res = sol.system.residual(sol.vector())
     assert res.equals(fr.Form.differential(sol.system.coords, q2) * (q1 + q2))
     assert "exists only where" in repr(sol)
-
-
-def test_lagrangian_cartan_aliases_are_deprecated_and_agree():
-    """``Lagrangian.cartan*`` moved to :class:`frames.CartanSystem`; the old names warn and give the same forms."""
-    mdl = fr.models.nonholonomic_particle()
-    L, F = mdl.lagrangian, mdl.frame
-    cs = fr.CartanSystem(F, L)
-    with pytest.warns(DeprecationWarning, match="CartanSystem"):
-        assert L.cartan_two_form(F).equals(cs.cartan_two_form())
-    with pytest.warns(DeprecationWarning, match="CartanSystem"):
-        assert L.cartan_one_form(F).equals(cs.cartan_one_form())
-    with pytest.warns(DeprecationWarning, match="CartanSystem"):
-        assert L.cartan_solve(F).as_second_order_field().equals(L.euler_lagrange_field(F))

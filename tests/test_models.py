@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 
 import pytest
 import sympy as sp
@@ -303,41 +302,6 @@ def test_typed_parts():
     assert len(coin.auxiliary) == coin.m and len(coin.mvm_constraints) == coin.n - coin.m
 
 
-def test_extras_is_a_deprecated_view_with_the_old_keys(carriage, coin):
-    with pytest.warns(DeprecationWarning, match="typed fields"):
-        ex = carriage.extras
-    assert dict(ex) == {"structure_constants": carriage.structure_constants}
-    with pytest.raises(TypeError):
-        ex["structure_constants"] = {}  # type: ignore[index]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        assert set(coin.extras) == {"auxiliary", "mvm_constraints"}
-        assert coin.extras["auxiliary"] == coin.auxiliary
-        k2 = models.abelian_chaplygin(2)
-        assert k2.extras["deltas"] == k2.deltas
-        skate = models.charged_skate()
-        assert set(skate.extras) == {"B0", "I3", "mvm_constraints", "auxiliary"}
-        loaded = fr.loads_model(fr.dumps_model(carriage))
-        assert "units" not in loaded.extras
-        assert dataclasses.replace(loaded, units={"m": "kg"}).extras["units"] == {"m": "kg"}
-        assert models.nonholonomic_particle().extras == {}
-
-
-def test_extras_warning_points_at_the_caller(carriage):
-    with pytest.warns(DeprecationWarning) as rec:
-        carriage.extras  # noqa: B018
-    assert rec[0].filename == __file__
-
-
-# ----------------------------------------------------------------------------- system files
-@pytest.mark.parametrize(
-    "old, new, key, reason",
-    [
-        ("group = [3, 4, 5]", "group = [1, 4, 5]", "group", "transverse"),
-        ("m = 2", "m = 3", "m", "number of constraints"),
-        ("u_x = -0.15", "u_x = 0.15", "initial.u", "u0 must lie in D"),
-    ],
-)
 def test_user_file_invariant_errors_name_the_key(carriage, old, new, key, reason):
     good = fr.dumps_model(carriage)
     bad = good.replace(old, new)

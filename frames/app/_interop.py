@@ -56,11 +56,11 @@ from ..errors import (
     RegularityError,
     UndecidedError,
 )
+from ..geometry import SecondOrderField
 from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
 from ..natural._mechanics import to_dynamic
 from ._model import Model
 

@@ -6,11 +6,9 @@ The catalogue (``_models.py``), system files (``_sysfile.py``) and reports build
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 from functools import cached_property, partial
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 import sympy as sp
@@ -370,35 +368,6 @@ class Model(Value):
             return self.chart.check_on_TQ(expr, f"{part}[{where!r}]")
         except InvalidExpressionError as exc:
             raise self._fail(part, str(exc)) from None
-
-    @property
-    def extras(self) -> Mapping[str, Any]:
-        """Deprecated: the old read-only, string-keyed view of the typed parts.
-
-        Keys, as before the typed fields: ``structure_constants`` (for Chaplygin models), ``auxiliary``,
-        ``mvm_constraints``, ``units``, ``functions``, ``deltas`` (class 7.1) and the entries of
-        ``symbols`` (the skate's ``B0``, ``I3``).
-        """
-        warnings.warn(
-            "Model.extras is deprecated; use the typed fields structure_constants, auxiliary, "
-            "mvm_constraints, units, functions, deltas and symbols",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        out: dict[str, Any] = dict(self.symbols)
-        if self.deltas:
-            out["deltas"] = self.deltas
-        if self.structure_constants or self.group:
-            out["structure_constants"] = dict(self.structure_constants)
-        if self.auxiliary:
-            out["auxiliary"] = self.auxiliary
-        if self.mvm_constraints:
-            out["mvm_constraints"] = self.mvm_constraints
-        if self.units:
-            out["units"] = dict(self.units)
-        if self.functions:
-            out["functions"] = dict(self.functions)
-        return MappingProxyType(out)
 
     @property
     def n(self) -> int:

@@ -8,15 +8,14 @@ Lagrangians alike: the answer is the general solution with its free parameters
 and the conditions under which a solution exists. The forms themselves are the
 geometry layer's :class:`~frames.Form`.
 
-This module sits below :mod:`frames.dynamics._lagrangian`: a Lagrangian is
-recognised by its interface (``chart``, ``in_frame``, ``time_dependent``), so the
-Lagrangian's own convenience methods can delegate here without an import cycle.
+The Lagrangian is a :class:`~frames.Lagrangian` (written in the frame) or an expression already in the
+frame's quasi-velocities.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy as sp
 
@@ -24,20 +23,13 @@ from .._value import Value, cached_method, latex_of
 from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, derivative, is_zero, tidy
 from ..algebra._solve import _reduce_conditions, solve_linear_general
 from ..errors import InvalidExpressionError
+from ..geometry import SecondOrderField, TangentVectorField
 from ..geometry._forms import Form
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField, TangentVectorField
 from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
-
-if TYPE_CHECKING:
-    from ._lagrangian import Lagrangian
+from ._lagrangian import Lagrangian
 
 __all__ = ["CartanSolution", "CartanSystem"]
-
-
-def _is_lagrangian(obj: object) -> bool:
-    """A :class:`~frames.Lagrangian` (recognised by its interface; see the module docstring)."""
-    return all(hasattr(obj, a) for a in ("chart", "expr", "in_frame", "time_dependent"))
 
 
 class CartanSystem(Value):
@@ -96,7 +88,7 @@ class CartanSystem(Value):
             raise InvalidExpressionError(
                 f"CartanSystem: extra: the coordinates {ex} clash with chart or frame symbols or repeat"
             )
-        if _is_lagrangian(lagrangian):
+        if isinstance(lagrangian, Lagrangian):
             check_same_chart(ch, lagrangian.chart, name="CartanSystem: lagrangian")
             if lagrangian.time_dependent:
                 raise InvalidExpressionError(
@@ -127,8 +119,7 @@ class CartanSystem(Value):
 
         ``mu`` is a name prefix (symbols ``mu{a}``, a = m+1..n, as in the paper) or the symbols.
         """
-        if not _is_lagrangian(lagrangian):
-            expect_obj(lagrangian, (), name="CartanSystem.vakonomic: lagrangian", what="a Lagrangian")
+        expect_obj(lagrangian, Lagrangian, name="CartanSystem.vakonomic: lagrangian")
         expect_obj(frame, Frame, name="CartanSystem.vakonomic: frame")
         check_same_chart(lagrangian.chart, frame.chart, name="CartanSystem.vakonomic: frame")
         n = frame.dim

@@ -12,7 +12,6 @@ With the lifted frame in ``(q, v)`` these are Hamel's equations,
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
@@ -24,12 +23,10 @@ from .._value import Value, cached_method
 from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, derivative, hessian, is_zero, solve_linear, tidy
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
+from ..geometry import SecondOrderField
 from ..geometry._chart import Chart
 from ..geometry._fields import VectorField
-from ..geometry._forms import Form
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
-from ._cartan import CartanSolution, CartanSystem
 from ._checks import check_same_chart, expect_obj
 
 __all__ = ["Equations", "Lagrangian", "frame_el_terms"]
@@ -217,7 +214,7 @@ class Lagrangian(Value):
             rank = sp.Matrix(g).rank(iszerofunc=is_zero)
             raise RegularityError(
                 f"Lagrangian {self.expr} is not regular: its Hessian in the frame has rank {rank} < {F.dim}; "
-                "Proposition 1 needs a regular Lagrangian (use Lagrangian.cartan_solve for singular ones)"
+                "Proposition 1 needs a regular Lagrangian (use frames.CartanSystem for singular ones)"
             ) from None
         return SecondOrderField(F, [tidy(x) for x in G], time_dependent=self.time_dependent)
 
@@ -282,32 +279,6 @@ class Lagrangian(Value):
             raise RegularityError(
                 f"Lagrangian {self.expr} is not regular: its Hessian has rank {self.hessian_rank(F)} < {F.dim}"
             )
-
-    # ------------------------------------------------------------ Cartan forms (section 2.3)
-    # Deprecated conveniences: the Cartan-form method lives in frames/dynamics/_cartan.py.
-    def _cartan(self, name: str, frame: Frame | None) -> CartanSystem:
-        warnings.warn(
-            f"Lagrangian.{name}(frame) is deprecated; use frames.CartanSystem(frame, lagrangian)",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return CartanSystem(self._check_frame(frame, f"Lagrangian.{name}: frame"), self)
-
-    def cartan(self, frame: Frame | None = None) -> CartanSystem:
-        """Deprecated: ``frames.CartanSystem(frame, L)`` (section 2.3)."""
-        return self._cartan("cartan", frame)
-
-    def cartan_one_form(self, frame: Frame | None = None) -> Form:
-        r"""Deprecated: ``frames.CartanSystem(frame, L).cartan_one_form()``."""
-        return self._cartan("cartan_one_form", frame).cartan_one_form()
-
-    def cartan_two_form(self, frame: Frame | None = None) -> Form:
-        r"""Deprecated: ``frames.CartanSystem(frame, L).cartan_two_form()``."""
-        return self._cartan("cartan_two_form", frame).cartan_two_form()
-
-    def cartan_solve(self, frame: Frame | None = None) -> CartanSolution:
-        r"""Deprecated: ``frames.CartanSystem(frame, L).solve()``."""
-        return self._cartan("cartan_solve", frame).solve()
 
     def with_expr(self, expr: object) -> Lagrangian:
         """A Lagrangian on the same chart with another expression."""

@@ -38,9 +38,9 @@ from ..algebra import (
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
+from ..geometry import SecondOrderField
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
 from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Lagrangian
 from ._mass_matrix import MassMatrixForm

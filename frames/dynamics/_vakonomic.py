@@ -51,9 +51,9 @@ from ..algebra import (
     tidy_affine,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
+from ..geometry import SecondOrderField
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
 from ._checks import expect_obj, prefix_symbols, sequence
 from ._lagrangian import Lagrangian, frame_el_terms
 from ._nonholonomic import NonholonomicSystem, check_adapted

@@ -16,7 +16,8 @@ from ._fields import OneForm, VectorField, bracket
 from ._forms import Form, vector_components
 from ._frame import Frame, anholonomy_after_change, complete_frame
 from ._nilpotent import NilpotentApproximation
-from ._tangent import SecondOrderField, TangentVectorField
+from ._second_order import SecondOrderField
+from ._tangent import TangentVectorField
 
 __all__ = [
     "AdaptedIndices",

@@ -43,7 +43,7 @@ from ..algebra._zero import proved_full_rank, proved_nonsingular
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField
-from ._tangent import TangentVectorField, register_frame_type
+from ._tangent import TangentVectorField
 
 __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
 
@@ -487,9 +487,6 @@ class Frame(Value):
         fields ``∂/∂q^i``, chosen greedily in order so that the result is a frame.
         """
         return complete_frame(distribution, complement, v=v)
-
-
-register_frame_type(Frame)
 
 
 def anholonomy_after_change(frame: Frame, A: Any) -> sp.ImmutableDenseNDimArray:

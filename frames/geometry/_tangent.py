@@ -1,4 +1,4 @@
-r"""Vector fields on TQ: lifts, brackets, second-order fields.
+r"""Vector fields on TQ: lifts and brackets (second-order fields are in :mod:`._second_order`).
 
 A :class:`TangentVectorField` is stored in one of two coordinate systems on
 TQ: natural coordinates ``(q, u)`` (``frame is None``) or the coordinates
@@ -10,45 +10,25 @@ time-dependent systems.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-import numpy as np
 import sympy as sp
 
 from .._value import Value
 from ..algebra import (
     as_expr,
     as_exprs,
-    as_int,
-    as_subs,
-    budgeted,
     canon,
     canon_matrix,
     derivative,
     expect,
     is_zero,
-    replace_atoms,
-    tidy,
-    tidy_matrix,
 )
-from ..errors import ArgumentError, ChartMismatchError, FramesError, InvalidExpressionError
+from ..errors import ArgumentError, ChartMismatchError
 from ._chart import Chart
 
-if TYPE_CHECKING:
-    from ._frame import Frame
-
-__all__ = ["SecondOrderField", "TangentVectorField"]
-
-# The numeric layer (frames/numeric) registers its integrator here when it is imported, so that the
-# convenience method SecondOrderField.integrate works without geometry importing a higher layer.
-_INTEGRATOR: Callable[..., Any] | None = None
-
-
-def register_integrator(fn: Callable[..., Any]) -> None:
-    """Install ``frames.integrate`` as the implementation of :meth:`SecondOrderField.integrate`."""
-    global _INTEGRATOR
-    _INTEGRATOR = fn
+__all__ = ["FrameCoordinates", "TangentVectorField", "check_frame_coordinates"]
 
 
 def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
@@ -56,18 +36,38 @@ def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
     return canon_matrix(as_exprs(x, name=what, length=n))
 
 
-# The class Frame (``_frame``, which imports this module) registers itself here for the type checks of
-# the arguments ``frame`` (this module may not import ``_frame``).
-_FRAME_TYPE: list[type] = []
+class FrameCoordinates(Protocol):
+    r"""What a field on TQ needs of a frame ``{X_i}``: its chart, its quasi-velocities ``v`` and the maps between
+    ``u`` and ``v`` (``u^j = v^i X_i^j``, ``v^i = θ^i_j u^j``). :class:`~frames.Frame` provides them.
+
+    A field on TQ holds the frame's data through this interface, so this module needs no frame class.
+    """
+
+    @property
+    def chart(self) -> Chart: ...
+
+    @property
+    def v(self) -> tuple[sp.Symbol, ...]: ...
+
+    @property
+    def v_in_u(self) -> tuple[sp.Expr, ...]: ...
+
+    @property
+    def u_in_v(self) -> tuple[sp.Expr, ...]: ...
+
+    def to_quasi(self, expr: Any) -> sp.Expr: ...
+
+    def to_natural(self, expr: Any) -> sp.Expr: ...
 
 
-def register_frame_type(cls: type) -> None:
-    """Record :class:`~frames.Frame` for the argument checks of this module (called by ``_frame``)."""
-    _FRAME_TYPE[:] = [cls]
-
-
-def _frame_type() -> type:
-    return _FRAME_TYPE[0] if _FRAME_TYPE else object
+def check_frame_coordinates(frame: Any, what: str) -> FrameCoordinates:
+    """``frame`` if it provides :class:`FrameCoordinates` (checked on its class: nothing is computed), else an error."""
+    cls = type(frame)
+    if not (
+        all(hasattr(cls, a) for a in ("chart", "v_in_u", "u_in_v", "to_quasi", "to_natural")) and hasattr(frame, "v")
+    ):
+        raise ArgumentError(f"{what}: expected a Frame, got {cls.__name__}")
+    return frame  # type: ignore[no-any-return]
 
 
 def derivation(e: sp.Expr, pairs: Sequence[tuple[sp.Expr, sp.Symbol]]) -> sp.Expr:
@@ -97,7 +97,7 @@ class TangentVectorField(Value):
     base: sp.ImmutableMatrix
     fibre: sp.ImmutableMatrix
     time: sp.Expr
-    frame: Frame | None
+    frame: FrameCoordinates | None
 
     def __init__(
         self,
@@ -105,11 +105,11 @@ class TangentVectorField(Value):
         base: Sequence[Any] | sp.MatrixBase,
         fibre: Sequence[Any] | sp.MatrixBase,
         time: object = 0,
-        frame: Frame | None = None,
+        frame: FrameCoordinates | None = None,
     ) -> None:
         expect(chart, Chart, name="TangentVectorField: chart")
         if frame is not None:
-            expect(frame, _frame_type(), name="TangentVectorField: frame", what="a Frame or None")
+            check_frame_coordinates(frame, "TangentVectorField: frame")
             if frame.chart.q != chart.q:
                 raise ChartMismatchError(f"TangentVectorField: frame: frame on {frame.chart!r}, field on {chart!r}")
         n = chart.dim
@@ -156,9 +156,9 @@ class TangentVectorField(Value):
         base = [F.to_natural(a) for a in self.base]
         return TangentVectorField(self.chart, base, fib, F.to_natural(self.time), None)
 
-    def in_frame(self, frame: Frame) -> TangentVectorField:
+    def in_frame(self, frame: FrameCoordinates) -> TangentVectorField:
         r"""The same field written in the coordinates ``(q, v)`` of ``frame``."""
-        expect(frame, _frame_type(), name="TangentVectorField.in_frame: frame", what="a Frame")
+        check_frame_coordinates(frame, "TangentVectorField.in_frame: frame")
         if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
             raise ChartMismatchError(
                 f"TangentVectorField.in_frame: frame: frame on {frame.chart!r}, field on {self.chart!r}"
@@ -241,221 +241,3 @@ class TangentVectorField(Value):
         if self.time != 0:
             terms.append(rf"\left({sp.latex(self.time)}\right)\frac{{\partial}}{{\partial t}}")
         return "$" + (" + ".join(terms) if terms else "0") + "$"
-
-
-class SecondOrderField(Value):
-    r"""A second-order field ``Γ = v^i X_i^C + Γ^i X_i^V (+ ∂/∂t)`` written in a frame.
-
-    Parameters
-    ----------
-    frame : Frame
-        The frame ``{X_i}``.
-    Gamma : sequence of expressions
-        The coefficients ``Γ^i`` of ``X_i^V``, functions of ``(q, v, t)``.
-    m : int, optional
-        If given, the field is defined on the constraint submanifold
-        ``C = {v^a = 0, a > m}`` only (nonholonomic or vakonomic fields), and
-        ``Γ^a`` for ``a > m`` are its transverse components.
-    time_dependent : bool
-        Whether the field carries a ``∂/∂t`` term.
-
-    Notes
-    -----
-    In the coordinates ``(q, v)`` the field reads
-    ``Γ = v^i X_i^j ∂_{q^j} + Γ^j ∂_{v^j}`` because ``v^i v^k R^j_ik = 0``:
-    the equations of motion are ``q̇ = v^i X_i(q)``, ``v̇ = Γ``.
-    """
-
-    frame: Frame
-    Gamma: sp.ImmutableMatrix
-    m: int | None = None
-    time_dependent: bool = False
-
-    def __init__(self, frame: Frame, Gamma: Any, m: int | None = None, time_dependent: bool = False) -> None:
-        expect(frame, _frame_type(), name="SecondOrderField: frame", what="a Frame")
-        if m is not None:
-            m = as_int(m, name="SecondOrderField: m", min=0, max=frame.dim)
-        if not isinstance(time_dependent, bool | np.bool_):
-            raise ArgumentError(f"SecondOrderField: time_dependent: expected True or False, got {time_dependent!r}")
-        self.frame = frame
-        self.Gamma = _col(Gamma, frame.dim, "SecondOrderField: Gamma")
-        self.m = m
-        self.time_dependent = bool(time_dependent)
-
-    @classmethod
-    def _trees(cls, frame: Frame, Gamma: Sequence[sp.Expr], m: int | None, time_dependent: bool) -> SecondOrderField:
-        """A field whose ``Γ^i`` (exact sympy expressions computed by the library) are kept as they are, not
-        canonicalised: the fast path's result (:meth:`canonical` writes them in canonical form)."""
-        return cls._from_fields(  # type: ignore[no-any-return]
-            frame=frame, Gamma=sp.ImmutableMatrix(list(Gamma)), m=m, time_dependent=bool(time_dependent)
-        )
-
-    @property
-    def chart(self) -> Chart:
-        """The chart of the frame."""
-        return self.frame.chart
-
-    @property
-    def on_constraint(self) -> dict[sp.Symbol, sp.Expr]:
-        """The substitution ``v^a = 0`` defining C (empty for a field on all of TQ)."""
-        if self.m is None:
-            return {}
-        return self.frame.on_constraint(self.m)
-
-    def as_vector_field(self) -> TangentVectorField:
-        """The field as a :class:`TangentVectorField` in the frame coordinates ``(q, v)``."""
-        return TangentVectorField(
-            self.chart, self.frame.u_in_v, self.Gamma, 1 if self.time_dependent else 0, self.frame
-        )
-
-    def __call__(self, f: object) -> sp.Expr:
-        """``Γ(f)`` for ``f(q, v, t)``, evaluated on C when the field lives there."""
-        e = self.as_vector_field()(as_expr(f, name="SecondOrderField.__call__: f"))
-        return e.xreplace(self.on_constraint) if self.m is not None else e
-
-    def accelerations(self) -> sp.ImmutableMatrix:
-        r"""``q̈`` as functions of ``(q, u, t)`` in natural coordinates.
-
-        ``q̈^j = Γ^i X_i^j + v^i u^k ∂_k X_i^j`` with ``v = Θ u``.
-        """
-        F = self.frame
-        n = F.dim
-        u = self.chart.u
-        acc = []
-        for j in range(n):
-            e = sp.Add(*[self.Gamma[i] * F.matrix[i, j] for i in range(n)])
-            e += sp.Add(
-                *[F.v[i] * u[k] * derivative(F.matrix[i, j], self.chart.q[k]) for i in range(n) for k in range(n)]
-            )
-            acc.append(tidy(F.to_natural(e)))
-        return sp.ImmutableMatrix(acc)
-
-    def in_frame(self, frame: Frame) -> SecondOrderField:
-        r"""The same field written in another frame (coefficients of ``Y_i^V``).
-
-        Computed as ``Γ'^i = Γ(w^i)`` with ``w^i = θ'^i_j u^j`` the new quasi-velocities.
-        """
-        expect(frame, _frame_type(), name="SecondOrderField.in_frame: frame", what="a Frame")
-        if frame.chart.q != self.chart.q or frame.chart.u != self.chart.u:
-            raise ChartMismatchError(
-                f"SecondOrderField.in_frame: frame: frame on {frame.chart!r}, field on {self.chart!r}"
-            )
-        nat = self.as_vector_field().in_natural()
-        Th = frame.coframe_matrix
-        u = self.chart.u
-        G = []
-        for i in range(frame.dim):
-            wi = sp.Add(*[Th[i, j] * u[j] for j in range(frame.dim)])
-            G.append(frame.to_quasi(nat(wi)))
-        m = self.m
-        if m is not None:
-            on_c = frame.on_constraint(m)
-            G = [g.xreplace(on_c) for g in G]
-        G = [tidy(g) for g in G]
-        return SecondOrderField(frame, G, m=m, time_dependent=self.time_dependent)
-
-    @budgeted("SecondOrderField.canonical")
-    def canonical(self) -> SecondOrderField:
-        """The same field with every ``Γ^i`` written by :func:`frames.algebra.tidy` (expanded, cancelled, reduced
-        by ``sin² + cos² = 1``).
-
-        The fast path (``NonholonomicSystem.field(canonical=False)``) returns exact trees; this writes them in
-        the library's normal form (the time it takes is that of expanding and cancelling them). The expressions
-        equal the default path's exactly (:func:`frames.algebra.is_zero` of the difference); where a Pythagorean
-        identity leaves a choice, their written form may differ.
-        """
-        return SecondOrderField(self.frame, [tidy(g) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent)
-
-    def equals(self, other: SecondOrderField) -> bool:
-        """True if both fields have the same accelerations in natural coordinates.
-
-        For fields on C the comparison is made on C (natural velocities in D).
-        """
-        expect(other, SecondOrderField, name="SecondOrderField.equals: other")
-        if self.chart.q != other.chart.q:
-            raise ChartMismatchError("SecondOrderField.equals: other: fields on different charts")
-        a, b = self.accelerations(), other.accelerations()
-        if self.m is not None:
-            F = self.frame
-            on_c = F.on_constraint(self.m)
-            a = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in a])
-            b = sp.ImmutableMatrix([F.to_quasi(x).xreplace(on_c) for x in b])
-        return all(is_zero(x - y) for x, y in zip(a, b, strict=True))
-
-    def equations(self) -> list[sp.Eq]:
-        """The equations of motion ``q̇ = v^i X_i``, ``v̇^i = Γ^i`` as sympy equations."""
-        t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
-        qf = [sp.Function(str(q))(t) for q in self.chart.q]
-        vf = [sp.Function(str(v))(t) for v in self.frame.v]
-        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(self.frame.v, vf, strict=True))
-        eqs = [
-            sp.Eq(
-                sp.Derivative(qf[j], t), self.frame.u_in_v[j].xreplace(self.on_constraint).xreplace(sub), evaluate=False
-            )
-            for j in range(self.frame.dim)
-        ]
-        rng = range(self.frame.dim) if self.m is None else range(self.m)
-        eqs += [sp.Eq(sp.Derivative(vf[i], t), replace_atoms(self.Gamma[i], sub), evaluate=False) for i in rng]
-        return eqs
-
-    def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
-        """Integrate numerically from natural data; see :func:`frames.integrate` (returns a ``Trajectory``).
-
-        Pass ``system=`` (the :class:`~frames.NonholonomicSystem`) to record multipliers and energy.
-        """
-        if _INTEGRATOR is None:  # pragma: no cover - frames/__init__ always loads the numeric layer
-            raise FramesError("SecondOrderField.integrate: the numeric layer is not loaded (import frames)")
-        return _INTEGRATOR(self, t_span, q0, u0, params=params, **kwargs)
-
-    def subs(self, values: dict[Any, Any]) -> SecondOrderField:
-        r"""The field at specialized parameter values: ``Γ^i`` with ``values`` substituted.
-
-        Keys must be declared parameters of the chart that do not occur in the frame
-        (the frame, and with it the meaning of the ``Γ^i``, stays the same).
-
-        Examples
-        --------
-        >>> import sympy as sp
-        >>> import frames as fr
-        >>> k = sp.Symbol("k")
-        >>> ch = fr.Chart("x", "u", params=[k])
-        >>> G = fr.SecondOrderField(fr.Frame.coordinate(ch), [-k * ch.q[0]])
-        >>> G.subs({k: 4}).Gamma
-        Matrix([[-4*x]])
-        """
-        if not isinstance(values, Mapping):
-            raise ArgumentError(f"SecondOrderField.subs: values: expected a mapping parameter -> value, got {values!r}")
-        values = as_subs(values, name="SecondOrderField.subs: values")  # before any subs: strings are never parsed
-        bad = [s for s in values if s not in self.chart.params]
-        if bad:
-            raise InvalidExpressionError(f"SecondOrderField.subs: values: {bad} are not parameters {self.chart.params}")
-        in_frame = [s for s in values if self.frame.matrix.has(s)]
-        if in_frame:
-            raise InvalidExpressionError(
-                f"SecondOrderField.subs: values: parameters {in_frame} occur in the frame; change the frame instead"
-            )
-        return SecondOrderField(
-            self.frame, [canon(g.subs(values)) for g in self.Gamma], m=self.m, time_dependent=self.time_dependent
-        )
-
-    def simplified(self) -> SecondOrderField:
-        """A copy with trig-simplified coefficients."""
-        return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)
-
-    def __repr__(self) -> str:
-        n = self.frame.dim
-        rng = range(n) if self.m is None else range(self.m)
-        parts = [f"{self.frame.v[i]}*X{i + 1}^C" for i in rng]
-        parts += [f"({self.Gamma[i]})*X{i + 1}^V" for i in range(n) if self.Gamma[i] != 0]
-        if self.time_dependent:
-            parts.append("∂/∂t")
-        return "Γ = " + " + ".join(parts)
-
-    def _repr_latex_(self) -> str:
-        n = self.frame.dim
-        rng = range(n) if self.m is None else range(self.m)
-        parts = [rf"{sp.latex(self.frame.v[i])} X_{{{i + 1}}}^C" for i in rng]
-        parts += [rf"\left({sp.latex(self.Gamma[i])}\right) X_{{{i + 1}}}^V" for i in range(n) if self.Gamma[i] != 0]
-        if self.time_dependent:
-            parts.append(r"\frac{\partial}{\partial t}")
-        return r"$\Gamma = " + " + ".join(parts) + "$"

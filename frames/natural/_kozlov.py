@@ -25,7 +25,7 @@ from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import ConstraintError, InvalidExpressionError, RegularityError
-from ..geometry._tangent import SecondOrderField
+from ..geometry import SecondOrderField
 
 __all__ = ["KozlovEquations", "KozlovCheck", "kozlov_vs_frame"]
 

@@ -24,8 +24,8 @@ from ..errors import (
     SingularFrameError,
     StateError,
 )
+from ..geometry import SecondOrderField
 from ..geometry._chart import Chart
-from ..geometry._tangent import SecondOrderField
 from ._compiled import CompiledSystem
 from ._rk import SOLVERS, solver_option_names
 from ._system import _FORMS, OdeSystem, ode_system

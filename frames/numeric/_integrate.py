@@ -21,7 +21,6 @@ from ..errors import (
     SingularityError,
     StateError,
 )
-from ..geometry._tangent import register_integrator
 from ._compiled import CompiledSystem
 from ._inputs import (
     _batch_array,
@@ -772,6 +771,3 @@ def _run_batch(
         return te, Ys, info
     Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(n_steps), timeout, on_step=bar.on_step)
     return te, Ys, info
-
-
-register_integrator(integrate)

@@ -19,9 +19,9 @@ from ..errors import (
     FramesError,
     InvalidExpressionError,
 )
+from ..geometry import SecondOrderField
 from ..geometry._chart import Chart
 from ..geometry._frame import Frame
-from ..geometry._tangent import SecondOrderField
 
 # ----------------------------------------------------------------------------- the symbolic system
 from ._compiled import CompiledSystem
