@@ -27,7 +27,8 @@ from ..geometry import SecondOrderField, TangentVectorField
 from ..geometry._forms import Form
 from ..geometry._frame import Frame
 from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
-from ._lagrangian import Lagrangian
+from ._lagrangian import Equations, Lagrangian
+from ._method import motion_equations, natural_accelerations
 
 __all__ = ["CartanSolution", "CartanSystem"]
 
@@ -275,6 +276,23 @@ class CartanSystem(Value):
         comps = tuple(tidy(sol[x]) for x in unknowns)
         out = CartanSolution(self, comps, free, reduced, locus, pivots)
         return out
+
+    def accelerations(self) -> sp.ImmutableMatrix:
+        r"""``q̈`` in natural coordinates from the unique solution of ``Γ ⌟ ω = −dE`` (regular, autonomous L on TQ).
+
+        ``q̈^j = Γ^i X_i^j + v^i u^k ∂_k X_i^j`` with ``v^i = θ^i_k u^k`` (the method protocol).
+
+        Raises
+        ------
+        InvalidExpressionError
+            If the solution is not a unique second-order field on TQ (see :meth:`CartanSolution.as_second_order_field`).
+        """
+        G = self.solve().as_second_order_field().Gamma
+        return sp.ImmutableMatrix([tidy(canon(x)) for x in natural_accelerations(self.frame, self.n, list(G))])
+
+    def equations(self) -> Equations:
+        r"""``q̈^j(t) = f^j`` in functions of time (the method protocol; see :meth:`accelerations`)."""
+        return motion_equations(self.frame.chart, list(self.accelerations()))
 
     def __repr__(self) -> str:
         return f"CartanSystem(L = {self.L}, coordinates {self.coords})"

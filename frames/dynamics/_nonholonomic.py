@@ -42,9 +42,10 @@ from ..geometry import SecondOrderField
 from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
 from ..geometry._frame import Frame
 from ._checks import check_m, check_same_chart, expect_obj
-from ._lagrangian import Lagrangian
+from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
 from ._measure_algebra import _FieldAlgebra, _Frac
+from ._method import motion_equations, natural_accelerations, natural_constraints
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
 
@@ -719,19 +720,24 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _canonical_accelerations(self) -> sp.ImmutableMatrix:
-        F = self.frame
-        G = self.field().Gamma
-        u = self.lagrangian.chart.u
-        q = self.lagrangian.chart.q
-        sub = {F.v[al]: F.v_in_u[al] for al in self.alpha}
-        acc = []
-        for j in range(self.n):
-            e = sp.Add(*[G[al] * F.matrix[al, j] for al in self.alpha])
-            e += sp.Add(
-                *[F.v[al] * u[k] * derivative(F.matrix[al, j], q[k]) for al in self.alpha for k in range(self.n)]
-            )
-            acc.append(e.xreplace(sub))
+        acc = natural_accelerations(self.frame, self.m, list(self.field().Gamma))
         return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
+
+    def equations(self) -> Equations:
+        r"""The equations of motion: ``q̈^j(t) = f^j`` (:meth:`accelerations`), then the constraints ``θ^a(q̇) = 0``.
+
+        In functions of time (the method protocol, :mod:`frames.dynamics._method`).
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> eqs = fr.models.knife_edge().nonholonomic().equations()
+        >>> len(eqs)
+        4
+        """
+        return motion_equations(
+            self.lagrangian.chart, list(self.accelerations()), constraints=natural_constraints(self.frame, self.m)
+        )
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""

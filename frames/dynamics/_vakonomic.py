@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, cached_method
+from .._value import Multipliers, Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -55,7 +55,8 @@ from ..geometry import SecondOrderField
 from ..geometry._distribution import AdaptedIndices
 from ..geometry._frame import Frame
 from ._checks import expect_obj, prefix_symbols, sequence
-from ._lagrangian import Lagrangian, frame_el_terms
+from ._lagrangian import Equations, Lagrangian, frame_el_terms
+from ._method import motion_equations, natural_accelerations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
 
 __all__ = ["VariationalCheck", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
@@ -570,6 +571,35 @@ class VakonomicSystem(AdaptedIndices, Value):
             ),
         )
         return X, S
+
+    @cached_method
+    def accelerations(self) -> sp.ImmutableMatrix:
+        r"""``q̈`` in natural coordinates ``(q, u)`` on C, in terms of the multipliers ``μ`` (Proposition 4).
+
+        From :meth:`tangent_field` with the multipliers free (``μ`` is a state of the vakonomic motion):
+        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``; its rates ``μ̇_a = A_a`` are in
+        :meth:`equations`.
+        """
+        tf = self.tangent_field()
+        acc = natural_accelerations(self.frame, self.m, list(tf.Gamma))
+        return sp.ImmutableMatrix([tidy(canon(x)) for x in acc])
+
+    def equations(self) -> Equations:
+        r"""``q̈^j(t) = f^j(q, q̇, μ)``, ``μ̇_a(t) = A_a``, then the constraints ``θ^a(q̇) = 0`` (Proposition 4).
+
+        The method protocol (:mod:`frames.dynamics._method`), in functions of time.
+        """
+        A = [tidy(canon(self.frame.to_natural(a))) for a in self.tangent_field().A]
+        return motion_equations(
+            self.lagrangian.chart,
+            list(self.accelerations()),
+            rates=list(zip(self.mu, A, strict=True)),
+            constraints=natural_constraints(self.frame, self.m),
+        )
+
+    def multipliers(self) -> Multipliers:
+        r"""The vakonomic multipliers ``(μ_{m+1}, …, μ_n)``: states of the motion, so their symbols."""
+        return Multipliers(self.mu, first=self.m + 1, symbol=r"\mu")
 
     @budgeted("VakonomicSystem.tangent_field")
     def tangent_field(self, section: Any = None) -> VakonomicTangentField:
