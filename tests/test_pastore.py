@@ -148,7 +148,7 @@ def test_coin_W_68_both_routes():
     assert is_zero(C[1, 3, 2] - R * sp.sin(q4)) and is_zero(C[1, 2, 3] + R * sp.sin(q4))
 
 
-def test_coin_corollary1_and_71():
+def test_coin_momentum_condition_and_71():
     """W^T p = 0 on C (Corollary 1, using (70)); MVM equations reduce to (71a-f); equal TNHM (62) with μ ≡ λ̇."""
     mdl, mvm = coin()
     m, R, g, alpha = (mdl.params[k] for k in ("m", "R", "g", "alpha"))
