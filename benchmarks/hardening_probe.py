@@ -102,7 +102,7 @@ def _entry_points(f: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], tupl
     """name -> (callable, valid args, valid kwargs)."""
     ch, F, L, vk, c2 = f["ch"], f["F"], f["L"], f["vk"], f["c2"]
     x, y = f["x"], f["y"]
-    kz = fr.KozlovEquations(L, f["cons"])
+    kz = fr.KozlovSystem(L, f["cons"])
     return {
         "Chart": (fr.Chart, (["a", "b"],), {"params": ["k"]}),
         "VectorField": (fr.VectorField, (c2, [y, x]), {}),
@@ -137,14 +137,13 @@ def _entry_points(f: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], tupl
             (x + y, {x: sp.Symbol("L"), y: sp.Symbol("L")}),
             {},
         ),
-        "KozlovEquations": (fr.KozlovEquations, (L, f["cons"]), {}),
+        "KozlovSystem": (fr.KozlovSystem, (L, f["cons"]), {}),
         "ChetaevSystem": (fr.ChetaevSystem, (L, f["cons"]), {}),
         "ModifiedVakonomic": (fr.ModifiedVakonomic, (L, f["cons"], [f["u1"]]), {}),
-        "mvm_w_coordinate": (fr.mvm_w_coordinate, (ch, [f["cons"][0]]), {}),
-        "mvm_w_frame": (fr.mvm_w_frame, (ch, [f["cons"][0]]), {}),
+        "w_from_coordinates": (fr.w_from_coordinates, (ch, [f["cons"][0]]), {}),
+        "w_from_frame": (fr.w_from_frame, (ch, [f["cons"][0]]), {}),
         "compare_motion": (fr.compare_motion, (kz, {q: 0 for q in ch.q}), {}),
-        "time_coefficients": (fr.time_coefficients, (f["t"] ** 2 + 1, f["t"]), {}),
-        "lagranges_method_accelerations": (fr.lagranges_method_accelerations, (L, f["cons"]), {}),
+        "lagranges_method_accelerations": (fr.natural.lagranges_method_accelerations, (L, f["cons"]), {}),
         "compile_system": (fr.compile_system, (f["fld"],), {"system": f["nh"]}),
         "ode_system": (fr.ode_system, (f["fld"],), {"system": f["nh"]}),
         "reduced_ode_system": (fr.reduced_ode_system, (F, 2, [0, 0]), {}),

@@ -30,6 +30,7 @@ __all__ = [
     "IntegrationBudgetError",
     "OptionError",
     "UndecidedError",
+    "NoMultipliersError",
 ]
 
 
@@ -162,3 +163,8 @@ class UndecidedError(FramesError):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles with the expression (a report's second process sends it)
         return type(self), (str(self), self.expr)
+
+
+class NoMultipliersError(FramesError):
+    """A dynamics method has no algebraic multipliers: its multipliers are states (their rates are part of
+    ``accelerations()``) or the method has none."""

@@ -200,7 +200,7 @@ def test_proposition_6_2_concrete_motion():
     mdl = models.nonholonomic_particle()
     t = sp.Symbol("t")
     q1, q2, q3 = mdl.chart.q
-    K = fr.KozlovEquations(mdl.lagrangian, [mdl.frame.v_in_u[2]])
+    K = fr.KozlovSystem(mdl.lagrangian, [mdl.frame.v_in_u[2]])
     res = fr.compare_motion(K, {q1: t, q2: 0, q3: 0}, t)
     assert res.vakonomic and res.solutions == ({res.constants[0]: 0},)
     # a free straight line in C through q1 = 0 along X2: also vakonomic
@@ -257,7 +257,7 @@ def test_ball_on_rotating_table_affine_route_agrees():
     V = [ux - r * xi2 + Om * y, uy + r * xi1 - Om * x]
     mvm = fr.ModifiedVakonomic(L, constraints=V, auxiliary=[xi1, xi2, xi3])
     assert mvm.is_affine
-    qdd, _mu = mvm.tnhm_solve()
+    qdd, _mu = mvm.tnhm_solution()
     on_D = sp.solve(V, [uth, ups], dict=True)[0]
     kappa = I / (I + m * r**2)
     assert is_zero(qdd[0].xreplace(on_D) + kappa * Om * uy)
@@ -518,7 +518,7 @@ def test_proposition_6_5():
 def test_example_3_7():
     """The closed von Neumann system (n = 2): maximise ∫K̇2 dt subject to K̇1 = Ψ = (K1^{2α1}K2^{2α2} − K̇2²)^{1/2}.
 
-    With the library's vakonomic equations for nonlinear constraints (KozlovEquations, L − λV with
+    With the library's vakonomic equations for nonlinear constraints (KozlovSystem, L − λV with
     V = K̇1 − Ψ, so [C]'s P^1 = −λ): the W_1 constraint P² = 1 + P¹K̇2/Ψ (3.2), (3.10) for Ṗ¹ and for
     i = 2, the determinant (3.7) = P¹(Ψ² + K̇2²)/Ψ³ = H_{W1}/Ψ² (3.11), and the conservation of H_{W1}
     and of the Noether quantity Φ = P¹(K1Ψ + K2K̇2)/Ψ of Y = K_j ∂/∂K_j."""
@@ -528,7 +528,7 @@ def test_example_3_7():
     K1, K2 = ch.q
     u1, u2 = ch.u
     Psi = sp.sqrt(K1 ** (2 * a1) * K2 ** (2 * a2) - u2**2)
-    Kz = fr.KozlovEquations(fr.Lagrangian(ch, u2), [u1 - Psi])
+    Kz = fr.KozlovSystem(fr.Lagrangian(ch, u2), [u1 - Psi])
     lam = Kz.lam[0]
     P1 = sp.Symbol("P1")
     toP = {lam: -P1}
@@ -536,7 +536,7 @@ def test_example_3_7():
     assert is_zero(sp.diff(Lh, u1).xreplace(toP) - P1)  # P^1 is [C]'s p_1
     P2 = sp.diff(Lh, u2).xreplace(toP)
     assert is_zero(P2 - (1 + P1 * u2 / Psi))  # (3.2)
-    qdd, lamd = Kz.solve()
+    qdd, lamd = Kz.solution()
     on = {u1: Psi}
     P1dot = (-lamd[0]).xreplace(toP).xreplace(on)
     G = 1 / Psi

@@ -27,7 +27,7 @@ from sympy.physics.mechanics import (
 )
 
 import frames as fr
-from frames.natural._mechanics import from_dynamic, to_dynamic
+from frames.natural import from_dynamic, to_dynamic
 
 T = dynamicsymbols._t
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -15,6 +15,12 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames.algebra import is_zero
+from frames.natural import (
+    compare_mvm_with_nonholonomic,
+    d_block_holonomic,
+    hamel_transpositional,
+    weak_consistency_expression,
+)
 from frames.strategies import frames_on, functions_on_Q
 
 Rat = sp.Rational
@@ -142,7 +148,7 @@ def test_coin_W_68_both_routes():
     assert is_zero(C[1, 3, 2] - R * sp.sin(q4)) and is_zero(C[1, 2, 3] + R * sp.sin(q4))
 
 
-def test_coin_corollary1_and_71():
+def test_coin_momentum_condition_and_71():
     """W^T p = 0 on C (Corollary 1, using (70)); MVM equations reduce to (71a-f); equal TNHM (62) with μ ≡ λ̇."""
     mdl, mvm = coin()
     m, R, g, alpha = (mdl.params[k] for k in ("m", "R", "g", "alpha"))
@@ -151,9 +157,9 @@ def test_coin_corollary1_and_71():
     a1, a2, a3, a4 = mvm.qdd
     l1, l2 = mvm.lamdot
     assert is_zero(mvm.on_constraint(u1 * sp.cos(q4) - u2 * sp.sin(q4)))  # (70)
-    assert mvm.corollary1()
-    assert mvm.theorem1().holds
-    eqs = [mvm.on_constraint(e) for e in mvm.equations()]
+    assert mvm.momentum_condition()
+    assert compare_mvm_with_nonholonomic(mvm).holds
+    eqs = [mvm.on_constraint(e) for e in mvm.residuals()]
     printed71 = [
         m * a1 - l1,  # (71a)
         m * a2 - l2 - m * g * sp.sin(alpha),  # (71b)
@@ -162,13 +168,13 @@ def test_coin_corollary1_and_71():
     ]
     for k in range(4):
         assert is_zero(eqs[k] + printed71[k]), k  # residuals are −(69) = −(71) on C
-    assert is_zero(mvm.equations()[4] + (u1 - R * u3 * sp.sin(q4)))  # (71e)
-    assert is_zero(mvm.equations()[5] + (u2 - R * u3 * sp.cos(q4)))  # (71f)
+    assert is_zero(mvm.residuals()[4] + (u1 - R * u3 * sp.sin(q4)))  # (71e)
+    assert is_zero(mvm.residuals()[5] + (u2 - R * u3 * sp.cos(q4)))  # (71f)
     # (31) with L_c: D_k L_c = (42a) once (34) holds
-    assert all(is_zero(a - b) for a, b in zip(mvm.lagrangian_c_equations(), mvm.equations()[:4], strict=False))
+    assert all(is_zero(a - b) for a, b in zip(mvm.lagrangian_c_equations(), mvm.residuals()[:4], strict=False))
     # coincidence with TNHM: same q̈ on C and λ̇ = μ (Schur solutions (51) and (54))
-    qdd, lamd = mvm.solve()
-    qdd0, mu = mvm.tnhm_solve()
+    qdd, lamd = mvm.solution()
+    qdd0, mu = mvm.tnhm_solution()
     assert zero((qdd - qdd0).applyfunc(mvm.on_constraint))
     assert zero((lamd - mu).applyfunc(mvm.on_constraint))
     nh = mdl.nonholonomic()
@@ -233,7 +239,7 @@ def test_coin_analytic_solution_75_77_85():
         for qk, uk, ak, f in zip(mdl.chart.q, mdl.chart.u, mvm.qdd, qs, strict=True):
             sub.update({qk: f, uk: sp.diff(f, t), ak: sp.diff(f, t, 2)})
         sub.update({ld: sp.diff(lf, t) for ld, lf in zip(mvm.lamdot, ls, strict=True)})
-        for e in mvm.equations():
+        for e in mvm.residuals():
             r = sp.expand(e.xreplace(sub).xreplace(angles) if Om in e.xreplace(sub).free_symbols else e.xreplace(sub))
             assert is_zero(sp.expand(sp.expand_trig(r))), e
         inits = [f.subs(t, tin) for f in qs]
@@ -272,15 +278,15 @@ def test_skate_caseA_W107_and_108(td):
         I3 * a3 - (-Q * (ell**2 + sigma**2) * B0d / 24 + Q * B0 * (q1 * u1 + q2 * u2) / 2),
         s * u1 - c * u2,  # (108d)
     ]
-    for e, p in zip(A.equations(), printed, strict=True):
+    for e, p in zip(A.residuals(), printed, strict=True):
         assert is_zero(e + p)
     # (109a-b): d/dt p1 = λ̇1 s + m g sin α + ½ Q B0 q̇2 − p2 q̇3, d/dt p2 = −λ̇1 c − ½ Q B0 q̇1 + p1 q̇3
     p1, p2, p3 = A.p
     rhs109 = [l1 * s + m * g * sp.sin(alpha) + Q * B0 * u2 / 2 - p2 * u3, -l1 * c - Q * B0 * u1 / 2 + p1 * u3]
     for k in range(2):
-        assert is_zero(A.equations()[k] + A.ddt(A.p[k]) - rhs109[k]), k
+        assert is_zero(A.residuals()[k] + A.ddt(A.p[k]) - rhs109[k]), k
     # (109c): d/dt p3 = ½ Q B0 (q1 u1 + q2 u2) = −p1 u2 + p2 u1
-    qdd, _ = A.solve()
+    qdd, _ = A.solution()
     dp3 = A.ddt(p3).xreplace(dict(zip(A.qdd, qdd, strict=True)))
     assert is_zero(dp3 - Q * B0 * (q1 * u1 + q2 * u2) / 2)
     assert is_zero(-p1 * u2 + p2 * u1 - Q * B0 * (q1 * u1 + q2 * u2) / 2)
@@ -288,8 +294,8 @@ def test_skate_caseA_W107_and_108(td):
     wtp = A.WTp
     assert is_zero(A.on_constraint(c * wtp[0] + s * wtp[1]) - A.on_constraint(-Q * B0 * (q1 * c + q2 * s) * u3 / 2))
     assert is_zero(wtp[2] - Q * B0 * (q1 * u1 + q2 * u2) / 2)
-    th1 = A.theorem1()
-    assert not th1.holds and not A.corollary1()
+    th1 = compare_mvm_with_nonholonomic(A)
+    assert not th1.holds and not A.momentum_condition()
     # Remark 7, (112a-d)
     _, C = A.flip_coefficients()
     assert (C[0, 2, 1], C[0, 1, 2], C[1, 2, 0], C[1, 0, 2]) == (1, -1, -1, 1)
@@ -317,19 +323,19 @@ def test_skate_caseA_pseudo_polygenic_113_114(td):
         I3 * a3 - (-Q * (ell**2 + sigma**2) * B0d / 24),  # (113c)
         s * u1 - c * u2,  # (113d)
     ]
-    for e, p in zip(pp.equations(), printed, strict=True):
+    for e, p in zip(pp.residuals(), printed, strict=True):
         assert is_zero(e + p)
     w0 = pp.WTp
     assert is_zero(c * w0[0] + s * w0[1] - m * u3 * (s * u1 - c * u2))  # (114a), zero on C
     assert is_zero(w0[2])  # (114b)
-    assert pp.theorem1().holds
+    assert compare_mvm_with_nonholonomic(pp).holds
     # the W term differs from (42a) by W^T Z (section 2.6 changes the dynamics)
     _, Z, _ = A.split_lagrangian()
-    assert zero(sp.Matrix(A.equations()[:3]) - sp.Matrix(pp.equations()[:3]) - A.W.T * Z)
+    assert zero(sp.Matrix(A.residuals()[:3]) - sp.Matrix(pp.residuals()[:3]) - A.W.T * Z)
     # same accelerations as the TNHM of the full L on C (the TNHM itself is checked against
     # NonholonomicSystem in test_skate_tnhm_100_and_p3)
-    qdd, _ = pp.solve()
-    qdd0, _ = A.tnhm_solve()
+    qdd, _ = pp.solution()
+    qdd0, _ = A.tnhm_solution()
     assert zero((qdd - qdd0).applyfunc(pp.on_constraint))
 
 
@@ -340,7 +346,7 @@ def caseB(td):
     _q1, _q2, q3 = mdl.chart.q
     u1, u2, u3 = mdl.chart.u
     s, c = sp.sin(q3), sp.cos(q3)
-    return fr.ansatz2(mdl.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
+    return fr.w_from_partial_auxiliaries(mdl.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
 
 
 @BOTH
@@ -372,13 +378,13 @@ def test_skate_caseB_116_117_118(td):
         0,
     ]
     for k in range(3):
-        assert is_zero(B.equations()[k] + B.ddt(B.p[k]) - rhs117[k]), k
+        assert is_zero(B.residuals()[k] + B.ddt(B.p[k]) - rhs117[k]), k
     # (118): with μ1 = λ̇1 − p2 q̇3 csc q3 + ϱ(p1 csc q3 + p2 sec q3) the MVM equations are the TNHM (101a-b)
     mu118 = l1 - p2 * u3 / s + rho * (p1 / s + p2 / c)
     tn = B.tnhm_equations()
     for k in range(2):
-        assert is_zero(B.on_constraint(tn[k].xreplace({B.mu[0]: mu118}) - B.equations()[k])), k
-    assert B.theorem1().holds
+        assert is_zero(B.on_constraint(tn[k].xreplace({B.mu[0]: mu118}) - B.residuals()[k])), k
+    assert compare_mvm_with_nonholonomic(B).holds
 
 
 def test_skate_caseB_transpositional_119_121():
@@ -429,13 +435,13 @@ def test_remark11_B0_zero(td):
     A0 = fr.ModifiedVakonomic(L0, [s * u1 - c * u2], [u3, c * u1 + s * u2])
     a1, a2, a3 = A0.qdd
     (l1,) = A0.lamdot
-    e = A0.equations()
+    e = A0.residuals()
     assert is_zero(e[0] + m * a1 - (-m * u2 * u3 + m * g * sp.sin(alpha) + l1 * s))  # (122a)
     # (122b) printed "m q̇^2 = −m q̇^1 q̇^3 − λ̇1 cos q^3"; derived +m q̇^1 q̇^3 (erratum PGG-7)
     assert is_zero(e[1] + m * a2 - (m * u1 * u3 - l1 * c))
     assert is_zero(e[2] + I3 * a3)  # (122c)
     # (123): μ1 = λ̇1 − m q̇2 q̇3 csc q3 = λ̇1 − m (q̇1 c + q̇2 s) q̇3 on C; from (55b) μ = λ̇ + shift
-    shift = A0.theorem1().multiplier_shift[0]
+    shift = compare_mvm_with_nonholonomic(A0).multiplier_shift[0]
     assert is_zero(A0.on_constraint(shift + m * u2 * u3 / s))
     assert is_zero(A0.on_constraint(shift + m * (u1 * c + u2 * s) * u3))
     # Case B with ϱ = 0 and B0 = 0 equals (107) on C, so (124) ζ − η̇ = W η
@@ -477,35 +483,35 @@ def test_skate_caseC_128_132(td):
         0,
     ]
     for k in range(3):
-        assert is_zero(C.equations()[k] + C.ddt(C.p[k]) - rhs131[k]), k  # (131a-c)
+        assert is_zero(C.residuals()[k] + C.ddt(C.p[k]) - rhs131[k]), k  # (131a-c)
     # (132) with q̇^3 (printed "(q^3 + χ)", erratum PGG-8), relative to the TNHM with (125)
     mu132 = l1 - (p1 * c + p2 * s) * (u3 + chi)
     tn = C.tnhm_equations()
     for k in range(2):
-        assert is_zero(C.on_constraint(tn[k].xreplace({C.mu[0]: mu132}) - C.equations()[k])), k
-    assert C.theorem1().holds
+        assert is_zero(C.on_constraint(tn[k].xreplace({C.mu[0]: mu132}) - C.residuals()[k])), k
+    assert compare_mvm_with_nonholonomic(C).holds
 
 
 # ================================================================ bridge to Crampin–Mestdag
 def test_bridge_WTp_is_hamel_transpositional_term():
     """X_j^k (W^T p)_k = P_i R^i_jk v^k (Hamel's transpositional term) for the coin and skate Case A."""
     for mvm in (coin()[1], skate(False)[1]):
-        assert zero(mvm.frame_components(mvm.WTp) - mvm.hamel_transpositional())
+        assert zero(mvm.frame_components(mvm.WTp) - hamel_transpositional(mvm))
 
 
 def test_bridge_theorem1_is_weak_consistency_on_p_section():
     """D-components of W^T p on C = P_a R^a_βγ v^γ (CM Theorem 2 (ii) with φ_a = P_a), D-block of R being zero."""
     for mvm, vanishes in ((coin()[1], True), (skate(False)[1], False)):
-        assert mvm.d_block_holonomic()
-        wc = mvm.weak_consistency_expression()
-        assert zero(wc - mvm.theorem1().d_components)
+        assert d_block_holonomic(mvm)
+        wc = weak_consistency_expression(mvm)
+        assert zero(wc - compare_mvm_with_nonholonomic(mvm).d_components)
         assert zero(wc) == vanishes
 
 
 # ================================================================ property-based
 def _W_routes_agree(chart, omegas):
-    Wc = fr.mvm_w_coordinate(chart, omegas)
-    Wf = fr.mvm_w_frame(chart, omegas)
+    Wc = fr.w_from_coordinates(chart, omegas)
+    Wf = fr.w_from_frame(chart, omegas)
     return zero(Wc - Wf)
 
 
@@ -551,8 +557,8 @@ def _exact_case(data, n, timed):
             f += ch.t * data.draw(functions_on_Q(chq, trig=False, max_terms=1))
         phis.append(f)
     omegas = [ch.total_derivative(f) for f in phis]
-    assert zero(fr.mvm_w_coordinate(ch, omegas))
-    assert zero(fr.mvm_w_frame(ch, omegas))
+    assert zero(fr.w_from_coordinates(ch, omegas))
+    assert zero(fr.w_from_frame(ch, omegas))
 
 
 @settings(max_examples=8)
@@ -603,7 +609,7 @@ def test_coin_small_omega_expansion_92():
     _u1, _u2, u3, u4 = mdl.chart.u
     t, Om = sp.symbols("t Omega")
     N = 6
-    acc = [mvm.on_constraint(e) for e in mvm.solve()[0]]
+    acc = [mvm.on_constraint(e) for e in mvm.solution()[0]]
     assert is_zero(acc[3])  # q̈4 = 0: q4 = Ωt (75)
     S = sum((-1) ** j * (Om * t) ** (2 * j + 1) / sp.factorial(2 * j + 1) for j in range(N))
     C = sum((-1) ** j * (Om * t) ** (2 * j) / sp.factorial(2 * j) for j in range(N))
@@ -707,16 +713,16 @@ def test_skate_caseC_133_transpositional_relations_in_normalized_momenta(td):
 def test_skate_caseB_talamucci_64_fails_while_theorem1_holds():
     """Case B (ϱ = 0): D_1 V = 0 (65) and (60) is the MVM, but (64) p_h ω_hj = 0 fails on C: the MVM has the
     TNHM's accelerations (Theorem 1) with λ̇ ≠ λ_Chetaev ((55b)); (64) is sufficient, not necessary, for the motions."""
-    from frames.natural import talamucci_mvm
+    from frames.natural import compare_mvm_with_chetaev
 
     res = caseB(False)
     B = res.system.with_W(res.W.xreplace({res.free[0]: 0}))
-    r = talamucci_mvm(B)
-    assert r.d1_constraints.is_zero_matrix and all(is_zero(x) for x in r.identity_60)
-    assert not r.condition_64 and not B.corollary1()
-    assert B.theorem1().holds
+    r = compare_mvm_with_chetaev(B)
+    assert r.d1_constraints.is_zero_matrix and all(is_zero(x) for x in r.mvm_identity)
+    assert not r.momentum_condition and not B.momentum_condition()
+    assert compare_mvm_with_nonholonomic(B).holds
     S = fr.ChetaevSystem(B.lagrangian, B.constraints)
-    acc, lam = S.solve()
-    qdd, lamd = B.solve()
+    acc, lam = S.solution()
+    qdd, lamd = B.solution()
     assert all(is_zero(B.on_constraint(a - b)) for a, b in zip(acc, qdd, strict=True))
     assert not is_zero(B.on_constraint(lam[0] - lamd[0]))

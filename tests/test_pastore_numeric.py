@@ -167,7 +167,7 @@ def test_skate_p3_tnhm_and_mvm_cases_A_C():
 def test_skate_p3_mvm_case_B():
     """Case B (Ansatz 2, ϱ = 0): p3 conserved (117c) to 1e-10, and q(t) is the TNHM's (Theorem 1 holds)."""
     sk, _q, (u1, u2, u3), s, c = _skate()
-    res = fr.ansatz2(sk.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
+    res = fr.w_from_partial_auxiliaries(sk.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
     trB = _skate_run(fr.mvm_ode_system(res.system, subs={res.free[0]: 0}), {"lambda": [0.0]})
     nh = _skate_run(sk.nonholonomic())
     dB, _ = _p3_drift(trB)
@@ -191,7 +191,7 @@ def test_skate_time_dependent_field_p3_tnhm_and_mvm_case_B():
     u1, u2, u3 = ch.u
     s, c = sp.sin(q3), sp.cos(q3)
     nh = fr.NonholonomicSystem(L, fr.Frame([fr.VectorField(ch, X.components) for X in sk.frame.fields]), sk.m)
-    res = fr.ansatz2(L, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
+    res = fr.w_from_partial_auxiliaries(L, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
     ode = fr.mvm_ode_system(res.system, subs={res.free[0]: 0})
     pv = dict(sk.param_values) | {B1: 0.5, w: 1.3}
     te = np.linspace(0, SKATE_T, 501)

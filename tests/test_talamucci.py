@@ -9,6 +9,7 @@ import sympy as sp
 
 import frames as fr
 from frames.algebra import canon, is_zero
+from frames.natural import DisplacementClasses, compare_chetaev_with_vakonomic
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def test_chetaev_equations_constant_speed(speed):
     lam = S.lam[0]
     # (52a): m ẍ = 2λ ẋ, m ÿ + m g = 2λ ẏ
     assert [sp.expand(r) for r in S.residuals()] == [m * ax - 2 * lam * ux, m * ay + m * g - 2 * lam * uy]
-    acc, lm = S.solve(on_constraint=True)
+    acc, lm = S.solution(on_constraint=True)
     assert is_zero(lm[0] - m * g * uy / (2 * c**2))
     assert is_zero(acc[0] - g * ux * uy / c**2)
     # ÿ = −g ẋ²/c² on the constraint (the library's normal form uses ẏ)
@@ -39,13 +40,13 @@ def test_vakonomic_equations_constant_speed(speed):
     ux, uy = S.chart.u
     K = S.vakonomic()
     lam = K.lam[0]
-    qdd, ld = K.solve()
+    qdd, ld = K.solution()
     # Talamucci (58) with μ^T = −λ: (m + 2μ)ẍ = −2μ̇ẋ, μ̇ = −m g ẏ/(2c²)
     on = {ux**2: c**2 - uy**2}
     assert is_zero((ld[0] - m * g * uy / (2 * c**2)).subs(ux**2, c**2 - uy**2))
     assert is_zero(sp.together(qdd[0] - m * g * ux * uy / (c**2 * (m - 2 * lam))).subs(on))
     # vakonomic − Chetaev = (−2gμẋẏ, 2gμẋ²)/(c²(m + 2μ)) with μ = −λ: zero iff λ = 0
-    acc, _ = S.solve()
+    acc, _ = S.solution()
     d0 = sp.together(qdd[0] - acc[0]).subs(ux**2, c**2 - uy**2)
     assert is_zero(d0 - 2 * g * lam * ux * uy / (c**2 * (m - 2 * lam)))
     assert is_zero(d0.subs(lam, 0))
@@ -57,7 +58,7 @@ def test_constant_speed_closed_form_chetaev_motion(speed):
     t = sp.Symbol("t")
     k = g / c
     vx, vy = c / sp.cosh(k * t), -c * sp.tanh(k * t)
-    acc, _ = S.solve()
+    acc, _ = S.solution()
     ux, uy = S.chart.u
     sub = {ux: vx, uy: vy}
     assert sp.simplify(vx**2 + vy**2 - c**2) == 0
@@ -110,8 +111,8 @@ def test_chetaev_equals_vakonomic_for_exact_constraint():
     L = fr.Lagrangian(ch, (ux**2 + uy**2 + uz**2) / 2 - z)
     gex = ch.total_derivative(x * y + z)
     S = fr.ChetaevSystem(L, [gex])
-    acc, lam = S.solve()
-    qdd, ld = S.vakonomic().solve()
+    acc, lam = S.solution()
+    qdd, ld = S.vakonomic().solution()
     assert all(is_zero(a - b) for a, b in zip(acc, qdd))
     assert is_zero(lam[0] - ld[0])
 
@@ -122,7 +123,7 @@ def test_chetaev_linear_constraint_matches_nonholonomic_system():
 
     mdl = models.nonholonomic_particle()
     S = fr.ChetaevSystem(mdl.lagrangian, [mdl.frame.v_in_u[2]])
-    acc, lam = S.solve()
+    acc, lam = S.solution()
     nh = mdl.nonholonomic()
     F = mdl.frame
     on_c = {u: F.u_in_v[j].xreplace(nh.on_C) for j, u in enumerate(mdl.chart.u)}
@@ -131,10 +132,10 @@ def test_chetaev_linear_constraint_matches_nonholonomic_system():
 
 
 # ====================================================================== Propositions 1–4, (60)–(66)
-# The library decides each proposition's condition (DisplacementClasses, ChetaevSystem.proposition3);
+# The library decides each proposition's condition (DisplacementClasses, compare_chetaev_with_vakonomic);
 # the tests check, by solving both systems of equations, that the Chetaev (A) and vakonomic (B)
 # accelerations coincide for every μ exactly when the condition holds.
-from frames.natural import DisplacementClasses, talamucci_mvm  # noqa: E402
+from frames.natural import compare_mvm_with_chetaev  # noqa: E402
 
 
 def _speed(gravity=True):
@@ -190,8 +191,8 @@ CASES = _cases()
 @pytest.mark.parametrize(("name", "S", "omega", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_proposition3_condition_iff_chetaev_equals_vakonomic(name, S, omega, expected):
     r"""Proposition 3: (52a) ≡ (52b) iff −D_1 g_ν = ρ_νσ ∂g_σ/∂q̇ on g = 0 (along the Chetaev motions)."""
-    res = S.proposition3(omega)
-    d = S.displacements(omega)
+    res = compare_chetaev_with_vakonomic(S, omega)
+    d = DisplacementClasses(S, omega=omega)
     diff = d.acceleration_difference()
     assert res.holds is expected
     assert all(is_zero(x) for x in diff) is expected, diff
@@ -200,7 +201,7 @@ def test_proposition3_condition_iff_chetaev_equals_vakonomic(name, S, omega, exp
         acc, _ = d.solve_A()
         sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, res.multipliers, strict=True))
         for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True):
-            assert is_zero(S._reduce(canon(a.xreplace(sub) - b.xreplace(sub))))
+            assert is_zero(S.on_constraint(canon(a.xreplace(sub) - b.xreplace(sub))))
     else:
         assert res.rho is None and res.multipliers is None
 
@@ -210,8 +211,8 @@ def test_proposition3_with_zero_omega_is_57():
     for _name, S, omega, _exp in CASES:
         if omega is not None:
             continue
-        d = S.displacements()
-        p1, p2 = d.proposition1(), d.proposition2()
+        d = DisplacementClasses(S)
+        p1, p2 = d.compatibility(), d.commutation()
         ct = S.commutation_test("chetaev")
         assert p1.holds == p2.holds == ct.holds
         # P_ν = −D g_ν, the rows of (57), minors equal up to sign
@@ -249,18 +250,18 @@ def test_proposition1_condition_16_and_its_extension():
         (alpha + sp.Matrix([[0, 1]]), [[0, 0]], False, False),
     ):
         d = DisplacementClasses(S, alpha=alpha, beta=beta, gamma=gamma, omega=Om)
-        r = d.proposition1()
-        assert (r.condition_16, r.holds) == (c16, holds)
+        r = d.compatibility()
+        assert (r.alpha_equals_gamma, r.holds) == (c16, holds)
         assert all(is_zero(x) for x in d.acceleration_difference()) is holds
         if holds:
             acc, _ = d.solve_A()
             sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, r.multipliers, strict=True))
             assert all(
-                is_zero(S._reduce(canon(a.xreplace(sub) - b.xreplace(sub))))
+                is_zero(S.on_constraint(canon(a.xreplace(sub) - b.xreplace(sub))))
                 for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True)
             )
     assert is_zero(
-        DisplacementClasses(S, gamma=2 * alpha, omega=Om).proposition1().multipliers[0] + 2 * sp.Symbol("mudot1")
+        DisplacementClasses(S, gamma=2 * alpha, omega=Om).compatibility().multipliers[0] + 2 * sp.Symbol("mudot1")
     )
 
 
@@ -283,9 +284,9 @@ def test_proposition2_19_iff_20_when_both_classes_hold():
         (exact, w * gam, True),  # Ωᵀγ = (γ·w) γ ∈ span γ
         (particle, W, False),
     ):
-        d = S.displacements(Om)
-        assert d.proposition1().holds  # both classes compatible
-        p2, c19 = d.proposition2(), d.condition19()
+        d = DisplacementClasses(S, omega=Om)
+        assert d.compatibility().holds  # both classes compatible
+        p2, c19 = d.commutation(), d.transpositional_condition()
         assert p2.holds == c19.holds == both
         seen.add(both)
     assert seen == {True, False}
@@ -328,13 +329,13 @@ def test_mvm_comparison_60_66_coin_and_skate():
         ),
         (fr.ModifiedVakonomic(sk.lagrangian, [s * u1 - c * u2], [u3, c * u1 + s * u2]), False),  # Case A
     ):
-        r = talamucci_mvm(mvm)
+        r = compare_mvm_with_chetaev(mvm)
         assert r.d1_constraints.is_zero_matrix
-        assert all(is_zero(x) for x in r.identity_60)
-        assert r.condition_64 is expected
-        assert r.condition_64 == mvm.corollary1()  # (64) is Pastore's Corollary 1
+        assert all(is_zero(x) for x in r.mvm_identity)
+        assert r.momentum_condition is expected
+        assert r.momentum_condition == mvm.momentum_condition()  # (64) is Pastore's Corollary 1
         S = fr.ChetaevSystem(mvm.lagrangian, mvm.constraints)
-        acc, lam = S.solve()
-        qdd, lamd = mvm.solve()
+        acc, lam = S.solution()
+        qdd, lamd = mvm.solution()
         same = all(is_zero(mvm.on_constraint(a - b)) for a, b in [*zip(acc, qdd), *zip(lam, lamd)])
         assert same is expected

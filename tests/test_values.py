@@ -33,11 +33,13 @@ def _particle_objects(mdl):
         "CartanSystem": fr.CartanSystem(F, L),
         "CartanSolution": fr.CartanSystem(F, L).solve(),
         "Form": fr.CartanSystem(F, L).cartan_two_form(),
-        "KozlovEquations": fr.KozlovEquations(L, cons),
-        "KozlovCheck": fr.kozlov_vs_frame(vk),
+        "KozlovSystem": fr.KozlovSystem(L, cons),
+        "KozlovFrameComparison": fr.compare_kozlov_with_frame(vk),
         "ChetaevSystem": fr.ChetaevSystem(L, cons),
         "ModifiedVakonomic": fr.ModifiedVakonomic(L, constraints=cons, auxiliary=[u1, u2]),
-        "Theorem1Result": fr.ModifiedVakonomic(L, constraints=cons, auxiliary=[u1, u2]).theorem1(),
+        "MVMEquivalence": fr.natural.compare_mvm_with_nonholonomic(
+            fr.ModifiedVakonomic(L, constraints=cons, auxiliary=[u1, u2])
+        ),
         "OdeSystem": fr.ode_system(nh.field(), system=nh),
         "CortesComparison": fr.CortesComparison(vk),
         "v1": v1,
@@ -63,11 +65,11 @@ NAMES = [
     "CartanSystem",
     "CartanSolution",
     "Form",
-    "KozlovEquations",
-    "KozlovCheck",
+    "KozlovSystem",
+    "KozlovFrameComparison",
     "ChetaevSystem",
     "ModifiedVakonomic",
-    "Theorem1Result",
+    "MVMEquivalence",
     "OdeSystem",
     "CortesComparison",
 ]
@@ -99,7 +101,7 @@ def test_different_inputs_differ():
     assert p.nonholonomic().field() != k.nonholonomic().field()
     q1, q2, _q3 = p.chart.q
     u1, u2, u3 = p.chart.u
-    assert fr.KozlovEquations(p.lagrangian, [q1 * u2 + u3]) != fr.KozlovEquations(p.lagrangian, [q2 * u1 + u3])
+    assert fr.KozlovSystem(p.lagrangian, [q1 * u2 + u3]) != fr.KozlovSystem(p.lagrangian, [q2 * u1 + u3])
 
 
 def test_systems_show_the_mathematics():

@@ -61,7 +61,7 @@ from ..geometry._chart import Chart
 from ..geometry._distribution import LinearConstraints
 from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
-from ..natural._mechanics import to_dynamic
+from ..natural import to_dynamic
 from ._model import Model
 
 if TYPE_CHECKING:

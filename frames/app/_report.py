@@ -43,7 +43,7 @@ from ..dynamics._measure import invariant_measure
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import ArgumentError, FramesError
 from ..geometry._growth import bracket_flag
-from ..natural._mvm import ModifiedVakonomic
+from ..natural import ModifiedVakonomic, compare_mvm_with_nonholonomic
 from . import _parallel
 from ._display import display_form
 from ._errata import ERRATA
@@ -460,12 +460,8 @@ def _mvm(a: Analysis) -> Iterable[Item]:
         for k in range(W.cols):
             if W[h, k] != 0:
                 yield eq(f"W^{h + 1}_{k + 1}", W[h, k], f"W^{{{h + 1}}}_{{{k + 1}}}")
-    th = getattr(mvm, "theorem1", None)
-    if th is not None:
-        res = th()
-        yield verdict("Theorem 1 (55a): MVM equivalent to the nonholonomic (TNHM) motion", res.holds)
-    else:  # pragma: no cover - depends on the merged API
-        yield note("equivalence test not available in this version")
+    res = compare_mvm_with_nonholonomic(mvm)
+    yield verdict("Theorem 1 (55a): MVM equivalent to the nonholonomic (TNHM) motion", res.holds)
 
 
 @section("errata", "Errata notes")

@@ -19,10 +19,10 @@ import sympy as sp
 
 from .._lazy import LazyModule
 from ..algebra import as_flag, canon, derivative, solve_exact
+from ..dynamics import Lagrangian
 from ..dynamics._checks import expect_obj, exprs_on_TQ
-from ..dynamics._lagrangian import Lagrangian
 from ..errors import ConstraintError, InvalidExpressionError
-from ..geometry._chart import Chart
+from ..geometry import Chart
 
 if TYPE_CHECKING:
     from sympy.physics import mechanics as me

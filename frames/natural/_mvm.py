@@ -10,206 +10,31 @@ transpositional relations ``ζ − η̇ = W η`` (15), ``W[h, k] = W^h_k``, and
 * solvability conditions ``D_k ω^i = 0`` (34)–(35), i.e. ``H W = −[E_k ω^i]`` (40a)–(40b),
 * MVM equations ``E_k L + Σ_h p_h W^h_k + Σ_α λ̇_α a^α_k = −Q_k``, ``V^α = 0`` (42)–(43).
 
-Frame route (docs/mvm.md): with ``Θ^i = θ^i_k dq^k + c^i dt`` on ``R × Q``, the frame
-``{X_0 = ∂_t − c^i X_i, X_i}`` dual to ``(dt, Θ^i)``, its object of anholonomy ``R`` and the
-extended velocity ``U = ∂_t + u^k ∂_k = X_0 + ω^i X_i``,
-
-    W^h_k = X_i^h R^i_{jM} Ω^M θ^j_k,     Ω = (1, ω^1, …, ω^n),
-
-the coordinate form of the (1,1) tensor ``Σ_i X_i ⊗ (U ⌟ dΘ^i)``. For a scleronomic linear
-coframe only the spatial part survives, ``W = X^T (R·v) Θ``.
+This module holds the method itself; W is built in ``_mvm_w`` (two routes), the equivalence with
+the nonholonomic motion (Theorem 1) and the Crampin–Mestdag bridge in ``_mvm_equivalence``.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import (
-    as_expr,
-    as_exprs,
-    as_int,
-    as_matrix,
-    canon,
-    derivative,
-    exact_solve,
-    is_zero,
-    linsolve_frozen,
-    tidy,
-    tidy_inverse,
-)
-from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ, index_pairs, n_exprs_on_TQ, prefix_symbols
-from ..dynamics._lagrangian import Lagrangian
-from ..errors import ConstraintError, InvalidExpressionError, RegularityError
-from ..geometry._chart import Chart
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from .._value import Multipliers, Value, cached_method
+from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, is_zero, tidy, tidy_inverse
+from ..dynamics import Equations, Lagrangian
+from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
+from ..errors import ConstraintError, NoMultipliersError, RegularityError
+from ..geometry import Chart, Frame, VectorField
+from ._mvm_w import jacobian_and_offset, w_from_coordinates, w_from_frame
 
-__all__ = [
-    "Ansatz2Result",
-    "ModifiedVakonomic",
-    "Theorem1Result",
-    "ansatz2",
-    "mvm_w_coordinate",
-    "mvm_w_frame",
-]
+__all__ = ["ModifiedVakonomic"]
 
 
-# ------------------------------------------------------------------ helpers
-def _jacobian_and_offset(chart: Chart, omegas: Sequence[sp.Expr], what: str) -> tuple[sp.Matrix, sp.Matrix]:
-    """``H[i, k] = ∂ω^i/∂u^k`` and ``c^i = ω^i − H^i_k u^k``; raise unless ω is affine in u."""
-    u = chart.u
-    n = chart.dim
-    H = sp.zeros(len(omegas), n)
-    c = sp.zeros(len(omegas), 1)
-    for i, om in enumerate(omegas):
-        for k in range(n):
-            h = canon(derivative(om, u[k]))
-            if h.free_symbols & set(u):
-                raise ConstraintError(
-                    f"{what}: quasi-velocity {i + 1}, {om}, is not affine in the velocities "
-                    f"(∂/∂{u[k]} = {h} depends on u); the MVM here needs V^α, F^β affine in u"
-                )
-            H[i, k] = h
-        c[i, 0] = canon(om - sum((H[i, k] * u[k] for k in range(n)), sp.S.Zero))
-    return H, c
-
-
-def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMatrix:
-    r"""W from the solvability conditions (40a)–(40b): ``Σ_h (∂ω^i/∂u^h) W^h_k = −E_k ω^i``.
-
-    Solved exactly as the linear system ``H W = −[E_k ω^i]`` (``H`` the Jacobian (36)).
-    ``E_k ω^i = ∂_k ω^i − d/dt(∂ω^i/∂u^k)`` contains no accelerations, since ω is affine in u.
-
-    Raises
-    ------
-    ConstraintError
-        If ω is not affine in u, or ``H`` is singular (the quasi-velocities are dependent).
-    """
-    omegas = n_exprs_on_TQ(chart, omegas, "mvm_w_coordinate")
-    H, _ = _jacobian_and_offset(chart, omegas, "mvm_w_coordinate: omegas")
-    n = chart.dim
-    det = canon(H.det(method="bareiss"))
-    if is_zero(det):
-        raise ConstraintError(
-            f"mvm_w_coordinate: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
-        )
-    Emat = sp.Matrix(
-        n, n, lambda i, k: derivative(omegas[i], chart.q[k]) - chart.total_derivative(derivative(omegas[i], chart.u[k]))
-    )
-    # Gauss-Jordan with exact zero tests for pivots (LUsolve may pick a pivot that vanishes: nan)
-    W, _ = exact_solve(H, -Emat)
-    return sp.ImmutableMatrix(W.applyfunc(tidy))
-
-
-def _extended(chart: Chart) -> tuple[Chart, dict[Any, Any]]:
-    """The chart ``(τ, q)`` on R × Q (τ replaces the time symbol) and the substitution t → τ."""
-    tau = sp.Symbol("tau_ext")
-    ch = Chart([tau, *chart.q], [sp.Symbol("tau_ext_dot"), *chart.u], params=chart.params)
-    return ch, ({chart.t: tau} if chart.t is not None else {})
-
-
-def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.ImmutableMatrix:
-    r"""W from the object of anholonomy of the frame dual to the coframe (V, F).
-
-    Scleronomic linear case: build :class:`~frames.Frame` from the rows of
-    ``(H^{-1})^T`` (the fields ``X_i`` with ``θ^i(X_j) = δ^i_j``), take ``R = F.anholonomy`` and
-
-        W^h_k = X_i^h R^i_{jm} v^m θ^j_k,      v = H u.
-
-    Time-dependent or affine case (``ω^i = θ^i_k(q, t) u^k + c^i(q, t)``): the same formula on
-    R × Q for the coframe ``(dt, Θ^i = θ^i + c^i dt)``, dual frame ``X_0 = ∂_t − c^i X_i``, ``X_i``,
-    with the extended quasi-velocities ``Ω = (1, ω)``:
-
-        W^h_k = X_i^h R^i_{jM} Ω^M θ^j_k        (M = 0..n).
-    """
-    omegas = n_exprs_on_TQ(chart, omegas, "mvm_w_frame")
-    if isinstance(v, str):
-        prefix_symbols(v, [], name="mvm_w_frame: v")
-    else:
-        check_symbols(v, name="mvm_w_frame: v")
-    H, c = _jacobian_and_offset(chart, omegas, "mvm_w_frame: omegas")
-    n = chart.dim
-    if is_zero(canon(H.det(method="bareiss"))):
-        raise ConstraintError(
-            f"mvm_w_frame: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
-        )
-    Xm = tidy_inverse(H).T  # rows X_i^j
-    timed = chart.t is not None and (any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c))
-    u = sp.Matrix(chart.u)
-    if not timed and all(is_zero(ci) for ci in c):
-        F = Frame([VectorField(chart, list(Xm.row(i))) for i in range(n)], v=v)
-        R = F.anholonomy
-        vv = H * u
-        Rv = sp.Matrix(n, n, lambda i, j: sp.Add(*[R[i, j, m] * vv[m] for m in range(n)]))
-        W = Xm.T * Rv * H
-        return sp.ImmutableMatrix(W.applyfunc(tidy))
-    ext, sub = _extended(chart)
-    back = {val: key for key, val in sub.items()}
-    X0 = [sp.S.One] + [-sp.Add(*[c[i] * Xm[i, j] for i in range(n)]).xreplace(sub) for j in range(n)]
-    fields = [VectorField(ext, X0)] + [
-        VectorField(ext, [0] + [Xm[i, j].xreplace(sub) for j in range(n)]) for i in range(n)
-    ]
-    F = Frame(fields, v=v)
-    R = F.anholonomy
-    Om = [sp.S.One] + [o.xreplace(sub) for o in omegas]
-    Hs = H.xreplace(sub)
-    Xs = Xm.xreplace(sub)
-    # spatial indices i, j of the extended frame are 1..n; M runs over 0..n
-    RO = sp.Matrix(n, n, lambda i, j: sp.Add(*[R[i + 1, j + 1, M] * Om[M] for M in range(n + 1)]))
-    W = Xs.T * RO * Hs
-    return sp.ImmutableMatrix(W.applyfunc(lambda e: tidy(sp.sympify(e, strict=True).xreplace(back))))
-
-
-# ------------------------------------------------------------------ results
-class Theorem1Result(Value):
-    r"""Theorem 1 of [PGG]: equivalence of MVM and TNHM.
-
-    Attributes
-    ----------
-    projected : Matrix
-        (55a) ``P Wᵀp`` with ``P = M^{-1} − M^{-1}Aᵀ S^{-1} A M^{-1}``, on C.
-    multiplier_shift : Matrix
-        ``S^{-1} A M^{-1} Wᵀp`` on C, so that (55b) reads ``λ̇ = μ − multiplier_shift``.
-    d_components : Matrix
-        ``(Wᵀp)(Y_β)`` for a basis ``Y_β`` of D, on C (zero iff (55a) holds).
-    holds : bool
-        True iff (55a) vanishes identically on C.
-    """
-
-    projected: sp.ImmutableMatrix
-    multiplier_shift: sp.ImmutableMatrix
-    d_components: sp.ImmutableMatrix
-    holds: bool
-
-
-class Ansatz2Result(Value):
-    r"""W from a subset of auxiliaries plus the Theorem 1 conditions ([PGG] Ansatz 2, Case B).
-
-    Attributes
-    ----------
-    W : Matrix
-        The family of solutions, in the free functions ``free``.
-    free : tuple of Symbol
-        The free functions (``ϱ`` of [PGG] (116)); symbols standing for arbitrary functions of (q, u, t).
-    system : ModifiedVakonomic
-        The MVM with this W.
-    accelerations_independent : bool
-        True iff ``∂q̈/∂ϱ = 0`` identically for the Schur solution (51a).
-    """
-
-    W: sp.ImmutableMatrix
-    free: tuple[sp.Symbol, ...]
-    system: ModifiedVakonomic
-    accelerations_independent: bool
-
-
-# ------------------------------------------------------------------- system
 class ModifiedVakonomic(Value):
     r"""The modified vakonomic method of [PGG] section 2.
 
@@ -224,14 +49,28 @@ class ModifiedVakonomic(Value):
     forces : sequence of expressions, optional
         Polygenic forces ``Q_k(q, u, t)`` of (43a).
     W : matrix, optional
-        Use this W instead of the Ansatz-1 solution (e.g. the family of Ansatz 2).
+        Use this W instead of the solution of (40a)–(40b) ([PGG] Ansatz 1; e.g. a family of
+        :func:`w_from_partial_auxiliaries`, [PGG] Ansatz 2).
     extra_symbols : sequence of Symbol, optional
         Further symbols W may contain (free functions ``ϱ``).
 
     Attributes
     ----------
+    H : ImmutableMatrix
+        The Jacobian ``H^i_k = ∂ω^i/∂u^k`` (36) of the quasi-velocities ``ω = (V, F)``.
+    offset : ImmutableMatrix
+        The affine parts ``c^i(q, t) = ω^i − H^i_k u^k``.
+    W_given : ImmutableMatrix or None
+        The W given to the constructor (None: :attr:`W` solves (40a)–(40b)).
     qdd, lam, lamdot, mu : tuple of Symbol
-        Accelerations ``q̈``, multipliers ``λ_α``, ``λ̇_α`` and TNHM multipliers ``μ_α``.
+        Symbols of the accelerations ``q̈``, multipliers ``λ_α``, ``λ̇_α`` and TNHM multipliers ``μ_α``.
+
+    Notes
+    -----
+    The method protocol: :meth:`equations` (42)–(43) as sympy equations, :meth:`accelerations`
+    (``q̈`` then ``λ̇``: ``n + k`` entries), :meth:`multipliers` (none: raises
+    :class:`~frames.errors.NoMultipliersError`). The equivalence with the nonholonomic motion
+    ([PGG] Theorem 1) is :func:`compare_mvm_with_nonholonomic`.
 
     Examples
     --------
@@ -249,11 +88,14 @@ class ModifiedVakonomic(Value):
     constraints: tuple[sp.Expr, ...]
     auxiliary: tuple[sp.Expr, ...]
     forces: tuple[sp.Expr, ...] | None
+    W_given: sp.ImmutableMatrix | None
     extra_symbols: tuple[sp.Symbol, ...]
-    qdd: tuple[sp.Symbol, ...]
-    lam: tuple[sp.Symbol, ...]
-    lamdot: tuple[sp.Symbol, ...]
-    mu: tuple[sp.Symbol, ...]
+    H: sp.ImmutableMatrix = field(compare=False, repr=False)
+    offset: sp.ImmutableMatrix = field(compare=False, repr=False)
+    qdd: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
+    lam: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
+    lamdot: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
+    mu: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         rows = [("L", sp.latex(self.lagrangian.expr))]
@@ -273,43 +115,40 @@ class ModifiedVakonomic(Value):
         what = "ModifiedVakonomic"
         expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         ch = lagrangian.chart
-        cons = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")
-        aux = exprs_on_TQ(ch, auxiliary, name=f"{what}: auxiliary")
-        if not cons:
+        self.lagrangian = lagrangian
+        self.constraints = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")
+        self.auxiliary = exprs_on_TQ(ch, auxiliary, name=f"{what}: auxiliary")
+        H, c = jacobian_and_offset(ch, self.constraints + self.auxiliary, f"{what}: constraints, auxiliary")
+        self.H, self.offset = sp.ImmutableMatrix(H), sp.ImmutableMatrix(c)
+        self.forces = None if forces is None else exprs_on_TQ(ch, forces, name=f"{what}: forces", length=ch.dim)
+        self.extra_symbols = tuple(check_symbols(extra_symbols, name=f"{what}: extra_symbols"))
+        self.W_given = (
+            None if W is None else sp.ImmutableMatrix(as_matrix(W, name=f"{what}: W", shape=(ch.dim, ch.dim)))
+        )
+        m = len(self.constraints)
+        self.qdd = tuple(sp.Symbol(f"{q.name}_ddot") for q in ch.q)
+        self.lam = tuple(sp.Symbol(f"lambda{a + 1}") for a in range(m))
+        self.lamdot = tuple(sp.Symbol(f"lambda{a + 1}_dot") for a in range(m))
+        self.mu = tuple(sp.Symbol(f"mu{a + 1}") for a in range(m))
+
+    def __check_init__(self) -> None:
+        what = "ModifiedVakonomic"
+        ch = self.chart
+        if not self.constraints:
             raise ConstraintError(f"{what}: constraints: no constraints given")
-        if len(cons) + len(aux) != ch.dim:
+        if len(self.constraints) + len(self.auxiliary) != ch.dim:
             raise ConstraintError(
-                f"{what}: auxiliary: {len(cons)} constraints + {len(aux)} auxiliaries != n = {ch.dim}; "
-                "the pair (V, F) must be a coframe"
+                f"{what}: auxiliary: {len(self.constraints)} constraints + {len(self.auxiliary)} auxiliaries "
+                f"!= n = {ch.dim}; the pair (V, F) must be a coframe"
             )
-        H, c = _jacobian_and_offset(ch, cons + aux, f"{what}: constraints, auxiliary")
-        det = canon(H.det(method="bareiss"))
-        if is_zero(det):
+        if is_zero(canon(self.H.det(method="bareiss"))):
             raise ConstraintError(
-                f"{what}: auxiliary: the Jacobian H = {H.tolist()} of (V, F) is singular (36); choose other auxiliaries"
+                f"{what}: auxiliary: the Jacobian H = {self.H.tolist()} of (V, F) is singular (36); "
+                "choose other auxiliaries"
             )
-        Q = None
-        if forces is not None:
-            Q = exprs_on_TQ(ch, forces, name=f"{what}: forces", length=ch.dim)
-        extra_symbols = check_symbols(extra_symbols, name=f"{what}: extra_symbols")
-        Wm = None
-        if W is not None:
-            Wm = as_matrix(W, name=f"{what}: W", shape=(ch.dim, ch.dim))
-            for k, e in enumerate(Wm):
-                ch.check_on_TQ(e, f"{what}: W[{k // ch.dim},{k % ch.dim}]", extra=extra_symbols)
-        object.__setattr__(self, "lagrangian", lagrangian)
-        object.__setattr__(self, "constraints", cons)
-        object.__setattr__(self, "auxiliary", aux)
-        object.__setattr__(self, "forces", Q)
-        object.__setattr__(self, "_H", sp.ImmutableMatrix(H))
-        object.__setattr__(self, "_c", sp.ImmutableMatrix(c))
-        object.__setattr__(self, "_W", Wm)
-        object.__setattr__(self, "extra_symbols", tuple(extra_symbols))
-        m = len(cons)
-        object.__setattr__(self, "qdd", tuple(sp.Symbol(f"{q.name}_ddot") for q in ch.q))
-        object.__setattr__(self, "lam", tuple(sp.Symbol(f"lambda{a + 1}") for a in range(m)))
-        object.__setattr__(self, "lamdot", tuple(sp.Symbol(f"lambda{a + 1}_dot") for a in range(m)))
-        object.__setattr__(self, "mu", tuple(sp.Symbol(f"mu{a + 1}") for a in range(m)))
+        if self.W_given is not None:
+            for k, e in enumerate(self.W_given):
+                ch.check_on_TQ(e, f"{what}: W[{k // ch.dim},{k % ch.dim}]", extra=self.extra_symbols)
 
     # ------------------------------------------------------------- basics
     @property
@@ -347,19 +186,9 @@ class ModifiedVakonomic(Value):
         return self.constraints + self.auxiliary
 
     @property
-    def H(self) -> sp.ImmutableMatrix:
-        """Jacobian ``H^i_k = ∂ω^i/∂u^k`` (36): the coframe matrix of (V, F)."""
-        return self._H  # type: ignore[attr-defined, no-any-return]
-
-    @property
     def A(self) -> sp.ImmutableMatrix:
         """Constraint matrix ``A^α_k = a^α_k = ∂V^α/∂u^k`` (48e)."""
         return sp.ImmutableMatrix(self.H[: self.k, :])
-
-    @property
-    def offset(self) -> sp.ImmutableMatrix:
-        """The affine parts ``c^i(q, t) = ω^i − H^i_k u^k``."""
-        return self._c  # type: ignore[attr-defined, no-any-return]
 
     @property
     def is_affine(self) -> bool:
@@ -382,29 +211,29 @@ class ModifiedVakonomic(Value):
         Xm = self.X
         ch = self.chart
         if ch.t is not None and any(e.has(ch.t) for e in Xm):
-            raise ConstraintError("MVM.frame: the coframe depends on t; use mvm_w_frame (frame on R × Q)")
+            raise ConstraintError("MVM.frame: the coframe depends on t; use w_from_frame (frame on R × Q)")
         return Frame([VectorField(ch, list(Xm.row(i))) for i in range(self.n)])
 
     # ------------------------------------------------------------------ W
     @cached_property
     def W_coordinate(self) -> sp.ImmutableMatrix:
         """W from the solvability conditions (40a)–(40b) (Ansatz 1)."""
-        return mvm_w_coordinate(self.chart, self.omega)
+        return w_from_coordinates(self.chart, self.omega)
 
     @cached_property
     def W_frame(self) -> sp.ImmutableMatrix:
         """W from the object of anholonomy of the frame dual to (V, F) (see module docstring)."""
-        return mvm_w_frame(self.chart, self.omega)
+        return w_from_frame(self.chart, self.omega)
 
     @property
     def W(self) -> sp.ImmutableMatrix:
-        """The transpositional matrix, ``W[h, k] = W^h_k`` (the given one, else Ansatz 1)."""
-        if self._W is not None:  # type: ignore[attr-defined]
-            return self._W  # type: ignore[attr-defined, no-any-return]
+        """The transpositional matrix, ``W[h, k] = W^h_k`` (the given one, else the solution of (40a)–(40b), [PGG] Ansatz 1)."""
+        if self.W_given is not None:
+            return self.W_given
         return self.W_coordinate
 
     def with_W(self, W: Any, extra_symbols: Sequence[sp.Symbol] = ()) -> ModifiedVakonomic:
-        """The same system with another W (e.g. an Ansatz-2 family)."""
+        """The same system with another W (e.g. a family of :func:`w_from_partial_auxiliaries`)."""
         return ModifiedVakonomic(
             self.lagrangian, self.constraints, self.auxiliary, self.forces, W=W, extra_symbols=extra_symbols
         )
@@ -452,10 +281,11 @@ class ModifiedVakonomic(Value):
         return sp.ImmutableMatrix((self.W.T * self.p).applyfunc(tidy))
 
     # ------------------------------------------------------------- equations
-    def equations(self) -> tuple[sp.Expr, ...]:
+    def residuals(self) -> tuple[sp.Expr, ...]:
         r"""Residuals of the MVM equations (42a)/(43a) and (42b).
 
-        ``E_k L + Σ_h p_h W^h_k + Σ_α λ̇_α a^α_k + Q_k`` (k = 1..n), then ``−V^α`` (α = 1..m).
+        ``E_k L + Σ_h p_h W^h_k + Σ_α λ̇_α a^α_k + Q_k`` (k = 1..n), then ``−V^α`` (α = 1..m), in the
+        symbols :attr:`qdd` (``q̈``) and :attr:`lamdot` (``λ̇``).
         """
         L = self.lagrangian.expr
         out = []
@@ -466,6 +296,10 @@ class ModifiedVakonomic(Value):
             out.append(sp.expand(e))
         out += [sp.expand(-V) for V in self.constraints]
         return tuple(out)
+
+    def equations(self) -> Equations:
+        r"""The MVM equations (42a)/(43a), (42b) as sympy equations ``residual = 0`` (:meth:`residuals`)."""
+        return Equations(sp.Eq(r, 0, evaluate=False) for r in self.residuals())
 
     def lagrangian_c_equations(self) -> tuple[sp.Expr, ...]:
         r"""``D_k L_c`` with ``L_c = L − λ_α V^α`` (22), (31): equal to (42a) when (34) holds."""
@@ -515,7 +349,14 @@ class ModifiedVakonomic(Value):
         return sp.ImmutableMatrix(K), sp.ImmutableMatrix(r)
 
     @cached_property
-    def _schur(self) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
+    def schur_blocks(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""``(M^{-1}, S^{-1}, P)`` of (51a): ``S = A M^{-1} Aᵀ``, ``P = M^{-1} − M^{-1}Aᵀ S^{-1} A M^{-1}``.
+
+        Raises
+        ------
+        RegularityError
+            If the mass matrix ``M = ∂²L/∂u∂u`` is singular.
+        """
         M, A, _, _ = self._blocks
         if is_zero(M.det(method="bareiss")):
             raise RegularityError(f"ModifiedVakonomic: lagrangian: the mass matrix {M.tolist()} is singular")
@@ -523,28 +364,53 @@ class ModifiedVakonomic(Value):
         S = (A * Mi * A.T).applyfunc(tidy)
         Si = tidy_inverse(S)
         P = (Mi - Mi * A.T * Si * A * Mi).applyfunc(tidy)
-        return Mi, Si, P
+        return sp.ImmutableMatrix(Mi), sp.ImmutableMatrix(Si), sp.ImmutableMatrix(P)
 
     def projector(self) -> sp.ImmutableMatrix:
         """``P = M^{-1} − M^{-1}Aᵀ S^{-1} A M^{-1}``, ``S = A M^{-1} Aᵀ`` (51a)."""
-        return sp.ImmutableMatrix(self._schur[2])
+        return self.schur_blocks[2]
 
-    def solve(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Schur-complement solution (51a–b): ``(q̈, λ̇)``.
+    @cached_method
+    def solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""Schur-complement solution (51a–b): ``(q̈, λ̇)``, two columns (n and k entries).
 
         ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c`` and ``λ̇ = −S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)``.
         """
         _M, A, bq, bc = self._blocks
-        Mi, Si, P = self._schur
+        Mi, Si, P = self.schur_blocks
         f = bq + sp.Matrix(self.WTp)
         qdd = P * f - Mi * A.T * Si * bc
         lamd = -Si * (A * Mi * f + bc)
         return sp.ImmutableMatrix(qdd.applyfunc(tidy)), sp.ImmutableMatrix(lamd.applyfunc(tidy))
 
-    def tnhm_solve(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    def accelerations(self) -> sp.ImmutableMatrix:
+        r"""``(q̈, λ̇)`` (51a–b) as one column of ``n + k`` entries, functions of ``(q, u, t)``.
+
+        The multipliers ``λ_α`` are states of the method (they never enter the equations, only their
+        rates do); the first ``n`` entries are the natural accelerations ``q̈``, the last ``k`` the
+        rates ``λ̇_α``. See :meth:`solution` for the two blocks apart.
+        """
+        qdd, lamd = self.solution()
+        return sp.ImmutableMatrix.vstack(qdd, lamd)
+
+    def multipliers(self) -> Multipliers:
+        """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is in :meth:`accelerations`.
+
+        Raises
+        ------
+        NoMultipliersError
+            Always.
+        """
+        raise NoMultipliersError(
+            "ModifiedVakonomic.multipliers: the MVM's multipliers λ are states; their rates λ̇ are the last "
+            f"{self.k} entries of accelerations()"
+        )
+
+    @cached_method
+    def tnhm_solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""TNHM (53)–(54): ``q̈ = P b_q − M^{-1}Aᵀ S^{-1} b_c``, ``μ = −S^{-1}(A M^{-1} b_q + b_c)``."""
         _M, A, bq, bc = self._blocks
-        Mi, Si, P = self._schur
+        Mi, Si, P = self.schur_blocks
         qdd = P * bq - Mi * A.T * Si * bc
         mu = -Si * (A * Mi * bq + bc)
         return sp.ImmutableMatrix(qdd.applyfunc(tidy)), sp.ImmutableMatrix(mu.applyfunc(tidy))
@@ -571,24 +437,12 @@ class ModifiedVakonomic(Value):
         Xm = self.X
         return [sp.Matrix(Xm.row(b)).T for b in range(self.k, self.n)]
 
-    # ------------------------------------------------------------ Theorem 1
-    def theorem1(self) -> Theorem1Result:
-        r"""Theorem 1 (55a–b): MVM ≡ TNHM iff ``P Wᵀp = 0`` on C; then ``λ̇ = μ − S^{-1}AM^{-1}Wᵀp``."""
-        Mi, Si, P = self._schur
-        _, A, _, _ = self._blocks
-        wtp = sp.Matrix(self.WTp)
-        proj = (P * wtp).applyfunc(self.on_constraint)
-        shift = (Si * A * Mi * wtp).applyfunc(self.on_constraint)
-        dcomp = sp.Matrix([self.on_constraint((wtp.T * Y)[0]) for Y in self.d_basis()])
-        return Theorem1Result(
-            sp.ImmutableMatrix(proj),
-            sp.ImmutableMatrix(shift),
-            sp.ImmutableMatrix(dcomp),
-            all(is_zero(x) for x in proj),
-        )
+    def momentum_condition(self) -> bool:
+        r"""``Wᵀp = 0`` on C ([PGG] Corollary 1, (56a); Talamucci (64)).
 
-    def corollary1(self) -> bool:
-        r"""Corollary 1 (56a): ``Wᵀp = 0`` on C (sufficient for equivalence, then ``λ̇ = μ``)."""
+        Sufficient for the equivalence with the nonholonomic motion (:func:`compare_mvm_with_nonholonomic`),
+        and then ``λ̇ = μ``.
+        """
         return all(is_zero(self.on_constraint(x)) for x in self.WTp)
 
     # ------------------------------------------------------- canonical flip
@@ -654,7 +508,7 @@ class ModifiedVakonomic(Value):
             self.constraints,
             self.auxiliary,
             forces,
-            W=self._W,  # type: ignore[attr-defined]
+            W=self.W_given,
             extra_symbols=self.extra_symbols,
         )
 
@@ -663,128 +517,3 @@ class ModifiedVakonomic(Value):
         """Frame components ``X_j^k ξ_k`` of a covector ξ (frame dual to (V, F))."""
         xi = as_exprs(covector, name="ModifiedVakonomic.frame_components: covector", length=self.n)
         return sp.ImmutableMatrix((self.X * sp.Matrix(xi)).applyfunc(tidy))
-
-    def hamel_transpositional(self) -> sp.ImmutableMatrix:
-        r"""Hamel's transpositional term ``P_i R^i_{jk} v^k`` in the frame dual to (V, F), in ``(q, u)``.
-
-        ``P_i = X_i^V L`` are the quasi-momenta and ``v = H u``; equals ``X_j^k (Wᵀp)_k`` for a
-        scleronomic linear coframe and the Ansatz-1 W.
-        """
-        F = self.frame
-        R = F.anholonomy
-        n = self.n
-        P = [F.to_natural(x) for x in self.lagrangian.momenta(F)]
-        v = list(self.H * sp.Matrix(self.chart.u))
-        out = [
-            tidy(sp.Add(*[P[i] * R[i, j, k] * v[k] for i in range(n) for k in range(n) if R[i, j, k] != 0]))
-            for j in range(n)
-        ]
-        return sp.ImmutableMatrix(out)
-
-    def weak_consistency_expression(self) -> sp.ImmutableMatrix:
-        r"""Crampin–Mestdag Theorem 2 (ii) on the section ``φ_a = P_a``: ``P_a R^a_{βγ} v^γ`` on C.
-
-        ``a`` runs over the constraint directions (0..m−1 here), ``β, γ`` over the D directions
-        (dual to the auxiliaries). Equals the D-components of ``Wᵀp`` on C (Theorem 1, (55a))
-        when the D-block ``R^{γ'}_{βγ}`` of the anholonomy vanishes.
-        """
-        F = self.frame
-        R = F.anholonomy
-        n, m = self.n, self.k
-        P = [F.to_natural(x) for x in self.lagrangian.momenta(F)]
-        v = list(self.H * sp.Matrix(self.chart.u))
-        out = [
-            self.on_constraint(
-                sp.Add(*[P[a] * R[a, b, g] * v[g] for a in range(m) for g in range(m, n) if R[a, b, g] != 0])
-            )
-            for b in range(m, n)
-        ]
-        return sp.ImmutableMatrix(out)
-
-    def d_block_holonomic(self) -> bool:
-        """True if ``R^{γ'}_{βγ} = 0`` for all D indices (then Theorem 1 is CM weak consistency)."""
-        R = self.frame.anholonomy
-        D = range(self.k, self.n)
-        return all(is_zero(R[c, b, g]) for c in D for b in D for g in D)
-
-
-# ---------------------------------------------------------------- Ansatz 2
-def ansatz2(
-    lagrangian: Lagrangian,
-    constraints: Sequence[Any],
-    auxiliary: Sequence[Any],
-    completion: Sequence[Any],
-    free: Sequence[tuple[int, int]] = (),
-    forces: Sequence[Any] | None = None,
-    names: str = "varrho",
-) -> Ansatz2Result:
-    r"""Ansatz 2 of [PGG]: W from the constraints, a subset of auxiliaries and Theorem 1.
-
-    The unknown ``W^h_k`` satisfy ``D_k V^α = 0`` (34), ``D_k F^β = 0`` for the given
-    auxiliaries (35), and the Theorem 1 conditions ``(Wᵀp)(Y_β) = 0`` for a basis of D
-    (e.g. (115a–b)). The solution family is returned with its free functions.
-
-    Parameters
-    ----------
-    completion : sequence of expressions
-        Auxiliary quasi-velocities that complete the coframe (used only to define the
-        system's frame, basis of D and ``on_constraint``; they impose no condition on W).
-    free : sequence of (h, k)
-        Entries of W preferred as free functions (they are ordered last in the elimination).
-    names : str
-        Prefix of the free-function symbols (``varrho``, ``varrho2``, …).
-    """
-    what = "ansatz2"
-    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
-    ch0 = lagrangian.chart
-    cons0 = exprs_on_TQ(ch0, constraints, name=f"{what}: constraints")
-    aux0 = exprs_on_TQ(ch0, auxiliary, name=f"{what}: auxiliary")
-    comp0 = exprs_on_TQ(ch0, completion, name=f"{what}: completion")
-    if forces is not None:
-        forces = exprs_on_TQ(ch0, forces, name=f"{what}: forces", length=ch0.dim)
-    if not isinstance(names, str) or not names.isidentifier():
-        raise InvalidExpressionError(f"{what}: names: {names!r} is not a valid name prefix (an identifier)")
-    free = index_pairs(free, ch0.dim, f"{what}: free")
-    base = ModifiedVakonomic(lagrangian, cons0, aux0 + comp0, forces)
-    n, m = base.n, base.k
-    fixed = m + len(auxiliary)  # rows of Z = H W fixed by (34)-(35): Z_i = −E ω^i
-    ch = base.chart
-    om = base.omega
-    Z = sp.zeros(n, n)
-    zs: list[sp.Symbol] = []
-    for i in range(n):
-        for k in range(n):
-            if i < fixed:
-                Z[i, k] = -(derivative(om[i], ch.q[k]) - ch.total_derivative(derivative(om[i], ch.u[k])))
-            else:
-                z = sp.Symbol(f"z_{i + 1}_{k + 1}")
-                zs.append(z)
-                Z[i, k] = z
-    X = sp.Matrix(base.X)  # rows X_i; X^T = H^{-1}
-    P = (X * sp.Matrix(base.p)).applyfunc(canon)  # quasi-momenta P_i = X_i^h p_h
-    # Theorem 1 (55a): (W^T p)(Y_β) = Σ_i P_i (Z Y_β)_i = 0 for the D basis Y_β = X_β (β ≥ m)
-    eqs = [sp.expand(sum((P[i] * (Z.row(i) * X.row(b).T)[0] for i in range(n)), sp.S.Zero)) for b in range(m, n)]
-    sol = linsolve_frozen(eqs, zs)
-    if sol is None:
-        raise ConstraintError("ansatz2: the conditions (34), (35) and Theorem 1 have no solution for W")
-    W = (X.T * Z.xreplace(sol)).applyfunc(canon)
-    params = sorted(set().union(*[e.free_symbols for e in W]) & set(zs), key=zs.index)
-    rhos = tuple(sp.Symbol(names if j == 0 else f"{names}{j + 1}") for j in range(len(params)))
-    if free:
-        if len(free) != len(params):
-            raise ConstraintError(
-                f"ansatz2: {len(free)} preferred free entries but the family has {len(params)} parameters"
-            )
-        sol2 = linsolve_frozen([W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)], params)
-        if sol2 is None:
-            raise ConstraintError(f"ansatz2: the entries {list(free)} cannot serve as the free functions")
-        W = W.xreplace(sol2)
-    else:
-        W = W.xreplace(dict(zip(params, rhos, strict=True)))
-    Wt = sp.ImmutableMatrix(W.applyfunc(tidy))
-    system = base.with_W(Wt, extra_symbols=rhos)
-    # (51a): q̈ depends on W only through P W^T p, so ∂q̈/∂ϱ = P ∂(W^T p)/∂ϱ
-    Pj = system.projector()
-    dW = [Pj * (Wt.T * sp.Matrix(base.p)).diff(r) for r in rhos]
-    indep = all(is_zero(x) for d in dW for x in d)
-    return Ansatz2Result(Wt, rhos, system, indep)

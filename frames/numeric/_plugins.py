@@ -14,7 +14,7 @@ import sympy as sp
 from ..algebra import as_subs
 from ..dynamics._vakonomic import VakonomicSystem
 from ..errors import InvalidExpressionError
-from ..natural._mvm import ModifiedVakonomic
+from ..natural import ModifiedVakonomic
 from ._system import OdeSystem, _free_params, reduced_ode_system
 
 __all__ = ["mvm_ode_system", "vakonomic_ode_system"]
@@ -70,7 +70,7 @@ def mvm_ode_system(mvm: Any, subs: Mapping[Any, Any] | None = None, form: str = 
     r"""The MVM equations (51a–b) of a :class:`ModifiedVakonomic` system as an :class:`OdeSystem`.
 
     State ``(q, u, λ)``: ``q̇ = u``, ``u̇ = q̈(q, u, t)`` and ``λ̇ = λ̇(q, u, t)`` from
-    :meth:`ModifiedVakonomic.solve` (Schur complement of the saddle-point system (50)). Initial
+    :meth:`ModifiedVakonomic.solution` (Schur complement of the saddle-point system (50)). Initial
     ``λ`` is the extra input ``"lambda"`` (``extra0={"lambda": [...]}``); ``λ`` is recorded in
     ``Trajectory.extras["lambda"]``, the canonical momenta ``p`` in ``extras["p"]`` and the
     quasi-velocities ``ω = (V, F)`` in ``Trajectory.v``. For linear constraints the constraint
@@ -101,7 +101,7 @@ def mvm_ode_system(mvm: Any, subs: Mapping[Any, Any] | None = None, form: str = 
     ch = mvm.chart
     q, u = tuple(ch.q), tuple(ch.u)
     t = ch.t if ch.t is not None else sp.Symbol("t")
-    qdd, lamd = mvm.solve()
+    qdd, lamd = mvm.solution()
     lam = tuple(mvm.lam)
     states = q + u + lam
     rhs = tuple(u) + tuple(_sub(e, subs) for e in qdd) + tuple(_sub(e, subs) for e in lamd)
