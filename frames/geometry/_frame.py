@@ -29,14 +29,13 @@ from ..algebra import (
     as_int,
     as_matrix,
     canon,
-    canon_matrix,
     checkpoint,
     derivative,
-    domain_determinant,
+    determinant,
     entries,
-    exact_inverse,
     expect,
     is_zero,
+    solve_linear,
     structure_functions,
 )
 from ..algebra._zero import proved_full_rank, proved_nonsingular
@@ -49,7 +48,7 @@ __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
 
 
 def _determinant(M: sp.ImmutableMatrix) -> sp.Expr:
-    det = domain_determinant(M)
+    det = determinant(M)
     if det is None:  # entries with floats
         det = canon(M.det(method="bareiss"))
     return det
@@ -288,7 +287,7 @@ class Frame:
     @cached_property
     def coframe_matrix(self) -> sp.ImmutableMatrix:
         r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
-        return exact_inverse(self.matrix.T)
+        return solve_linear(self.matrix.T)
 
     def with_coframe(self, coframe: Any) -> Frame:
         r"""This frame, told its dual coframe ``Θ`` (rows ``θ^i``, ``Θ = (X^T)^{-1}``) instead of inverting it.
@@ -382,7 +381,7 @@ class Frame:
     @cached_property
     def u_in_v(self) -> sp.ImmutableMatrix:
         """``u^j = v^i X_i^j`` as a column, in terms of ``v``."""
-        return canon_matrix(self.matrix.T * sp.Matrix(self.v))
+        return canon(self.matrix.T * sp.Matrix(self.v))
 
     def on_constraint(self, m: int) -> dict[sp.Symbol, sp.Expr]:
         r"""The substitution ``v^a = 0`` (a = m+1..n) that restricts a function of ``(q, v)`` to C.
@@ -401,7 +400,7 @@ class Frame:
     @cached_property
     def v_in_u(self) -> sp.ImmutableMatrix:
         """``v^i = θ^i_j u^j`` as a column, in terms of ``u``."""
-        return canon_matrix(self.coframe_matrix * sp.Matrix(self.chart.u))
+        return canon(self.coframe_matrix * sp.Matrix(self.chart.u))
 
     def to_quasi(self, expr: object) -> sp.Expr:
         """Rewrite a function of ``(q, u)`` in ``(q, v)``: substitute ``u = X^T v``."""
@@ -469,7 +468,7 @@ class Frame:
         """Frame components ``Z^i = θ^i(Z)`` of a vector field."""
         expect(Z, VectorField, name="Frame.components_of: Z")
         self.chart.require_same(Z.chart, "Frame.components_of: Z")
-        return canon_matrix(self.coframe_matrix * Z.components)
+        return canon(self.coframe_matrix * Z.components)
 
     @classmethod
     def coordinate(cls, chart: Chart, v: str | Sequence[sp.Symbol] = "v") -> Frame:

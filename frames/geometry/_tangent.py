@@ -25,13 +25,11 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
-    canon_matrix,
     derivative,
     expect,
     is_zero,
     replace_atoms,
     tidy,
-    tidy_matrix,
 )
 from ..errors import ArgumentError, ChartMismatchError, FramesError, InvalidExpressionError
 from ._chart import Chart
@@ -54,7 +52,7 @@ def register_integrator(fn: Callable[..., Any]) -> None:
 
 def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
     """``n`` scalar expressions (strings never parsed; nan, oo, I refused) as a canonical column."""
-    return canon_matrix(as_exprs(x, name=what, length=n))
+    return canon(sp.Matrix(as_exprs(x, name=what, length=n)))
 
 
 # The class Frame (``_frame``, which imports this module) registers itself here for the type checks of
@@ -445,7 +443,7 @@ class SecondOrderField(Value):
 
     def simplified(self) -> SecondOrderField:
         """A copy with trig-simplified coefficients."""
-        return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)
+        return SecondOrderField(self.frame, tidy(self.Gamma), self.m, self.time_dependent)
 
     def __repr__(self) -> str:
         n = self.frame.dim

@@ -187,7 +187,7 @@ class ChetaevSystem(Value):
         eqs = list(self.residuals()) + [canon(self.kozlov.ddt(g)) for g in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
-        x = solve_linear(M, b, "ChetaevSystem.solve: lagrangian, constraints: Chetaev equations")
+        x = solve_linear(M, b, what="ChetaevSystem.solve: lagrangian, constraints: Chetaev equations")
         f = self._reduce if on_constraint else tidy
         n = len(self.acc)
         return sp.ImmutableMatrix([f(e) for e in x[:n]]), sp.ImmutableMatrix([f(e) for e in x[n:]])
@@ -431,7 +431,7 @@ class DisplacementClasses(Value):
         if any(x.free_symbols & set(unknowns) for x in M):
             raise ConstraintError(f"{what}: omega: the equations are not linear in {unknowns} (Ω depends on them)")
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
-        return sp.Matrix(solve_linear(M, b, f"{what}: the equations of motion"))
+        return sp.Matrix(solve_linear(M, b, what=f"{what}: the equations of motion"))
 
     def solve_A(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Accelerations and multipliers λ of (27) with ``d/dt g = 0``."""
@@ -479,9 +479,9 @@ class DisplacementClasses(Value):
         rho = mult = None
         if in_span:
             G = A * A.T
-            rho = sp.ImmutableMatrix(solve_linear(G, A * R.T, "PropositionTest: α αᵀ").T.applyfunc(S._reduce))
+            rho = sp.ImmutableMatrix(solve_linear(G, A * R.T, what="PropositionTest: α αᵀ").T.applyfunc(S._reduce))
             if with_gamma and g_in:
-                kap = solve_linear(G, A * sp.Matrix(self.gamma).T, "PropositionTest: α αᵀ").T.applyfunc(S._reduce)
+                kap = solve_linear(G, A * sp.Matrix(self.gamma).T, what="PropositionTest: α αᵀ").T.applyfunc(S._reduce)
                 mult = tuple(
                     tidy(sp.Add(*[self.mu[v] * rho[v, s] - self.mudot[v] * kap[v, s] for v in range(k)]))
                     for s in range(k)

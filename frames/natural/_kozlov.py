@@ -151,7 +151,7 @@ class KozlovEquations(Value):
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         try:
-            x = solve_linear(M, b, "lagrangian, constraints: Kozlov equations")
+            x = solve_linear(M, b, what="lagrangian, constraints: Kozlov equations")
         except RegularityError as exc:
             raise RegularityError(f"KozlovEquations.solve: {exc}") from exc
         n = len(self.acc)

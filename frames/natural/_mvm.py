@@ -37,11 +37,9 @@ from ..algebra import (
     as_matrix,
     canon,
     derivative,
-    exact_solve,
     is_zero,
-    linsolve_frozen,
+    solve_linear,
     tidy,
-    tidy_inverse,
 )
 from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ, index_pairs, n_exprs_on_TQ, prefix_symbols
 from ..dynamics._lagrangian import Lagrangian
@@ -103,7 +101,7 @@ def mvm_w_coordinate(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableMat
         n, n, lambda i, k: derivative(omegas[i], chart.q[k]) - chart.total_derivative(derivative(omegas[i], chart.u[k]))
     )
     # Gauss-Jordan with exact zero tests for pivots (LUsolve may pick a pivot that vanishes: nan)
-    W, _ = exact_solve(H, -Emat)
+    W = solve_linear(H, -Emat)
     return sp.ImmutableMatrix(W.applyfunc(tidy))
 
 
@@ -139,7 +137,7 @@ def mvm_w_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Imm
         raise ConstraintError(
             f"mvm_w_frame: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
         )
-    Xm = tidy_inverse(H).T  # rows X_i^j
+    Xm = solve_linear(H, tidy=True).T  # rows X_i^j
     timed = chart.t is not None and (any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c))
     u = sp.Matrix(chart.u)
     if not timed and all(is_zero(ci) for ci in c):
@@ -374,7 +372,7 @@ class ModifiedVakonomic(Value):
     @cached_property
     def X(self) -> sp.ImmutableMatrix:
         r"""Frame matrix (rows ``X_i^h``) dual to the linear part of (V, F): ``(H^{-1})^T``."""
-        return sp.ImmutableMatrix(tidy_inverse(sp.Matrix(self.H)).T)
+        return sp.ImmutableMatrix(solve_linear(sp.Matrix(self.H), tidy=True).T)
 
     @cached_property
     def frame(self) -> Frame:
@@ -519,9 +517,9 @@ class ModifiedVakonomic(Value):
         M, A, _, _ = self._blocks
         if is_zero(M.det(method="bareiss")):
             raise RegularityError(f"ModifiedVakonomic: lagrangian: the mass matrix {M.tolist()} is singular")
-        Mi = tidy_inverse(M)
+        Mi = solve_linear(M, tidy=True)
         S = (A * Mi * A.T).applyfunc(tidy)
-        Si = tidy_inverse(S)
+        Si = solve_linear(S, tidy=True)
         P = (Mi - Mi * A.T * Si * A * Mi).applyfunc(tidy)
         return Mi, Si, P
 
@@ -764,8 +762,8 @@ def ansatz2(
     P = (X * sp.Matrix(base.p)).applyfunc(canon)  # quasi-momenta P_i = X_i^h p_h
     # Theorem 1 (55a): (W^T p)(Y_β) = Σ_i P_i (Z Y_β)_i = 0 for the D basis Y_β = X_β (β ≥ m)
     eqs = [sp.expand(sum((P[i] * (Z.row(i) * X.row(b).T)[0] for i in range(n)), sp.S.Zero)) for b in range(m, n)]
-    sol = linsolve_frozen(eqs, zs)
-    if sol is None:
+    sol, _, inconsistent, _ = solve_linear(*sp.linear_eq_to_matrix(eqs, zs), unknowns=zs, method="sympy")
+    if inconsistent:
         raise ConstraintError("ansatz2: the conditions (34), (35) and Theorem 1 have no solution for W")
     W = (X.T * Z.xreplace(sol)).applyfunc(canon)
     params = sorted(set().union(*[e.free_symbols for e in W]) & set(zs), key=zs.index)
@@ -775,8 +773,9 @@ def ansatz2(
             raise ConstraintError(
                 f"ansatz2: {len(free)} preferred free entries but the family has {len(params)} parameters"
             )
-        sol2 = linsolve_frozen([W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)], params)
-        if sol2 is None:
+        conds = [W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)]
+        sol2, _, inconsistent, _ = solve_linear(*sp.linear_eq_to_matrix(conds, params), unknowns=params, method="sympy")
+        if inconsistent:
             raise ConstraintError(f"ansatz2: the entries {list(free)} cannot serve as the free functions")
         W = W.xreplace(sol2)
     else:
