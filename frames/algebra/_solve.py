@@ -371,7 +371,7 @@ def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.E
         ctx = RationalFunctions(list(gA) + list(gB), exp=True)
     except UnsupportedExpression:
         return _gauss_jordan(A, B)
-    x, det = ctx.solve(gA, gB)
+    x, det = _ratfunc_solve(ctx, gA, gB)
     back = {d: sub for sub, d in memo.items()}
     det = det.xreplace(back)
     if is_zero(det):

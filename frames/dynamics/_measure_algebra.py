@@ -90,7 +90,7 @@ class _RationalAlgebra(_ExprAlgebra):
             base = f.expr if isinstance(f, sp.Derivative) else f
             extra += [sp.Derivative(base, *[(x, k)]) for x in q if base.has(x) for k in range(1, 2 * self.ORDERS)]
         self.ctx = ctx = RationalFunctions(es + extra, exp=True)
-        gens = ctx.field.gens
+        gens = ctx.fractions.gens
         self.table = []
         for x in q:
             row = []
@@ -245,7 +245,7 @@ class _RationalAlgebra(_ExprAlgebra):
         ``sin``/``cos`` atoms whole, so ``θ`` inside them is not substituted twice); an exponential is a
         power of its generator ``exp(r/d)`` (``exp(2q) = exp(q)²``) and is written so before substituting.
         """
-        return tuple((self.ctx.to_expr(self.ctx.field(g)), self.number(v)) for g, v in point)
+        return tuple((self.ctx.to_expr(self.ctx.fractions(g)), self.number(v)) for g, v in point)
 
     def point_text(self, point: list[tuple[Any, Any]]) -> str:
         """The assignment ``generator = value`` of ``point`` in words (sin/cos pairs on the unit circle)."""
@@ -258,4 +258,4 @@ class _RationalAlgebra(_ExprAlgebra):
 
     def expr(self, f: Any) -> sp.Expr:
         # the normal form (reduced by sin² + cos² = 1 and cancelled once): obstructions often collapse there
-        return self.ctx.to_expr(self.ctx.normal(self.ctx.field.raw_new(f.num, f.den)))
+        return self.ctx.to_expr(self.ctx.normal(self.ctx.fractions.raw_new(f.num, f.den)))

@@ -44,7 +44,7 @@ def _in_ratfunc(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Terms 
         ctx = RationalFunctions([t for row in terms for t in row])
     except UnsupportedExpression:
         return None
-    var = [i for i, g in enumerate(ctx.field.gens) if _depends(ctx.to_expr(g), q)]
+    var = [i for i, g in enumerate(ctx.fractions.gens) if _depends(ctx.to_expr(g), q)]
     rows = []
     for row in terms:
         checkpoint()
@@ -115,7 +115,7 @@ def _sampled_solve(field: _Terms, n: int) -> tuple[list[sp.Expr], list[list[sp.E
         at = [(g, v) for g, v in point if g in var]
         values = [[(f.numer.subs(at), f.denom.subs(at)) for f in row] for row in fracs]
         if all(d for row in values for _, d in row):  # no pole at this point
-            samples += [[ctx.field(a) / ctx.field(d) for a, d in row] for row in values]
+            samples += [[ctx.fractions(a) / ctx.fractions(d) for a, d in row] for row in values]
         if len(samples) >= need:
             break
     try:

@@ -96,7 +96,7 @@ def _rank_by_minors(M: sp.MatrixBase) -> int | None:
         others = [i for i in range(M.rows) if i not in rows]
         if not others:
             return len(rows)
-        coeffs, _ = ctx.solve(G, M.extract(others, list(cols)).T)  # row i = Σ_a c_ai (row a) on the pivot columns
+        coeffs = solve_linear(G, M.extract(others, list(cols)).T)  # row i = Σ_a c_ai (row a) on the pivot columns
         for k, i in enumerate(others):
             checkpoint()
             for j in (j for j in range(M.cols) if j not in cols):  # ... and on the others too
