@@ -73,11 +73,7 @@ def is_large_tidy_form(e: sp.Expr) -> bool:
     return is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS
 
 
-@overload
-def canon(expr: sp.MatrixBase) -> sp.ImmutableMatrix: ...
-@overload
-def canon(expr: object) -> sp.Expr: ...
-def canon(expr: object) -> Any:
+def canon(expr: object) -> Any:  # an Expr, or an ImmutableMatrix for a matrix
     """Canonical rational form of ``expr`` (``cancel`` of the expression); of a matrix, entrywise (frozen).
 
     The result is :func:`sympy.cancel`'s, term for term, but computed in the polynomial ring
@@ -442,11 +438,7 @@ def _refuse_nan(e: sp.Expr, name: str) -> None:
         raise InvalidExpressionError(f"{name}: the expression is nan (undefined); nothing to simplify or test")
 
 
-@overload
-def tidy(expr: sp.MatrixBase) -> sp.ImmutableMatrix: ...
-@overload
-def tidy(expr: object) -> sp.Expr: ...
-def tidy(expr: object) -> Any:
+def tidy(expr: object) -> Any:  # an Expr, or an ImmutableMatrix for a matrix
     """Final-result simplification: ``cancel`` plus the Pythagorean identity when trig is present.
 
     A sympy matrix is tidied entrywise (and frozen).
