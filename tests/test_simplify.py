@@ -137,3 +137,29 @@ def test_is_zero_with_an_unevaluated_shifted_angle():
     # a shift that does not evaluate: sin(q2 + π/3) = sin q2 / 2 + √3 cos q2 / 2
     assert is_zero(sp.sin(q2 + sp.pi / 3) - sp.sin(q2) / 2 - sp.sqrt(3) * sp.cos(q2) / 2)
     assert is_zero(trig_normal(sp.cos(q2 + 1) ** 2 + sp.sin(q2 + 1) ** 2 * (sp.sin(q2) ** 2 + sp.cos(q2) ** 2) - 1))
+
+
+def test_canon_and_tidy_of_a_matrix_act_entrywise():
+    th, x = sp.symbols("theta x")
+    M = sp.Matrix([[sp.sin(th) ** 2 + sp.cos(th) ** 2, (x**2 - 1) / (x - 1)]])
+    assert fr.algebra.canon(M) == sp.ImmutableMatrix([[fr.algebra.canon(e) for e in M]])
+    assert fr.tidy(M) == sp.ImmutableMatrix([[1, x + 1]])
+
+
+def test_solve_linear_options():
+    """The inverse without ``b``, ``tidy``, the general solution with ``unknowns`` (both methods), refused options."""
+    th, x, y = sp.symbols("theta x y")
+    G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    assert solve_linear(G, tidy=True) == sp.ImmutableMatrix(G.T)
+    A, b = sp.Matrix([[1, 1], [2, 2]]), sp.Matrix([th, 2 * th])
+    for method in ("rational", "sympy"):
+        sol, free, conds, _ = solve_linear(A, b, unknowns=[x, y], method=method)
+        assert free == (y,) and not conds and is_zero(sol[x] - (th - y))
+    _, _, conds, _ = solve_linear(A, sp.Matrix([th, 0]), unknowns=[x, y], method="sympy")
+    assert conds
+    with pytest.raises(fr.OptionError):
+        solve_linear(G, method="gauss")
+    with pytest.raises(fr.OptionError):
+        solve_linear(G, sp.Matrix([1, 0]), det=True, method="tree")
+    with pytest.raises(fr.InvalidExpressionError):
+        solve_linear(A[:1, :], sp.Matrix([1]))
