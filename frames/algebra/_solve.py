@@ -134,7 +134,7 @@ def solve_linear(
     [  0, 1/theta]])
     >>> x, y = sp.symbols("x y")
     >>> solve_linear(sp.Matrix([[1, 1]]), sp.Matrix([th]), unknowns=[x, y])
-    ({x: theta - y, y: y}, (y,), (), ())
+    ({y: y, x: theta - y}, (y,), (), ())
     """
     name = what or "solve_linear"
     if method not in METHODS:
