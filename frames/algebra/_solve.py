@@ -357,7 +357,7 @@ def _constant_pivot_elimination(
 
 
 def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
-    """:func:`exact_solve` for entries outside :class:`RationalFunctions` (radicals, ``log`` …).
+    """:func:`solve_linear` for entries outside :class:`RationalFunctions` (radicals, ``log`` …).
 
     Each sub-expression the ring cannot represent becomes an independent generator (as in :func:`canon`) and
     the system is solved in the ring. A solution of the generic system is a solution of the given one where
@@ -382,7 +382,7 @@ def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.E
 def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
     """Gauss–Jordan elimination on sympy expressions, :func:`canon` after every step.
 
-    The fallback of :func:`exact_solve` for entries outside :class:`RationalFunctions`
+    The fallback of :func:`solve_linear` for entries outside :class:`RationalFunctions`
     (floats, radicals, ``exp`` …); pivots are decided by :func:`is_zero`.
     """
     n = A.rows
