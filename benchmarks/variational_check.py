@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import frames as fr
 from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
-from frames.algebra import _field as _simplify  # RationalFunctions, UnsupportedExpression
+from frames.algebra import _ratfunc as _simplify  # RationalFunctions, UnsupportedExpression
 from frames.algebra import is_zero, tidy
 from frames.natural import from_dynamic, to_dynamic
 

@@ -485,7 +485,7 @@ ROWS = [
     ("tidy-nan", lambda: fr.tidy(sp.nan), E, r"^tidy: expr: the expression is nan"),
     ("tidy-float-nan", lambda: fr.tidy(float("nan")), E, r"^tidy: expr: the expression is nan"),
     ("tidy-list", lambda: fr.tidy([x]), E, r"^tidy: expr: expected a sympy expression"),
-    ("tidy-matrix", lambda: fr.tidy(sp.ImmutableMatrix([x])), E, r"^tidy: expr: .*not a scalar"),
+    ("tidy-array", lambda: fr.tidy(sp.Array([x])), E, r"^tidy: expr: .*not a scalar"),  # a matrix: entrywise
     ("is_zero-injection", lambda: fr.is_zero(INJ), E, r"^is_zero: expr: got the string"),
     ("is_zero-none", lambda: fr.is_zero(None), E, r"^is_zero: expr: expected an expression"),
     ("is_zero-bool", lambda: fr.is_zero(False), E, r"^is_zero: expr: expected an expression"),

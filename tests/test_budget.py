@@ -144,13 +144,13 @@ def test_cli_analyze_budget_exit_3_names_the_step_and_prints_progress(capsys):
     assert main(["analyze", "knife-edge", "--budget", "inf", "--no-progress", "--only", "chart"]) == 0
 
 
-def test_budgeted_step_opens_a_budget_only_when_asked():
-    from frames.algebra import budgeted_step, current_budget
+def test_step_opens_a_budget_only_when_asked():
+    from frames.algebra import current_budget, step
 
-    with budgeted_step("alone"):
+    with step("alone"):
         assert current_budget() is None
     seen: list[str] = []
-    with budgeted_step("outer", 30, progress=seen.append):
+    with step("outer", budget=30, progress=seen.append):
         assert current_budget() is not None and current_budget().current == "outer"
     assert seen == ["outer"]
 

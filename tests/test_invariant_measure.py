@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import frames as fr
 from frames import strategies as fst
 from frames.dynamics._measure import _ratint_primitive
-from frames.dynamics._measure_linear import _linear_rows_field, _rref_small, _rref_solve
+from frames.dynamics._measure_linear import _linear_rows_ratfunc, _rref_small, _rref_solve
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -283,7 +283,7 @@ def _symbolic(nh, **kw):
 
     with (
         mock.patch.object(_measure, "POINTWISE_TERMS", float("inf")),
-        mock.patch.object(_measure._FieldAlgebra, "LARGE_TERMS", float("inf")),
+        mock.patch.object(_measure._RationalAlgebra, "LARGE_TERMS", float("inf")),
     ):
         return fr.invariant_measure(nh, **kw)
 
@@ -297,7 +297,7 @@ def _closedness_at_points(nh, **kw):
 
     with (
         mock.patch.object(_measure, "POINTWISE_TERMS", float("inf")),
-        mock.patch.object(_measure._FieldAlgebra, "LARGE_TERMS", -1),
+        mock.patch.object(_measure._RationalAlgebra, "LARGE_TERMS", -1),
     ):
         return fr.invariant_measure(nh, **kw)
 
@@ -488,7 +488,7 @@ def test_the_ansatz_equations_solved_on_independent_rows_equal_the_full_eliminat
         [-a * q**2, sp.S.Zero, a * q**2, a * q**2],
         [-a * q, sp.S.Zero, a * q, a * q],
     ]
-    table = _linear_rows_field(terms, (q,))
+    table = _linear_rows_ratfunc(terms, (q,))
     fast = _rref_solve(table, 3)
     full = _rref_small([[table.ctx.to_expr(p) for p in r] for r in table.rows], 3)
     assert fast is not None and full is not None
@@ -496,5 +496,5 @@ def test_the_ansatz_equations_solved_on_independent_rows_equal_the_full_eliminat
     assert fast[1] == full[1]
     assert fast[0][0] == a + b and len(fast[1]) == 1
     # an inconsistent system: no solution either way
-    bad = _linear_rows_field([[sp.S.One, sp.S.Zero, sp.S.Zero, sp.S.Zero], *terms], (q,))
+    bad = _linear_rows_ratfunc([[sp.S.One, sp.S.Zero, sp.S.Zero, sp.S.Zero], *terms], (q,))
     assert _rref_solve(bad, 3) is None

@@ -1,6 +1,6 @@
 """The exact linear algebra and normal forms of ``frames.algebra`` (the engine under every field).
 
-``exact_solve`` works fraction-free over a polynomial ring with sin² + cos² = 1 (DomainMatrix);
+``solve_linear`` works fraction-free over a polynomial ring with sin² + cos² = 1 (DomainMatrix);
 it is checked against the expression-level Gauss–Jordan fallback, against substitution back
 into ``G x = b``, and against numbers.
 """
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import RationalFunctions, exact_inverse, exact_solve, is_zero, solve_linear, trig_normal
+from frames.algebra import RationalFunctions, is_zero, solve_linear, trig_normal
 from frames.algebra._solve import _gauss_jordan
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -43,9 +43,9 @@ def invertible_systems(draw):
 
 @SETTINGS
 @given(invertible_systems())
-def test_exact_solve_solves_and_agrees_with_gauss_jordan(sys_):
+def test_solve_linear_solves_and_agrees_with_gauss_jordan(sys_):
     _ch, G, b = sys_
-    x, det = exact_solve(G, b)
+    x, det = solve_linear(G, b, det=True)
     assert all(is_zero(e) for e in G * x - b)
     xg, detg = _gauss_jordan(sp.Matrix(G), sp.Matrix(b))
     assert all(is_zero(e) for e in x - xg)
@@ -58,17 +58,17 @@ def test_singular_only_by_pythagoras_is_detected():
     """det = sin² − (1 − cos²) vanishes only through sin² + cos² = 1: reported singular."""
     th = sp.Symbol("theta")
     G = sp.Matrix([[sp.sin(th) ** 2, 1 - sp.cos(th) ** 2], [1, 1]])
-    with pytest.raises(ZeroDivisionError, match=r"sin² \+ cos² = 1"):
-        exact_solve(G, sp.Matrix([1, 0]))
-    with pytest.raises(ZeroDivisionError):
-        exact_inverse(sp.Matrix([[1, 2], [2, 4]]))
+    with pytest.raises(fr.RegularityError, match=r"sin² \+ cos² = 1"):
+        solve_linear(G, sp.Matrix([1, 0]))
+    with pytest.raises(fr.RegularityError):
+        solve_linear(sp.Matrix([[1, 2], [2, 4]]))
 
 
 def test_solve_linear_names_the_singular_matrix():
     th = sp.Symbol("theta")
     G = sp.Matrix([[sp.sin(th) ** 2 + sp.cos(th) ** 2 - 1]])
     with pytest.raises(fr.RegularityError, match=r"my system.*singular"):
-        solve_linear(G, sp.Matrix([1]), "my system")
+        solve_linear(G, sp.Matrix([1]), what="my system")
 
 
 def test_undefined_functions_are_generators():
@@ -76,7 +76,7 @@ def test_undefined_functions_are_generators():
     t = sp.Symbol("t")
     B = sp.Function("B0")(t)
     G = sp.Matrix([[B, B.diff(t)], [1, sp.cos(t)]])
-    x, det = exact_solve(G, sp.Matrix([0, 1]))
+    x, det = solve_linear(G, sp.Matrix([0, 1]), det=True)
     assert is_zero(det - (B * sp.cos(t) - B.diff(t)))
     assert all(is_zero(e) for e in G * x - sp.Matrix([0, 1]))
 
@@ -84,9 +84,9 @@ def test_undefined_functions_are_generators():
 def test_radicals_fall_back_to_expression_elimination():
     """sqrt(2)² = 2 is a relation the polynomial ring does not know: the fallback decides singularity."""
     r = sp.sqrt(2)
-    with pytest.raises(ZeroDivisionError):
-        exact_solve(sp.Matrix([[r, 1], [2, r]]), sp.Matrix([1, 0]))
-    x, _ = exact_solve(sp.Matrix([[r, 1], [1, r]]), sp.Matrix([1, 0]))
+    with pytest.raises(fr.RegularityError):
+        solve_linear(sp.Matrix([[r, 1], [2, r]]), sp.Matrix([1, 0]))
+    x = solve_linear(sp.Matrix([[r, 1], [1, r]]), sp.Matrix([1, 0]))
     assert is_zero(x[0] - r) and is_zero(x[1] + 1)
 
 
@@ -118,9 +118,9 @@ def test_constant_pivot_path_inverts_unipotent_frames(data):
     U = sp.Matrix(n, n, lambda i, j: 1 if i == j else (0 if i > j else data.draw(fst.functions_on_Q(ch, max_terms=2))))
     perm = data.draw(st.permutations(range(n)))
     G = sp.Matrix([U.row(p) for p in perm])
-    Ginv = exact_inverse(G)
+    Ginv = solve_linear(G)
     assert all(is_zero(e) for e in G * Ginv - sp.eye(n))
-    _, det = exact_solve(G, sp.zeros(n, 1))
+    _, det = solve_linear(G, sp.zeros(n, 1), det=True)
     assert det == sp.Matrix(sp.eye(n).permute(perm, orientation="rows")).det()
 
 
@@ -137,3 +137,29 @@ def test_is_zero_with_an_unevaluated_shifted_angle():
     # a shift that does not evaluate: sin(q2 + π/3) = sin q2 / 2 + √3 cos q2 / 2
     assert is_zero(sp.sin(q2 + sp.pi / 3) - sp.sin(q2) / 2 - sp.sqrt(3) * sp.cos(q2) / 2)
     assert is_zero(trig_normal(sp.cos(q2 + 1) ** 2 + sp.sin(q2 + 1) ** 2 * (sp.sin(q2) ** 2 + sp.cos(q2) ** 2) - 1))
+
+
+def test_canon_and_tidy_of_a_matrix_act_entrywise():
+    th, x = sp.symbols("theta x")
+    M = sp.Matrix([[sp.sin(th) ** 2 + sp.cos(th) ** 2, (x**2 - 1) / (x - 1)]])
+    assert fr.algebra.canon(M) == sp.ImmutableMatrix([[fr.algebra.canon(e) for e in M]])
+    assert fr.tidy(M) == sp.ImmutableMatrix([[1, x + 1]])
+
+
+def test_solve_linear_options():
+    """The inverse without ``b``, ``tidy``, the general solution with ``unknowns`` (both methods), refused options."""
+    th, x, y = sp.symbols("theta x y")
+    G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    assert solve_linear(G, tidy=True) == sp.ImmutableMatrix(G.T)
+    A, b = sp.Matrix([[1, 1], [2, 2]]), sp.Matrix([th, 2 * th])
+    for method in ("rational", "sympy"):
+        sol, free, conds, _ = solve_linear(A, b, unknowns=[x, y], method=method)
+        assert free == (y,) and not conds and is_zero(sol[x] - (th - y))
+    _, _, conds, _ = solve_linear(A, sp.Matrix([th, 0]), unknowns=[x, y], method="sympy")
+    assert conds
+    with pytest.raises(fr.OptionError):
+        solve_linear(G, method="gauss")
+    with pytest.raises(fr.OptionError):
+        solve_linear(G, sp.Matrix([1, 0]), det=True, method="tree")
+    with pytest.raises(fr.InvalidExpressionError):
+        solve_linear(A[:1, :], sp.Matrix([1]))

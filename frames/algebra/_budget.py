@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 from ..errors import BudgetExceededError, OptionError
 
-__all__ = ["Budget", "budget", "budgeted", "budgeted_step", "checkpoint", "current_budget", "step"]
+__all__ = ["Budget", "budget", "budgeted", "checkpoint", "current_budget", "step"]
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
@@ -105,8 +105,33 @@ def checkpoint() -> None:
 
 
 @contextlib.contextmanager
-def step(name: str) -> Iterator[None]:
-    """Name the step that runs inside the block; report it to the budget's progress callback."""
+def step(name: str, *, budget: float | None = None, progress: Callable[[str], Any] | None = None) -> Iterator[None]:
+    """The block is the step ``name``: reported to the budget's progress callback, named by a spent budget.
+
+    Parameters
+    ----------
+    name : str
+        The step's name.
+    budget : float, optional
+        Open a new budget of this many seconds for the block (inside the open one, if any).
+    progress : callable, optional
+        Called with the name of every step started inside the block (a new budget of ``math.inf``
+        seconds when ``budget`` is not given).
+
+    With neither, the step runs under the budget already open, if any. This is what the
+    ``budget=``/``progress=`` arguments of the library's long computations do (:func:`budgeted`).
+    """
+    if budget is None and progress is None:
+        with _step(name):
+            yield
+        return
+    with _budget(math.inf if budget is None else budget, progress=progress), _step(name):
+        yield
+
+
+@contextlib.contextmanager
+def _step(name: str) -> Iterator[None]:
+    """:func:`step` under the budget already open."""
     if not isinstance(name, str):
         raise OptionError(f"step: name must be a str, got {name!r}")
     if _publish is not None:
@@ -165,23 +190,7 @@ def budget(seconds: float | None, *, progress: Callable[[str], Any] | None = Non
         _CURRENT.reset(token)
 
 
-@contextlib.contextmanager
-def budgeted_step(
-    name: str, seconds: float | None = None, progress: Callable[[str], Any] | None = None
-) -> Iterator[None]:
-    """The block is the step ``name``, under a new budget of ``seconds`` if given.
-
-    This is what the ``budget=``/``progress=`` arguments of the library's long computations
-    (``VakonomicSystem.field``, ``theorem1``, ``find_sections``, ``analyze`` …) do: with
-    ``seconds=None`` and no ``progress`` the step runs under the budget already open, if any.
-    """
-    if seconds is None and progress is None:
-        with step(name):
-            yield
-        return
-    with budget(math.inf if seconds is None else seconds, progress=progress), step(name):
-        yield
-
+_budget = budget  # the argument ``budget`` of step shadows the function there
 
 _BUDGET_DOC = """
         budget : float, optional (keyword only)
@@ -198,7 +207,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def budgeted(name: str) -> Callable[[_F], _F]:
     """Give a long computation the keyword-only arguments ``budget=`` and ``progress=``.
 
-    The decorated call runs as :func:`budgeted_step` ``(name, budget, progress)``: it is the step
+    The decorated call runs as :func:`step` ``(name, budget=budget, progress=progress)``: it is the step
     ``name`` of the open budget, under a new budget when ``budget`` is given, reporting its steps to
     ``progress`` when that is given. The two arguments are added to the signature and documented.
     """
@@ -210,7 +219,7 @@ def budgeted(name: str) -> Callable[[_F], _F]:
         def wrapper(
             *args: Any, budget: float | None = None, progress: Callable[[str], Any] | None = None, **kw: Any
         ) -> Any:
-            with budgeted_step(name, budget, progress):
+            with step(name, budget=budget, progress=progress):
                 return fn(*args, **kw)
 
         sig = inspect.signature(fn)

@@ -268,7 +268,7 @@ def flint_solve_den(A: list[list[Any]], B: list[list[Any]]) -> tuple[list[list[A
     for c in range(n):
         rows = [r for r in range(c, n) if not M[r][c].is_zero()]
         if not rows:
-            raise ZeroDivisionError("exact_solve: singular matrix")
+            raise ZeroDivisionError("solve_linear: singular matrix")
         r = min(rows, key=lambda i: len(M[i][c]))
         if r != c:
             M[c], M[r] = M[r], M[c]

@@ -27,10 +27,10 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import ring
 
 from ._budget import checkpoint
-from ._field import RationalFunctions
 from ._lattice import UnsupportedExpression, trig_parts
 from ._normal import op_count
 from ._poly import poly_expr
+from ._ratfunc import RationalFunctions
 
 __all__ = ["harmonic_form"]
 

@@ -10,9 +10,8 @@ a trigonometric simplification only when the cheap test is inconclusive.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, overload
 
 import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
@@ -21,8 +20,9 @@ from sympy.polys.polyutils import _sort_gens
 from ..errors import InvalidExpressionError, UndecidedError
 from ._budget import checkpoint
 from ._coerce import as_expr
-from ._field import RationalFunctions, UnsupportedExpression, is_known_tidy
+from ._convert import is_known_tidy
 from ._poly import cancel, poly_expr
+from ._ratfunc import RationalFunctions, UnsupportedExpression
 from ._scan import _scan_all
 from ._zero import _representable, decide_zero
 
@@ -32,18 +32,7 @@ RING_CANCEL_OPS = 400
 #: (pure functions of an immutable argument; the sections of a report test the same expressions repeatedly)
 CACHE_SIZE = 2048
 
-__all__ = [
-    "canon",
-    "canon_element",
-    "canon_matrix",
-    "entries",
-    "is_zero",
-    "op_count",
-    "ring_is_zero",
-    "tidy",
-    "tidy_matrix",
-    "trig_normal",
-]
+__all__ = ["canon", "canon_element", "entries", "is_zero", "op_count", "tidy", "trig_normal"]
 
 
 def op_count(expr: sp.Basic, limit: int | None = None) -> int:
@@ -84,8 +73,8 @@ def is_large_tidy_form(e: sp.Expr) -> bool:
     return is_known_tidy(e) and op_count(e, RING_CANCEL_OPS) > RING_CANCEL_OPS
 
 
-def canon(expr: object) -> sp.Expr:
-    """Canonical rational form of ``expr`` (``cancel`` of the expression).
+def canon(expr: object) -> Any:  # an Expr, or an ImmutableMatrix for a matrix
+    """Canonical rational form of ``expr`` (``cancel`` of the expression); of a matrix, entrywise (frozen).
 
     The result is :func:`sympy.cancel`'s, term for term, but computed in the polynomial ring
     ``QQ[x, sin a, cos a, f(t), …]``: numerator and denominator are built without gcds, cancelled
@@ -102,6 +91,8 @@ def canon(expr: object) -> sp.Expr:
     >>> canon((x**2 - 1) / (x - 1) + sp.sin(th) / (2 * x))
     (2*x**2 + 2*x + sin(theta))/(2*x)
     """
+    if isinstance(expr, sp.MatrixBase):
+        return sp.ImmutableMatrix(sp.Matrix(expr).applyfunc(canon))
     checkpoint()
     e = sp.sympify(expr, strict=True)  # internal values only: strict refuses strings (never parsed)
     if isinstance(e, sp.NDimArray | sp.MatrixBase):
@@ -153,7 +144,7 @@ def _canon_outside(e: sp.Expr) -> sp.Expr:
     sympy's ``expand``/``cancel``.
     """
     memo: dict[sp.Expr, sp.Expr] = {}
-    generic = generic_form(e, memo)
+    generic = canon_generator_form(e, memo)
     if not memo:
         return sp.expand(e) if not _has_denominator(e) else sp.cancel(e)
     try:
@@ -163,9 +154,15 @@ def _canon_outside(e: sp.Expr) -> sp.Expr:
     return out.xreplace({d: sub for sub, d in memo.items()})
 
 
-def generic_form(e: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
+def canon_generator_form(e: sp.Expr, memo: dict[sp.Expr, sp.Expr]) -> sp.Expr:
     """``e`` with each sub-expression the ring cannot represent replaced by its generator (a symbol), recorded
-    in ``memo`` (sub-expression → symbol); see :func:`_canon_outside`."""
+    in ``memo`` (sub-expression → symbol); see :func:`_canon_outside`.
+
+    The form :func:`canon` and the solves work on: the generator of a sub-expression is the same symbol in
+    every call (so that ``canon`` is a function of its argument), radicands and function arguments are in
+    ``canon``'s form, floats stay (the ring then refuses them). The zero test's twin,
+    :func:`frames.algebra._zero.zero_test_form`, differs on purpose: fresh generators, radicands in the
+    ring's normal form so that ``g**q = P`` is used, constant shifts of angles expanded, floats opaque."""
     return _generic(e, memo, {})
 
 
@@ -390,7 +387,7 @@ def _evaluate_shifts(e: sp.Expr) -> sp.Expr:
     return e.xreplace(rep) if rep else e
 
 
-def _field_normal(e: sp.Expr) -> sp.Expr | None:
+def _ratfunc_normal(e: sp.Expr) -> sp.Expr | None:
     """The normal form of ``e`` in the field :class:`RationalFunctions` of its generators, or None outside it."""
     try:
         ctx = RationalFunctions([e], exp=True)
@@ -406,12 +403,12 @@ def _trig_normal(e: sp.Expr) -> sp.Expr:
     if shifted != e:
         return trig_normal(shifted)
     # the field QQ(x, sin a, cos a, exp r, f(t)): reduce and cancel there, no expression-level cancel
-    out = _field_normal(e)
+    out = _ratfunc_normal(e)
     if out is not None:
         return out
     memo: dict[sp.Expr, sp.Expr] = {}
-    generic = generic_form(e, memo)  # radicals, log …: generators of their own (see _canon_outside)
-    if memo and (out := _field_normal(generic)) is not None:
+    generic = canon_generator_form(e, memo)  # radicals, log …: generators of their own (see _canon_outside)
+    if memo and (out := _ratfunc_normal(generic)) is not None:
         return out.xreplace({d: sub for sub, d in memo.items()})
     e = canon(e)
     args = _trig_args(e)
@@ -441,14 +438,18 @@ def _refuse_nan(e: sp.Expr, name: str) -> None:
         raise InvalidExpressionError(f"{name}: the expression is nan (undefined); nothing to simplify or test")
 
 
-def tidy(expr: object) -> sp.Expr:
+def tidy(expr: object) -> Any:  # an Expr, or an ImmutableMatrix for a matrix
     """Final-result simplification: ``cancel`` plus the Pythagorean identity when trig is present.
+
+    A sympy matrix is tidied entrywise (and frozen).
 
     Raises
     ------
     InvalidExpressionError
-        If ``expr`` is a string (never parsed), ``None``, a boolean, a matrix, not an expression, or nan.
+        If ``expr`` is a string (never parsed), ``None``, a boolean, not an expression, or nan.
     """
+    if isinstance(expr, sp.MatrixBase):
+        return sp.ImmutableMatrix(sp.Matrix(expr).applyfunc(tidy))
     e = _scalar_arg(expr, "tidy: expr")
     if is_large_tidy_form(e):
         return e  # a large ring normal form (reduced, cancelled): converting it back and forth changes nothing
@@ -469,7 +470,11 @@ def _tidy(e: sp.Expr) -> sp.Expr:
     return e
 
 
-def is_zero(expr: object) -> bool:
+@overload
+def is_zero(expr: object, *, ring_only: Literal[False] = False) -> bool: ...
+@overload
+def is_zero(expr: object, *, ring_only: bool) -> bool | None: ...
+def is_zero(expr: object, *, ring_only: bool = False) -> bool | None:
     """Exact test for an identically vanishing expression: sound and complete on the library's class.
 
     The class: rational functions over QQ of symbols, undefined functions, and ``sin``, ``cos``, ``tan``,
@@ -480,6 +485,11 @@ def is_zero(expr: object) -> bool:
     sub-expressions are made independent generators (a zero there is exact) and a nonzero value at a
     rational point, to 30 digits, proves the expression nonzero; otherwise the test is undecided and raises.
     No ``sympy.simplify``. :func:`decide_zero` gives the same answer with its certificate.
+
+    With ``ring_only=True`` the test is made in ``QQ[x, sin a, cos a, exp r, f(t)]/(sin² + cos² − 1)`` only:
+    the answer is None outside that ring (radicals, floats, other functions: the caller decides by other
+    means), never :class:`UndecidedError`. The decision is the one ``is_zero`` remembers, so asking both
+    costs one reduction.
 
     Raises
     ------
@@ -497,7 +507,11 @@ def is_zero(expr: object) -> bool:
     True
     >>> is_zero(sp.cos(2 * a) - sp.cos(a) ** 2), is_zero(sp.tan(a) - sp.sin(a) / sp.cos(a))
     (False, True)
+    >>> is_zero(sp.sqrt(a), ring_only=True) is None
+    True
     """
+    if ring_only:
+        return _ring_only_is_zero(expr)
     e = _scalar_arg(expr, "is_zero: expr")
     if e == 0:
         return True
@@ -522,27 +536,9 @@ def _outside_is_zero(e: sp.Expr) -> bool:
     return decision.is_zero
 
 
-def ring_is_zero(expr: object) -> bool | None:
-    """Exact zero test in ``QQ[x, sin a, cos a, exp r, f(t)]/(sin² + cos² − 1)``, None outside that ring.
-
-    Sound and complete: the ring's generators are independent (arguments on a lattice basis), so a False
-    answer is exact. None means the expression has radicals, floats or other functions, and the caller
-    decides by other means. The decision is the one :func:`is_zero` remembers, so asking both costs
-    one reduction.
-
-    Raises
-    ------
-    InvalidExpressionError
-        If ``expr`` is not a scalar expression (see :func:`is_zero`).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> x = sp.Symbol("x")
-    >>> ring_is_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1), ring_is_zero(x), ring_is_zero(sp.sqrt(x))
-    (True, False, None)
-    """
-    e = _scalar_arg(expr, "ring_is_zero: expr")
+def _ring_only_is_zero(expr: object) -> bool | None:
+    """:func:`is_zero` with ``ring_only=True``."""
+    e = _scalar_arg(expr, "is_zero: expr")
     if e == 0:
         return True
     if e.is_Atom or e.is_number:
@@ -564,16 +560,6 @@ def _ring_is_zero(e: sp.Expr) -> bool | None:
     except UnsupportedExpression:
         return None
     return ctx.vanishes(ctx.from_expr(e).numer)
-
-
-def canon_matrix(m: Iterable[object] | sp.MatrixBase) -> sp.ImmutableMatrix:
-    """Apply :func:`canon` entrywise and freeze."""
-    return sp.ImmutableMatrix(sp.Matrix(m).applyfunc(canon))
-
-
-def tidy_matrix(m: sp.MatrixBase) -> sp.ImmutableMatrix:
-    """Apply :func:`tidy` entrywise and freeze."""
-    return sp.ImmutableMatrix(sp.Matrix(m).applyfunc(tidy))
 
 
 def entries(a: sp.NDimArray | sp.MatrixBase) -> list[sp.Expr]:

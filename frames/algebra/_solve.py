@@ -1,20 +1,19 @@
-r"""The one family of exact linear solves.
+r"""The exact linear solver: :func:`solve_linear` and the algorithms it selects.
 
-Every linear system of the library goes through this module:
+Every linear system of the library goes through :func:`solve_linear`. Its options select:
 
-* :func:`exact_solve` ``(G, b) -> (x, det G)`` — the engine: elimination in
-  :class:`~frames.algebra.RationalFunctions` (constant pivots first, fraction-free
-  otherwise), with an expression-level Gauss–Jordan fallback;
-* :func:`exact_inverse` — ``exact_solve(M, I)``; :func:`tidy_inverse` tidies the entries;
-* :func:`solve_linear` — ``exact_solve`` raising :class:`~frames.RegularityError` that
-  names the singular matrix (Hessians, Schur complements); :func:`solve_affine` — the same for a
-  right-hand side affine in some symbols (multipliers), one elimination without them;
-* :func:`solve_rational` — the same over sympy's sparse rational-function domain, for
-  systems with many transcendental atoms (transformation rules);
-* :func:`solve_linear_general` — the general solution of an under- or over-determined
-  system: free unknowns, existence conditions, pivots (the Cartan-form method);
-* :func:`solve_exact`, :func:`linsolve_frozen` — the independent solvers used by the
-  cross-checks against ``sympy.physics.mechanics`` and the MVM's ansatz search.
+* the default — elimination in :class:`~frames.algebra.RationalFunctions` (:func:`_ratfunc_solve`:
+  constant pivots first, fraction-free otherwise, one cancellation per entry), sub-expressions outside the
+  field as independent generators (:func:`_solve_outside`), floats by Gauss–Jordan on expressions
+  (:func:`_gauss_jordan`); ``b`` omitted gives the inverse, ``det=True`` the determinant too;
+* ``method="domain"`` — outside the field, sympy's polynomial domain with the atoms frozen as generators,
+  fraction-free (:func:`_domain_solve`): systems with many transcendental atoms;
+* ``method="tree"`` — elimination on expression trees, no normal forms (:func:`frames.algebra._tree._tree_solve`);
+* ``affine_in=`` — a right-hand side affine in some symbols (multipliers): one elimination without them,
+  the columns combined in the ring (:func:`tidy_affine`);
+* ``unknowns=`` — the general solution of an under- or over-determined system (:mod:`frames.algebra._solve_general`).
+
+:func:`cramer_size_bound` bounds the size of a solution before solving.
 """
 
 from __future__ import annotations
@@ -28,25 +27,195 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
-from ..errors import InvalidExpressionError, RegularityError
+from ..errors import InvalidExpressionError, OptionError, RegularityError
 from ._budget import checkpoint
-from ._field import RationalFunctions, UnsupportedExpression
-from ._flint import flint_product
-from ._normal import canon, generic_form, is_large_tidy_form, is_zero, tidy
+from ._flint import flint_normal, flint_product, flint_solve_den
+from ._normal import canon, canon_generator_form, is_large_tidy_form, is_zero, tidy
+from ._poly import _Canceller, cancel_coprime, exact_domain, lcm
+from ._ratfunc import RationalFunctions, UnsupportedExpression
+from ._solve_general import _general_solution
+from ._tree import _tree_solve
 
-__all__ = [
-    "cramer_size_bound",
-    "exact_inverse",
-    "exact_solve",
-    "linsolve_frozen",
-    "solve_affine",
-    "solve_exact",
-    "solve_linear",
-    "solve_linear_general",
-    "solve_rational",
-    "tidy_affine",
-    "tidy_inverse",
-]
+__all__ = ["cramer_size_bound", "solve_linear", "tidy_affine"]
+
+#: the algorithms :func:`solve_linear` selects by ``method``
+METHODS = ("rational", "domain", "tree", "sympy")
+
+
+def solve_linear(
+    A: Any,
+    b: Any = None,
+    *,
+    what: str | None = None,
+    method: str = "rational",
+    det: bool = False,
+    tidy: bool = False,
+    affine_in: Sequence[sp.Symbol] = (),
+    unknowns: Sequence[sp.Symbol] | None = None,
+    groups: Sequence[int] | None = None,
+) -> Any:
+    r"""Solve ``A x = b`` exactly: the library's one linear solver.
+
+    Parameters
+    ----------
+    A : Matrix
+        The matrix of the system: square, unless ``unknowns`` is given.
+    b : Matrix, optional
+        The right-hand side (one or more columns). Omitted: the identity, so the result is ``A⁻¹``.
+    what : str, optional
+        Names the system in the error raised when ``A`` is singular (the message then also gives
+        ``A`` and its rank, which costs a rank computation).
+    method : {"rational", "domain", "tree", "sympy"}, default "rational"
+        ``"rational"``: elimination in :class:`~frames.algebra.RationalFunctions` (the field
+        ``QQ(x, sin a, cos a, exp r, f(t), …)`` modulo ``sin² + cos² − 1``): Gauss–Jordan while every
+        column has a constant pivot (frames), otherwise fraction-free over the polynomial ring, numerators
+        and determinant reduced before one cancellation per entry. Sub-expressions outside the field
+        (radicals, ``log``) are independent generators, the determinant then decided by
+        :func:`~frames.algebra.is_zero` with them put back; floats go to Gauss–Jordan on expressions with
+        :func:`~frames.algebra.canon` after every step.
+        ``"domain"``: the field when every entry is in it, otherwise sympy's polynomial domain with the
+        transcendental atoms frozen as generators, fraction-free (``DomainMatrix.solve_den``), one
+        cancellation per entry (systems with many atoms outside the field, transformation rules).
+        ``"tree"``: elimination on the expression trees without normal forms (the fast path): the pivots
+        are chosen at a rational point where each is far from zero, so each is a nonzero function; the
+        result is exact but not canonical, and ``None`` when no point shows every pivot far from zero
+        (``A`` may be singular: decide by another method).
+        ``"sympy"`` (with ``unknowns``): :func:`sympy.linsolve` with the function atoms frozen as symbols,
+        an independent solver for cross-checks.
+    det : bool, default False
+        Also return ``det A``: the result is ``(x, det A)`` (methods ``"rational"`` only).
+    tidy : bool, default False
+        :func:`~frames.algebra.tidy` the entries of the solution (a diagonal ``A`` without ``b`` is inverted
+        entrywise). With ``unknowns``: ``tidy`` after every row operation instead of ``canon``.
+    affine_in : sequence of Symbol, optional
+        Symbols ``c_k`` in which ``b = b_0 + Σ_k c_k b_k`` is affine and that ``A`` does not involve (a
+        single column ``b``): one elimination of ``[b_0 | b_1 …]`` without them, the columns combined in the
+        ring at the end (:func:`tidy_affine`). The entries are tidied (as ``tidy=True``); when ``b`` is not
+        affine in them the plain solve is tidied, with the same result.
+    unknowns : sequence of Symbol, optional
+        The unknowns, one per column of ``A``: the general solution of an under- or over-determined system
+        by Gauss–Jordan elimination, rows in the order given; in each row the pivot is taken from the first
+        column group (``groups``) with an entry that does not vanish identically, a constant one if
+        possible, else the leftmost, so unknowns in later groups are the ones left free.
+    groups : sequence of int, optional
+        With ``unknowns``: the group of each column (default all 0).
+
+    Returns
+    -------
+    Matrix or tuple or None
+        ``x`` (an ``ImmutableMatrix``, ``A⁻¹`` without ``b``); ``(x, det A)`` with ``det=True``;
+        ``None`` when ``method="tree"`` finds no point proving the pivots. With ``unknowns``, the tuple
+        ``(solution, free, conditions, pivots)``: every unknown → its value in terms of the free unknowns
+        (a free unknown maps to itself), the free unknowns, the functions that must vanish for a solution to
+        exist (rows ``0 = c``; an inconsistent system under ``"sympy"`` gives the condition ``1``), and the
+        non-constant pivots divided by (the solution holds where they do not vanish; ``()`` under ``"sympy"``).
+
+    Raises
+    ------
+    RegularityError
+        If ``A`` is singular (its determinant vanishes identically, the Pythagorean identity included); the
+        message names ``what``.
+    InvalidExpressionError
+        If the shapes of ``A`` and ``b`` do not match, or ``A`` is not square (without ``unknowns``).
+    OptionError
+        For an unknown ``method`` or options that do not go together.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> th = sp.Symbol("theta")
+    >>> G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    >>> x, det = solve_linear(G, sp.Matrix([1, 0]), det=True)
+    >>> list(x), det
+    ([cos(theta), -sin(theta)], 1)
+    >>> solve_linear(sp.Matrix([[2, 0], [0, th]]), tidy=True)
+    Matrix([
+    [1/2,       0],
+    [  0, 1/theta]])
+    >>> x, y = sp.symbols("x y")
+    >>> solve_linear(sp.Matrix([[1, 1]]), sp.Matrix([th]), unknowns=[x, y])
+    ({y: y, x: theta - y}, (y,), (), ())
+    """
+    name = what or "solve_linear"
+    if method not in METHODS:
+        raise OptionError(f"{name}: method={method!r}; expected one of {', '.join(METHODS)}")
+    M = sp.Matrix(A)
+    B = sp.eye(M.rows) if b is None else sp.Matrix(b)
+    if unknowns is not None:
+        if det or affine_in or method in ("domain", "tree"):
+            raise OptionError(f"{name}: unknowns= takes method 'rational' or 'sympy', and no det= or affine_in=")
+        return _general_solution(M, B, list(unknowns), simp=_tidy if tidy else canon, groups=groups, method=method)
+    if method == "sympy" or groups is not None:
+        raise OptionError(f"{name}: method='sympy' and groups= need unknowns= (the general solution)")
+    if M.rows != M.cols or B.rows != M.rows:
+        raise InvalidExpressionError(f"{name}: A, b: shapes {M.shape} and {B.shape} do not match (A square)")
+    if method == "tree":
+        if det or tidy or affine_in:
+            raise OptionError(f"{name}: method='tree' takes no det=, tidy= or affine_in=")
+        return _tree_solve(M, B)
+    if det and method != "rational":
+        raise OptionError(f"{name}: det=True needs method='rational'")
+    if M.rows == 0:
+        x = sp.ImmutableMatrix(0, max(B.cols, 1), [])
+        return (x, sp.S.One) if det else x
+    if affine_in:
+        return _solve_affine(M, B, affine_in, what, method)
+    if tidy and b is None and M.is_diagonal() and not any(is_zero(M[i, i]) for i in range(M.rows)):
+        x = sp.ImmutableMatrix(sp.diag(*[_tidy(1 / M[i, i]) for i in range(M.rows)]))
+        return (x, _tidy(sp.Mul(*M.diagonal()))) if det else x
+    x, d = _square(M, B, method, what)
+    if tidy:
+        x = x.applyfunc(_tidy)
+    return (x, d) if det else x
+
+
+_tidy = tidy  # the option ``tidy`` shadows the function in solve_linear
+
+
+def _square(M: sp.Matrix, B: sp.Matrix, method: str, what: str | None) -> tuple[sp.ImmutableMatrix, Any]:
+    """``(x, det M)`` of a square system by ``method`` ("rational" or "domain"; the latter gives no det)."""
+    try:
+        try:
+            ctx = RationalFunctions(list(M) + list(B), exp=True)
+        except UnsupportedExpression:
+            if method == "domain":
+                return sp.ImmutableMatrix(_domain_solve(M, B, what)), None
+            return _solve_outside(M, B)
+        return _ratfunc_solve(ctx, M, B)
+    except ZeroDivisionError as exc:
+        raise _singular(M, what, str(exc)) from None
+
+
+def _singular(M: sp.Matrix, what: str | None, why: str) -> RegularityError:
+    """The error for a singular ``M``: with ``what``, the matrix and its rank (a rank computation)."""
+    if what is None:
+        return RegularityError(why if why.startswith("solve_linear") else f"solve_linear: {why}")
+    return RegularityError(
+        f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {M.rows})"
+    )
+
+
+def _solve_affine(
+    G: sp.Matrix, B: sp.Matrix, symbols: Sequence[sp.Symbol], what: str | None, method: str
+) -> sp.ImmutableMatrix:
+    r"""The option ``affine_in`` of :func:`solve_linear`: ``x = x_0 + Σ_k c_k x_k`` with
+    ``G [x_0 | x_1 …] = [b_0 | b_1 …]``, one elimination over the ring without the ``c_k`` (fewer generators,
+    smaller intermediate polynomials), the columns combined by :func:`tidy_affine`; the same result as the
+    tidied plain solve, which is used when ``b`` is not affine in the symbols."""
+    used = set().union(*(x.free_symbols for x in B)) if B else set()
+    cs = [c for c in symbols if c in used]
+
+    def plain() -> sp.ImmutableMatrix:
+        return _square(G, B, method, what)[0].applyfunc(_tidy)  # type: ignore[no-any-return]
+
+    if B.cols != 1 or not cs or any(c in x.free_symbols for x in G for c in cs):
+        return plain()
+    cols = [B.xreplace(dict.fromkeys(cs, 0))] + [B.diff(c) for c in cs]
+    if any(c in x.free_symbols for col in cols[1:] for x in col for c in cs):  # not affine in the symbols
+        return plain()
+    X, _ = _square(G, sp.Matrix.hstack(*cols), method, what)
+    row = sp.Matrix([cs])
+    return sp.ImmutableMatrix([tidy_affine(row, list(X[j, 1:]), [X[j, 0]])[0] for j in range(G.rows)])
 
 
 def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
@@ -88,56 +257,107 @@ def tidy_affine(M: Any, x: Sequence[Any], b: Sequence[Any]) -> list[sp.Expr]:
     return out
 
 
-def exact_inverse(M: sp.MatrixBase) -> sp.ImmutableMatrix:
-    """Inverse by Gauss–Jordan elimination with :func:`canon` after every step.
+def _ratfunc_solve(ctx: RationalFunctions, G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
 
-    Pivots are chosen among entries that are not identically zero, preferring
-    the one with the fewest operations (numbers first), which keeps frames with
-    unit or constant pivots polynomial and small. Raises ``ZeroDivisionError``
-    if the matrix is singular.
+    Fraction-free: each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
+    polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
+    and ``x = x_num / x_den`` is reduced and cancelled entry by entry. When ``b`` is much larger
+    than ``G`` the elimination runs on ``[G | I]`` only (``inv_den``: the same pivots, hence the
+    same ``x_den``, with ``G N = x_den I``) and ``x_num = N b``; the common denominator is factored once and its
+    factors divided out of each numerator before the final cancellation (:class:`_Canceller`).
     """
-    A = sp.Matrix(M)
-    if A.cols != A.rows:
-        raise InvalidExpressionError(f"exact_inverse: M: matrix is {A.rows}x{A.cols}, not square")
-    return exact_solve(A, sp.eye(A.rows))[0]
-
-
-def exact_solve(G: sp.MatrixBase, b: sp.MatrixBase) -> tuple[sp.ImmutableMatrix, sp.Expr]:
-    """Solve ``G x = b`` exactly; return ``(x, det G)``.
-
-    When every entry is a rational function of symbols, undefined functions
-    (``B0(t)``, their derivatives) and ``sin``/``cos`` (the usual case), the
-    system is solved in that field (:meth:`RationalFunctions.solve`): by
-    Gauss–Jordan elimination while every column has a constant pivot (frames),
-    otherwise fraction-free over the polynomial ring
-    (``sympy.polys.matrices.DomainMatrix``), the numerators and the determinant
-    reduced modulo ``sin² + cos² − 1`` before one cancellation per entry. Otherwise it falls
-    back to Gauss–Jordan elimination on expressions with :func:`canon` after
-    every step. Raises ``ZeroDivisionError`` when ``G`` is singular (its
-    determinant vanishes identically, the Pythagorean identity included).
-
-    Examples
-    --------
-    >>> import sympy as sp
-    >>> th = sp.Symbol("theta")
-    >>> G = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
-    >>> x, det = exact_solve(G, sp.Matrix([1, 0]))
-    >>> list(x), det
-    ([cos(theta), -sin(theta)], 1)
-    """
-    A = sp.Matrix(G)
-    B = sp.Matrix(b)
-    if A.rows != A.cols or B.rows != A.rows:
-        raise InvalidExpressionError(f"exact_solve: G, b: shapes {A.shape} and {B.shape} do not match")
+    n = G.rows
+    k = b.cols
+    elems = [[ctx.from_expr(x) for x in list(G.row(i)) + list(b.row(i))] for i in range(n)]
+    quick = _constant_pivot_elimination(ctx, elems, n)
+    if quick is not None:
+        return quick
+    rows = []
+    scale = ctx.fractions.one
+    for i in range(n):
+        row = elems[i]
+        m = ctx.ring.one
+        for x in row:
+            m = lcm(m, x.denom)
+        rows.append([x.numer * m.exquo(x.denom) for x in row])
+        scale = scale * m
+    fast = flint_solve_den([r[:n] for r in rows], [r[n:] for r in rows])  # FLINT (the ``fast`` extra)
+    if fast is not None:
+        return _finish_solve(ctx, fast[0], fast[1], fast[1], scale, n, k)
+    R = exact_domain(ctx.ring)
+    A = DomainMatrix([r[:n] for r in rows], (n, n), R)
+    B = DomainMatrix([r[n:] for r in rows], (n, k), R)
     try:
-        ctx = RationalFunctions(list(A) + list(B), exp=True)
-    except UnsupportedExpression:
-        return _solve_outside(A, B)
-    return ctx.solve(A, B)
+        if sum(map(len, B.to_flat_nz()[0])) > 2 * sum(map(len, A.to_flat_nz()[0])):
+            # a large right-hand side: eliminate on [A | I] only (the same pivots, hence the same
+            # denominator as on [A | B]) and multiply, instead of carrying B through the elimination
+            inv, xden = A.inv_den(method="rref")
+            xnum = inv * B
+        else:
+            xnum, xden = A.solve_den(B, method="rref")
+    except DMNonInvertibleMatrixError:
+        raise ZeroDivisionError("solve_linear: singular matrix") from None
+    numerators = [[xnum[i, j].element for j in range(k)] for i in range(n)]
+    return _finish_solve(ctx, numerators, xden, A.det(), scale, n, k)
+
+
+def _finish_solve(
+    ctx: RationalFunctions, xnum: list[list[Any]], xden: Any, det: Any, scale: Any, n: int, k: int
+) -> tuple[sp.ImmutableMatrix, sp.Expr]:
+    """``x = xnum / xden`` reduced and cancelled entry by entry, and ``det A / scale``, as expressions."""
+    den = ctx.reduce(xden)
+    if not den:
+        raise ZeroDivisionError("solve_linear: singular matrix (its determinant vanishes by sin² + cos² = 1)")
+    cancel = _Canceller(den, uses=n * k, factor=ctx.factor_list)
+
+    def entry(num: Any) -> sp.Expr:
+        fast = flint_normal([(den, num)], ctx._ideal, reduce_den=False)  # reduction and gcd in C
+        pair = cancel_coprime(*fast) if fast is not None else cancel(ctx.reduce(num))
+        return ctx._remember(ctx.fractions.raw_new(*pair))
+
+    x = [[entry(xnum[i][j]) for j in range(k)] for i in range(n)]
+    return sp.ImmutableMatrix(x), ctx.normal_expr(ctx.fractions.new(det, ctx.ring.one) / scale)
+
+
+def _constant_pivot_elimination(
+    ctx: RationalFunctions, elems: list[list[Any]], n: int
+) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+    """Gauss–Jordan in the field while a nonzero constant pivot exists in every column.
+
+    Frames are typically a permutation times a unipotent matrix: every pivot is a number,
+    the entries stay polynomial and this is much cheaper than the fraction-free solve.
+    Returns None as soon as a column has no constant pivot (the caller then solves
+    fraction-free from the start).
+    """
+    aug = [list(r) for r in elems]
+    det = ctx.fractions.one
+    for c in range(n):
+        checkpoint()
+        r = next(
+            (r for r in range(c, n) if aug[r][c] and aug[r][c].numer.is_ground and aug[r][c].denom.is_ground), None
+        )
+        if r is None:
+            return None
+        if r != c:
+            aug[c], aug[r] = aug[r], aug[c]
+            det = -det
+        piv = aug[c][c]
+        det = det * piv
+        if piv != 1:
+            inv = 1 / piv
+            aug[c] = [x * inv if x else x for x in aug[c]]
+        row_c = aug[c]
+        for r2 in range(n):
+            f = aug[r2][c]
+            if r2 != c and f:
+                aug[r2] = [x - f * y if y else x for x, y in zip(aug[r2], row_c, strict=True)]
+    x = sp.ImmutableMatrix([[ctx.normal_expr(e) for e in row[n:]] for row in aug])
+    return x, ctx.to_expr(det)
 
 
 def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
-    """:func:`exact_solve` for entries outside :class:`RationalFunctions` (radicals, ``log`` …).
+    """:func:`solve_linear` for entries outside :class:`RationalFunctions` (radicals, ``log`` …).
 
     Each sub-expression the ring cannot represent becomes an independent generator (as in :func:`canon`) and
     the system is solved in the ring. A solution of the generic system is a solution of the given one where
@@ -146,23 +366,23 @@ def _solve_outside(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.E
     Gauss–Jordan elimination on expressions.
     """
     memo: dict[sp.Expr, sp.Expr] = {}
-    gA, gB = A.applyfunc(lambda e: generic_form(e, memo)), B.applyfunc(lambda e: generic_form(e, memo))
+    gA, gB = A.applyfunc(lambda e: canon_generator_form(e, memo)), B.applyfunc(lambda e: canon_generator_form(e, memo))
     try:
         ctx = RationalFunctions(list(gA) + list(gB), exp=True)
     except UnsupportedExpression:
         return _gauss_jordan(A, B)
-    x, det = ctx.solve(gA, gB)
+    x, det = _ratfunc_solve(ctx, gA, gB)
     back = {d: sub for sub, d in memo.items()}
     det = det.xreplace(back)
     if is_zero(det):
-        raise ZeroDivisionError(f"exact_solve: singular matrix (its determinant {det} vanishes)")
+        raise ZeroDivisionError(f"solve_linear: singular matrix (its determinant {det} vanishes)")
     return x.xreplace(back), det
 
 
 def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Expr]:
     """Gauss–Jordan elimination on sympy expressions, :func:`canon` after every step.
 
-    The fallback of :func:`exact_solve` for entries outside :class:`RationalFunctions`
+    The fallback of :func:`solve_linear` for entries outside :class:`RationalFunctions`
     (floats, radicals, ``exp`` …); pivots are decided by :func:`is_zero`.
     """
     n = A.rows
@@ -172,7 +392,7 @@ def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Ex
         checkpoint()
         cands = [(sp.count_ops(aug[r][c]), r) for r in range(c, n) if aug[r][c] != 0 and not is_zero(aug[r][c])]
         if not cands:
-            raise ZeroDivisionError(f"exact_solve: singular matrix (no pivot in column {c + 1})")
+            raise ZeroDivisionError(f"solve_linear: singular matrix (no pivot in column {c + 1})")
         _, r = min(cands)
         if r != c:
             aug[c], aug[r] = aug[r], aug[c]
@@ -188,229 +408,6 @@ def _gauss_jordan(A: sp.Matrix, B: sp.Matrix) -> tuple[sp.ImmutableMatrix, sp.Ex
             row_c = aug[c]
             aug[r2] = [canon(x - f * y) if y != 0 else x for x, y in zip(aug[r2], row_c, strict=True)]
     return sp.ImmutableMatrix([row[n:] for row in aug]), det
-
-
-def solve_linear(G: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
-    """Solve ``G x = b`` exactly, raising :class:`RegularityError` if ``G`` is singular.
-
-    Gauss–Jordan elimination with the canonical form after every step
-    (:func:`frames.algebra.exact_solve`), which avoids the expression swell
-    of a plain LU solve on symbolic matrices.
-    """
-    G = sp.Matrix(G)
-    if G.shape[0] == 0:
-        return sp.ImmutableMatrix(0, 1, [])
-    try:
-        x, _ = exact_solve(G, b)
-    except ZeroDivisionError:
-        rank = G.rank(iszerofunc=is_zero)
-        raise RegularityError(f"{what}: the matrix {G.tolist()} is singular (rank {rank} < {G.shape[0]})") from None
-    return x
-
-
-def solve_affine(G: sp.MatrixBase, b: sp.MatrixBase, symbols: Sequence[sp.Symbol], what: str) -> list[sp.Expr]:
-    r"""``tidy`` of the solution of ``G x = b`` when ``b = b_0 + Σ_k c_k b_k`` is affine in the ``symbols``
-    ``c_k`` and ``G`` does not involve them (a single column ``b``).
-
-    ``x = x_0 + Σ_k c_k x_k`` with ``G [x_0 | x_1 …] = [b_0 | b_1 …]``: one elimination over the ring
-    without the ``c_k`` (fewer generators, smaller intermediate polynomials), the columns combined in
-    the ring at the end (:func:`tidy_affine`). The result is the same as ``tidy`` of
-    ``solve_linear(G, b, what)``, which is used when ``b`` is not affine in the symbols.
-
-    Raises
-    ------
-    RegularityError
-        If ``G`` is singular; the message names ``what``.
-    """
-    B = sp.Matrix(b)
-    G = sp.Matrix(G)
-    used = set().union(*(x.free_symbols for x in B)) if B else set()
-    cs = [c for c in symbols if c in used]
-    if B.cols != 1 or not cs or any(c in x.free_symbols for x in G for c in cs):
-        return [tidy(x) for x in solve_linear(G, B, what)]
-    cols = [B.xreplace(dict.fromkeys(cs, 0))] + [B.diff(c) for c in cs]
-    if any(c in x.free_symbols for col in cols[1:] for x in col for c in cs):  # not affine in the symbols
-        return [tidy(x) for x in solve_linear(G, B, what)]
-    X = solve_linear(G, sp.Matrix.hstack(*cols), what)
-    row = sp.Matrix([cs])
-    return [tidy_affine(row, list(X[j, 1:]), [X[j, 0]])[0] for j in range(G.rows)]
-
-
-def solve_rational(M: sp.MatrixBase, b: sp.MatrixBase, what: str) -> sp.ImmutableMatrix:
-    r"""Solve ``M x = b`` exactly over the field of rational functions.
-
-    In :class:`RationalFunctions` (``exp=True``) when the entries allow it: ``sin``/``cos``
-    pairs reduced modulo ``s² + c² − 1``, exponentials as powers of one generator per
-    exponent, elimination by constant pivots or fraction-free (``solve_den`` over the
-    polynomial ring) and one cancellation per entry at the end. Otherwise the remaining
-    transcendental atoms become polynomial generators of sympy's domain and the system is
-    solved fraction-free there (:func:`_domain_solve`). Results are in canonical (cancelled) form.
-
-    Raises
-    ------
-    RegularityError
-        If ``M`` is singular; the message names ``what``.
-    """
-    M = sp.Matrix(M)
-    b = sp.Matrix(b)
-    if M.rows == 0:
-        return sp.ImmutableMatrix(0, b.cols, [])
-    try:
-        ctx = RationalFunctions(list(M) + list(b), exp=True)
-    except UnsupportedExpression:
-        return sp.ImmutableMatrix(_domain_solve(M, b, what))
-    try:
-        return ctx.solve(M, b)[0]
-    except ZeroDivisionError:
-        raise RegularityError(
-            f"{what}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {M.rows})"
-        ) from None
-
-
-def solve_linear_general(
-    A: sp.MatrixBase,
-    b: sp.MatrixBase,
-    unknowns: Sequence[sp.Symbol],
-    simp: Any = canon,
-    groups: Sequence[int] | None = None,
-) -> tuple[dict[sp.Symbol, sp.Expr], tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Expr, ...]]:
-    r"""General solution of ``A x = b`` over the field of functions (exact Gauss–Jordan).
-
-    Rows are reduced in the order given. In each row the pivot is taken from the
-    first column group (``groups[c]``, default all 0) with an entry that does not
-    vanish identically, a constant entry if there is one, else the leftmost (for a
-    positive definite Hessian these are the positive Schur-complement diagonals); so unknowns in later
-    groups are the ones left free.
-
-    Returns
-    -------
-    solution : dict
-        Every unknown → its value in terms of the free unknowns.
-    free : tuple of Symbol
-        The unknowns left free (the parameters of the general solution).
-    conditions : tuple of expressions
-        Functions that must vanish for a solution to exist (rows ``0 = c``).
-    pivots : tuple of expressions
-        The non-constant pivots divided by; the solution holds where they do not vanish.
-
-    ``simp`` normalises every entry after each row operation (default
-    :func:`~frames.algebra.canon`; :func:`~frames.algebra.tidy` keeps
-    trigonometric entries small).
-    """
-    M = sp.Matrix(A).row_join(sp.Matrix(b))
-    rows, cols = A.shape
-    group = list(groups) if groups is not None else [0] * cols
-    if len(unknowns) != cols:
-        raise InvalidExpressionError(f"solve_linear_general: {len(unknowns)} unknowns for {cols} columns")
-    pivot_of: dict[int, int] = {}
-    conditions: list[sp.Expr] = []
-    nonconst: list[sp.Expr] = []
-    zero_rows: list[int] = []
-    for i in range(rows):
-        checkpoint()
-        cand = [c for c in range(cols) if c not in pivot_of.values() and M[i, c] != 0 and not is_zero(M[i, c])]
-        if cand:
-            first = min(group[c] for c in cand)
-            j: int | None = min((c for c in cand if group[c] == first), key=lambda c: (not M[i, c].is_number, c))
-        else:
-            j = None
-        if j is None:
-            zero_rows.append(i)
-            continue
-        p = M[i, j]
-        if not p.is_number:
-            nonconst.append(p)
-        M[i, :] = (M[i, :] / p).applyfunc(simp)
-        for k in range(rows):
-            if k != i and M[k, j] != 0:
-                f = M[k, j]
-                M[k, :] = (M[k, :] - f * M[i, :]).applyfunc(simp)
-        pivot_of[i] = j
-    for i in zero_rows:
-        c = canon(M[i, cols])
-        if not is_zero(c):
-            conditions.append(c)
-    pivot_cols = set(pivot_of.values())
-    free = tuple(unknowns[c] for c in range(cols) if c not in pivot_cols)
-    sol: dict[sp.Symbol, sp.Expr] = {x: x for x in free}
-    for i, j in pivot_of.items():
-        val = M[i, cols] - sp.Add(*[M[i, c] * unknowns[c] for c in range(cols) if c not in pivot_cols])
-        sol[unknowns[j]] = canon(val)
-    return sol, free, tuple(conditions), tuple(nonconst)
-
-
-def _reduce_conditions(
-    conds: Sequence[sp.Expr], variables: Sequence[sp.Symbol]
-) -> tuple[tuple[sp.Expr, ...], dict[sp.Symbol, sp.Expr]]:
-    """Row-reduce conditions that are affine in ``variables``; solve them for pivot variables.
-
-    Returns the reduced conditions and a substitution (pivot variable → value)
-    describing the locus; conditions not affine in the variables are kept as
-    they are and give no substitution.
-    """
-    if not conds:
-        return (), {}
-    affine = []
-    other = []
-    for c in conds:
-        e = sp.expand(sp.numer(sp.together(c)))
-        try:
-            poly = sp.Poly(e, *variables)
-        except sp.PolynomialError:
-            other.append(c)
-            continue
-        if poly.total_degree() <= 1 and any(poly.degree(x) > 0 for x in variables):
-            affine.append(e)
-        else:
-            other.append(c)
-    if not affine:
-        return tuple(conds), {}
-    A = sp.Matrix([[sp.diff(e, x) for x in variables] for e in affine])
-    b = sp.Matrix([-e.xreplace(dict.fromkeys(variables, 0)) for e in affine])
-    sol, _free, rest, _piv = solve_linear_general(A, b, list(variables))
-    locus = {x: v for x, v in sol.items() if v != x}
-    reduced = tuple(canon(x - v) for x, v in locus.items()) + tuple(rest) + tuple(other)
-    return reduced, locus
-
-
-def tidy_inverse(M: sp.MatrixBase) -> sp.Matrix:
-    """Exact inverse, entries tidied (diagonal matrices inverted entrywise)."""
-    if M.is_diagonal():
-        return sp.diag(*[tidy(1 / M[i, i]) for i in range(M.shape[0])])
-    return sp.Matrix(exact_inverse(M)).applyfunc(tidy)
-
-
-def linsolve_frozen(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Expr] | None:
-    """Solve a linear system exactly, with function atoms (sin, cos, B0(t), …) frozen as symbols."""
-    atoms: set[sp.Expr] = set()
-    for e in eqs:
-        atoms |= {a for a in sp.sympify(e, strict=True).atoms(sp.Function, sp.Derivative)}
-    rep = {a: sp.Dummy(f"f{j}") for j, a in enumerate(sorted(atoms, key=sp.default_sort_key, reverse=True))}
-    back = {d: a for a, d in rep.items()}
-    frozen = [sp.sympify(e, strict=True).subs(rep) for e in eqs]
-    Amat, b = sp.linear_eq_to_matrix(frozen, list(unknowns))
-    sol = sp.linsolve((Amat, b), list(unknowns))
-    if not sol:
-        return None
-    (vals,) = list(sol)
-    return {x: canon(sp.cancel(v).xreplace(back)) for x, v in zip(unknowns, vals, strict=True) if v != x}
-
-
-def solve_exact(M: sp.MatrixBase, b: sp.MatrixBase) -> sp.Matrix:
-    """Solve ``M x = b`` over the field of rational functions (transcendental atoms as generators).
-
-    Faster and smaller than ``LUsolve`` on expressions with ``sin``, ``cos`` or undefined
-    functions, which sympy otherwise treats in the slow ``EX`` domain. A square system in the ring of
-    :class:`~frames.algebra.RationalFunctions` is solved there (:func:`exact_solve`); others fraction-free
-    over sympy's polynomial domain.
-    """
-    M, b = sp.Matrix(M), sp.Matrix(b)
-    if M.rows == M.cols == b.rows:
-        try:  # in the ring (FLINT's fraction-free solve when installed, one cancellation per entry)
-            return sp.Matrix(exact_solve(M, b)[0])
-        except ZeroDivisionError:  # singular: the domain solve names the rank
-            pass
-    return _domain_solve(M, b, None)
 
 
 def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
@@ -453,7 +450,7 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
         xnum, xden = P_M.solve_den(P_b)
     except DMNonInvertibleMatrixError:
         raise RegularityError(
-            f"{what or 'solve_exact'}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})"
+            f"{what or 'solve_linear'}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})"
         ) from None
     back = {d: g for g, d in dummies.items()}
 

@@ -16,7 +16,7 @@ a sparse dot product. Expressions are built once, at the end.
 
 Entries outside that class (floats, radicals, ``exp``, an undefined function of a coordinate,
 …) make these functions return ``None``; the callers then use the expression-level code.
-:func:`domain_determinant` also takes exponentials (generators ``exp(r/d)``).
+:func:`determinant` also takes exponentials (generators ``exp(r/d)``).
 """
 
 from __future__ import annotations
@@ -30,61 +30,16 @@ from sympy.polys.domains import QQ
 from sympy.polys.matrices import DomainMatrix
 
 from ._budget import checkpoint
-from ._field import RationalFunctions, UnsupportedExpression
 from ._flint import flint_product
-from ._normal import canon, generic_form
+from ._normal import canon, canon_generator_form
 from ._poly import cancel, exact_domain, lcm
+from ._ratfunc import PolyFraction, RationalFunctions, UnsupportedExpression
 
-__all__ = ["domain_determinant", "structure_functions"]
-
-
-class _Frac:
-    """A fraction ``n/d`` of polynomials, not cancelled (one cancellation at the end).
-
-    Sums over a common denominator (the lcm when the denominators differ), products and
-    derivatives without any gcd of numerators; ``d`` is never zero, so the value is zero iff
-    ``n`` is.
-    """
-
-    __slots__ = ("d", "n")
-
-    def __init__(self, n: Any, d: Any) -> None:
-        self.n, self.d = n, d
-
-    def __bool__(self) -> bool:
-        return bool(self.n)
-
-    def __neg__(self) -> _Frac:
-        return _Frac(-self.n, self.d)
-
-    def __add__(self, other: _Frac) -> _Frac:
-        if not other.n:
-            return self
-        if not self.n:
-            return other
-        a, b = self.d, other.d
-        if a == b:
-            return _Frac(self.n + other.n, a)
-        g = a.gcd(b)
-        a_g, b_g = a.exquo(g), b.exquo(g)
-        return _Frac(self.n * b_g + other.n * a_g, a * b_g)
-
-    def __sub__(self, other: _Frac) -> _Frac:
-        return self + (-other)
-
-    def __mul__(self, other: _Frac) -> _Frac:
-        return _Frac(self.n * other.n, self.d * other.d)
-
-    def diff(self, g: int) -> _Frac:
-        """``∂/∂g`` for the generator of index ``g``."""
-        dd = self.d.diff(g)
-        if not dd:
-            return _Frac(self.n.diff(g), self.d)
-        return _Frac(self.n.diff(g) * self.d - self.n * dd, self.d**2)
+__all__ = ["determinant", "structure_functions"]
 
 
 class _Elements:
-    """Conversion between expressions and one polynomial ring (elements, or :class:`_Frac` fractions)."""
+    """Conversion between expressions and one polynomial ring (elements, or :class:`PolyFraction` fractions)."""
 
     def __init__(self, exprs: Sequence[sp.Expr]) -> None:
         self.ctx = RationalFunctions(exprs)  # raises UnsupportedExpression outside the class
@@ -107,32 +62,32 @@ class _Elements:
             return self.zero
         return self.ring.from_expr(e.xreplace(self.rep))
 
-    def frac(self, e: sp.Expr) -> _Frac:
+    def frac(self, e: sp.Expr) -> PolyFraction:
         """``e`` as a fraction; ``ValueError`` if it is not rational in the generators."""
         if e == 0:
-            return _Frac(self.zero, self.one)
+            return PolyFraction(self.zero, self.one)
         num, den = sp.fraction(e)
         try:
-            return _Frac(self.poly(num), self.poly(den))
+            return PolyFraction(self.poly(num), self.poly(den))
         except ValueError:
-            f = self.ctx.field.from_expr(e.xreplace(self.rep))
-            return _Frac(f.numer, f.denom)
+            f = self.ctx.fractions.from_expr(e.xreplace(self.rep))
+            return PolyFraction(f.numer, f.denom)
 
     def _expr(self, p: Any) -> sp.Expr:
         e = p.as_expr()
         return e.xreplace(self.back) if self.back else e
 
     def expr(self, f: Any) -> sp.Expr:
-        """The canonical expression of a polynomial or a :class:`_Frac`.
+        """The canonical expression of a polynomial or a :class:`PolyFraction`.
 
         The same expression as :func:`~frames.algebra.canon` of any expression of that value:
         a polynomial is expanded; a fraction is ``P/Q`` as :func:`sympy.cancel` writes it (``P``,
         ``Q`` coprime with integer coefficients, the leading coefficient of ``Q`` positive in
         ``cancel``'s order of the generators).
         """
-        if not isinstance(f, _Frac):
+        if not isinstance(f, PolyFraction):
             return self._expr(f)
-        p, q = cancel(f.n, f.d)
+        p, q = cancel(f.num, f.den)
         if q.is_ground:
             return self._expr(p.quo_ground(q.LC))
         cp, p = p.clear_denoms()
@@ -182,8 +137,8 @@ def _derivation_table(
 
 
 def _generators_in(f: Any) -> set[int]:
-    """Indices of the generators that occur in a polynomial or a :class:`_Frac`."""
-    polys = [f.n, f.d] if isinstance(f, _Frac) else [f]
+    """Indices of the generators that occur in a polynomial or a :class:`PolyFraction`."""
+    polys = [f.num, f.den] if isinstance(f, PolyFraction) else [f]
     return {g for p in polys for monom in p.itermonoms() for g, k in enumerate(monom) if k}
 
 
@@ -237,12 +192,12 @@ def structure_functions(
     elems, polynomial = converted
     table = _derivation_table(el, coords, polynomial)
     if table is None and polynomial:  # e.g. ∂ sin(1/x) / ∂x: go over to fractions
-        elems, polynomial = [[_Frac(x, el.one) for x in r] for r in elems], False
+        elems, polynomial = [[PolyFraction(x, el.one) for x in r] for r in elems], False
         table = _derivation_table(el, coords, polynomial)
     if table is None:
         return None
     X, T = elems[:n], elems[n:]
-    zero = el.zero if polynomial else _Frac(el.zero, el.one)
+    zero = el.zero if polynomial else PolyFraction(el.zero, el.one)
 
     # dX[j][l] = {m: ∂X_j^l/∂x^m ≠ 0}, the chain rule through the generators the entry contains
     dX: list[list[dict[int, Any]]] = []
@@ -279,7 +234,7 @@ def structure_functions(
     return out
 
 
-def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
+def determinant(M: sp.MatrixBase) -> sp.Expr | None:
     r"""Determinant of a square matrix of rational functions, in canonical form.
 
     Computed fraction-free over sympy's polynomial ring (``DomainMatrix.det``; rows with
@@ -303,9 +258,9 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
     --------
     >>> import sympy as sp
     >>> x, y = sp.symbols("x y")
-    >>> domain_determinant(sp.Matrix([[x, y], [1, x]]))
+    >>> determinant(sp.Matrix([[x, y], [1, x]]))
     x**2 - y
-    >>> domain_determinant(sp.Matrix([[1 / x, 0], [0, 2]]))
+    >>> determinant(sp.Matrix([[1 / x, 0], [0, 2]]))
     2/x
     """
     n = M.rows
@@ -320,13 +275,13 @@ def domain_determinant(M: sp.MatrixBase) -> sp.Expr | None:
     elems, polynomial = converted
     scale = el.one
     if not polynomial:
-        elems, scale = _cleared([[(f.n, f.d) for f in row] for row in elems], el.one)
+        elems, scale = _cleared([[(f.num, f.den) for f in row] for row in elems], el.one)
     det = DomainMatrix(elems, (n, n), exact_domain(el.ring)).det()
-    return el.expr(det if polynomial else _Frac(det, scale))
+    return el.expr(det if polynomial else PolyFraction(det, scale))
 
 
 def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
-    """:func:`domain_determinant` of entries with exponentials (generators ``exp(r/d)``, see
+    """:func:`determinant` of entries with exponentials (generators ``exp(r/d)``, see
     :class:`~frames.algebra.RationalFunctions`), or None outside that field: fraction-free over the polynomial
     ring, each row multiplied by the lcm of its denominators, the quotient cancelled once and given
     :func:`~frames.algebra.canon`'s form."""
@@ -338,18 +293,18 @@ def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
     polys, scale = _cleared([[(f.numer, f.denom) for f in row] for row in fracs], ctx.ring.one)
     n = len(rows)
     det = DomainMatrix(polys, (n, n), exact_domain(ctx.ring)).det()
-    return canon(ctx.to_expr(ctx.normal(ctx.field.raw_new(ctx.ring(det), scale))))
+    return canon(ctx.to_expr(ctx.normal(ctx.fractions.raw_new(ctx.ring(det), scale))))
 
 
 def _generic_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
-    """:func:`domain_determinant` of entries outside the ring (radicals, ``log`` …): each sub-expression the ring
-    cannot represent is an independent generator (:func:`~frames.algebra._normal.generic_form`), put back in the
+    """:func:`determinant` of entries outside the ring (radicals, ``log`` …): each sub-expression the ring
+    cannot represent is an independent generator (:func:`~frames.algebra._normal.canon_generator_form`), put back in the
     determinant of the generic matrix (an identity of independent generators holds for what they stand for)."""
     memo: dict[sp.Expr, sp.Expr] = {}
-    generic = [[generic_form(x, memo) for x in row] for row in rows]
+    generic = [[canon_generator_form(x, memo) for x in row] for row in rows]
     if not memo:
         return None
-    det = domain_determinant(sp.Matrix(generic))
+    det = determinant(sp.Matrix(generic))
     return None if det is None else det.xreplace({d: sub for sub, d in memo.items()})
 
 

@@ -8,7 +8,7 @@ times. The functions here visit every distinct node once.
 * :func:`tree_subs` — ``xreplace`` remembered per node (sympy's walks every path of the graph);
 * :func:`tree_values` — the values of several expressions at a point, to a given number of digits (mpmath),
   each node evaluated once;
-* :func:`tree_solve` — ``A x = B`` by Gaussian elimination on the trees. The pivots are chosen at a rational
+* :func:`_tree_solve` (:func:`~frames.algebra.solve_linear` with ``method="tree"``) — ``A x = B`` by Gaussian elimination on the trees. The pivots are chosen at a rational
   point where the numerical elimination sees every pivot far from zero: a pivot whose value at a point is
   nonzero is not the zero function, so every division is by a nonzero function. Without such a point the
   solve refuses (returns None) and the caller decides exactly.
@@ -26,7 +26,7 @@ from sympy.core.function import AppliedUndef
 from ._budget import checkpoint
 from ._zero import generic_points
 
-__all__ = ["tree_derivative", "tree_solve", "tree_subs", "tree_values"]
+__all__ = ["tree_derivative", "tree_subs", "tree_values"]
 
 #: digits of the numerical elimination that chooses the pivots
 DIGITS = 40
@@ -206,7 +206,7 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
     return _each(exprs, d)
 
 
-def tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
+def _tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
     """The solution ``X`` of ``A X = B`` (``A`` square) by elimination on the trees, or None if no rational
     point shows every pivot far from zero (then ``A`` may be singular: decide exactly).
 
@@ -217,16 +217,16 @@ def tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
     Examples
     --------
     >>> x = sp.Symbol("x")
-    >>> tree_solve(sp.Matrix([[0, 1], [x, 1]]), sp.Matrix([1, 2]))
+    >>> _tree_solve(sp.Matrix([[0, 1], [x, 1]]), sp.Matrix([1, 2]))
     Matrix([
     [1/x],
     [  1]])
-    >>> tree_solve(sp.Matrix([[x, x], [1, 1]]), sp.Matrix([1, 2])) is None
+    >>> _tree_solve(sp.Matrix([[x, x], [1, 1]]), sp.Matrix([1, 2])) is None
     True
     """
     n = A.rows
     if A.cols != n or B.rows != n:
-        raise ValueError(f"tree_solve: expected a square system, got {A.shape} and {B.shape}")
+        raise ValueError(f"solve_linear: expected a square system, got {A.shape} and {B.shape}")
     for point in generic_points(list(A), 4):
         try:
             vals = tree_values(list(A), point)

@@ -19,20 +19,22 @@ never calls ``sympy.simplify``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from .._value import Value
 from ._budget import checkpoint
-from ._field import _GENERIC, RationalFunctions
 from ._flint import flint_product
 from ._lattice import UnsupportedExpression, _split
+from ._ratfunc import RationalFunctions
 from ._scan import _is_undefined_derivative
+from ._witness import _GENERIC
 
-__all__ = ["ZeroDecision", "decide_zero", "opaque_form", "proved_full_rank", "proved_nonsingular"]
+__all__ = ["ZeroDecision", "decide_zero", "generic_rank", "zero_test_form", "proved_full_rank", "proved_nonsingular"]
 
 #: digits of the numerical evaluation that certifies a nonzero value outside the ring
 DIGITS = 30
@@ -40,8 +42,7 @@ DIGITS = 30
 NONZERO = sp.Float(10) ** -12
 
 
-@dataclass(frozen=True)
-class ZeroDecision:
+class ZeroDecision(Value):
     """The outcome of the zero test of one expression.
 
     Attributes
@@ -144,6 +145,19 @@ def _numeric_point(e: sp.Expr, tries: int = 6) -> tuple[dict[sp.Expr, sp.Rationa
     return {}, None
 
 
+def generic_rank(M: sp.MatrixBase) -> int:
+    """A lower bound of the rank of the matrix of functions ``M``: its rank at generic points of the ring
+    (:meth:`RationalFunctions.witness_rank`), 0 when an entry is outside the ring. Exact when it equals
+    ``min(M.shape)``: ``generic_rank(M) == M.rows == M.cols`` proves ``M`` nonsingular."""
+    M = sp.Matrix(M)
+    if not M.rows or not M.cols:
+        return 0
+    try:
+        return RationalFunctions(list(M), exp=True).witness_rank(M)
+    except UnsupportedExpression:
+        return 0
+
+
 def proved_nonsingular(M: sp.MatrixBase) -> bool:
     """True if the square matrix ``M`` is proved nonsingular at a point (:func:`proved_full_rank`); False proves
     nothing."""
@@ -214,7 +228,7 @@ def _outside(e: sp.Expr, why: str) -> ZeroDecision:
     """The zero test of an expression outside the ring: opaque generators (radicals ``g = P**(1/q)`` reduced by
     ``g**q = P``), then a numerical certificate."""
     memo: dict[sp.Expr, sp.Symbol] = {}
-    generic = _opaque(e, memo)
+    generic = _zero_test_form(e, memo)
     opaque = tuple(memo)
     roots = {d: sub for sub, d in memo.items() if _is_root(sub)}
     try:
@@ -224,7 +238,7 @@ def _outside(e: sp.Expr, why: str) -> ZeroDecision:
         for d, root in roots.items():
             num = _reduce_root(ctx, num, ctx.generator(d), ctx.from_expr(root.base), root.exp.q)
         zero = not ctx.reduce(num)
-    except UnsupportedExpression:  # pragma: no cover - opaque_form leaves only what the ring represents
+    except UnsupportedExpression:  # pragma: no cover - zero_test_form leaves only what the ring represents
         zero = False
     if zero:
         relations = "".join(f", {r}**{r.exp.q} = {r.base}" for r in roots.values())
@@ -246,11 +260,13 @@ def _outside(e: sp.Expr, why: str) -> ZeroDecision:
     )
 
 
-def opaque_form(e: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+def zero_test_form(e: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
     """``e`` with each maximal sub-expression the ring cannot represent replaced by a fresh symbol, and those
-    sub-expressions (radicals, floats, ``log``, ``Abs``, ``π``, ``sin`` of a non-rational shift, …)."""
+    sub-expressions (radicals, floats, ``log``, ``Abs``, ``π``, ``sin`` of a non-rational shift, …).
+
+    The zero test's form; :func:`frames.algebra._normal.canon_generator_form` is canon's (stable generators)."""
     memo: dict[sp.Expr, sp.Symbol] = {}
-    return _opaque(e, memo), tuple(memo)
+    return _zero_test_form(e, memo), tuple(memo)
 
 
 def _is_root(e: sp.Expr) -> bool:
@@ -296,7 +312,7 @@ def _reduce_root(ctx: RationalFunctions, p: Any, g: Any, base: Any, q: int) -> A
     return out
 
 
-def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol], seen: dict[sp.Expr, sp.Expr] | None = None) -> sp.Expr:
+def _zero_test_form(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol], seen: dict[sp.Expr, sp.Expr] | None = None) -> sp.Expr:
     if e.is_Symbol or e.is_Rational:
         return e
     if isinstance(e, sp.Add | sp.Mul):  # shared sub-trees of a large expression are walked once
@@ -304,10 +320,10 @@ def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol], seen: dict[sp.Expr, sp.E
         out = seen.get(e)
         if out is None:
             checkpoint()
-            out = seen[e] = e.func(*(_opaque(a, memo, seen) for a in e.args))
+            out = seen[e] = e.func(*(_zero_test_form(a, memo, seen) for a in e.args))
         return out
     if isinstance(e, sp.Pow) and e.exp.is_Integer:
-        return _opaque(e.base, memo, seen) ** e.exp  # type: ignore[no-any-return]
+        return _zero_test_form(e.base, memo, seen) ** e.exp  # type: ignore[no-any-return]
     if isinstance(e, sp.Pow) and e.exp.is_Rational and _in_ring(e.base):  # P**(p/q) = (P**(1/q))**p
         root = sp.Pow(_ring_normal(e.base), sp.Rational(1, e.exp.q), evaluate=False)
         if root not in memo:
@@ -317,7 +333,7 @@ def _opaque(e: sp.Expr, memo: dict[sp.Expr, sp.Symbol], seen: dict[sp.Expr, sp.E
         return e
     shifted = _expand_constant_shift(e)
     if shifted is not None:
-        return _opaque(shifted, memo, seen)
+        return _zero_test_form(shifted, memo, seen)
     if e not in memo:
         memo[e] = sp.Dummy("opaque")
     return memo[e]

@@ -38,7 +38,7 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -50,6 +50,7 @@ from ..geometry._fields import VectorField
 from ..geometry._frame import Frame
 from ..numeric._integrate import integrate
 from ..numeric._plot import Panel, plot_panels, write_csv
+from ..numeric._progress import ProgressBar
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
@@ -145,41 +146,6 @@ def _assignments(items: Sequence[str] | None, what: str) -> dict[str, float]:
         except ValueError:
             raise FramesError(f"{what} {it!r}: {val!r} is not a number") from None
     return out
-
-
-class ProgressBar:
-    """Progress of a simulation in model time, drawn by :mod:`tqdm` on a stream (default stderr).
-
-    ``enabled=None`` shows the bar only when the stream is a terminal (tqdm's ``disable=None``);
-    ``False`` shows nothing. ``update(done)`` takes the model time reached, not an increment.
-
-    >>> import io
-    >>> s = io.StringIO(); bar = ProgressBar(10.0, stream=s, enabled=True); bar.update(5.0); bar.close()
-    >>> "5/10" in s.getvalue() and "50%" in s.getvalue()
-    True
-    """
-
-    def __init__(self, total: float, stream: TextIO | None = None, enabled: bool | None = None) -> None:
-        from tqdm import tqdm
-
-        self.total = float(total) if total else 1.0
-        self._done = 0.0
-        self._bar = tqdm(
-            total=self.total,
-            file=stream if stream is not None else sys.stderr,
-            disable=None if enabled is None else not enabled,
-            unit="t",
-            bar_format="{l_bar}{bar}| t = {n:g}/{total:g} [{elapsed}<{remaining}]",
-            leave=True,
-        )
-
-    def update(self, done: float) -> None:
-        done = min(max(float(done), 0.0), self.total)
-        self._bar.update(done - self._done)
-        self._done = done
-
-    def close(self) -> None:
-        self._bar.close()
 
 
 def simulate(

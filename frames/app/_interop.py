@@ -44,7 +44,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
-from ..algebra import canon, exact_inverse, is_zero, solve_exact, step, tidy, trig_normal
+from ..algebra import canon, is_zero, solve_linear, step, tidy, trig_normal
 from ..dynamics._lagrangian import Lagrangian
 from ..dynamics._nonholonomic import NonholonomicSystem
 from ..errors import (
@@ -414,7 +414,7 @@ def _rates(method: Any, names: _Names, frame: Frame, m: int, what: str) -> sp.Im
         on_c = frame.on_constraint(m)
         A = method.mass_matrix.applyfunc(lambda e: trig_normal(names(e, what).xreplace(on_c)))
         b = method.forcing.applyfunc(lambda e: trig_normal(names(e, what).xreplace(on_c)))
-        return sp.ImmutableMatrix([tidy(x) for x in solve_exact(A, b)[:m]])
+        return sp.ImmutableMatrix([tidy(x) for x in solve_linear(A, b)[:m]])
     if method.eom is None:
         method.form_lagranges_equations()
     MF = method.mass_matrix_full.applyfunc(lambda e: canon(names(e, what)))
@@ -427,7 +427,7 @@ def _rates(method: Any, names: _Names, frame: Frame, m: int, what: str) -> sp.Im
             raise ArgumentError(f"{what}: method: its constraint {a - 2 * n} does not vanish on the frame's D fields")
     A = (XD * MF[n : 2 * n, n : 2 * n]).col_join(MF[2 * n :, n : 2 * n]).applyfunc(canon)
     b = (XD * FF[n : 2 * n, 0]).col_join(FF[2 * n :, 0]).applyfunc(canon)
-    return sp.ImmutableMatrix([tidy(x) for x in solve_exact(A, b)])
+    return sp.ImmutableMatrix([tidy(x) for x in solve_linear(A, b)])
 
 
 def mechanics_rates(method: Any, model: Model) -> sp.ImmutableMatrix:
@@ -559,7 +559,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
             "frames needs u = W(q) q̇"
         )
     try:
-        W = (-solve_exact(kku, kkq)).applyfunc(tidy)
+        W = (-solve_linear(kku, kkq)).applyfunc(tidy)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except (ZeroDivisionError, FramesError, ValueError) as exc:
@@ -593,9 +593,9 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     Theta = (P * W).applyfunc(tidy)
     try:
         with step("from_mechanics: the frame dual to the speeds"):
-            frame = Frame([VectorField(chart, list(r)) for r in exact_inverse(Theta).T.applyfunc(tidy).tolist()], v=v)
+            frame = Frame([VectorField(chart, list(r)) for r in solve_linear(Theta).T.applyfunc(tidy).tolist()], v=v)
             frame = frame.with_coframe(Theta)
-            Pinv = exact_inverse(P)
+            Pinv = solve_linear(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except (ZeroDivisionError, FramesError) as exc:

@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import as_expr, exact_inverse
+from ..algebra import as_expr, solve_linear
 from ..dynamics._lagrangian import Lagrangian
 from ..errors import FramesError
 from ..geometry._chart import Chart
@@ -561,7 +561,7 @@ def ball_on_rotating_table() -> Model:
     L = Lagrangian(ch, m * ((uX - Om * Y) ** 2 + (uY + Om * X) ** 2) / 2 + I * (z1**2 + z2**2 + (z3 + Om) ** 2) / 2)
     rows = [z1, z2, z3, uX - r * z2, uY + r * z1]
     Theta = sp.Matrix([[sp.diff(w, u) for u in ch.u] for w in rows])
-    Xinv = exact_inverse(Theta)  # exact, cancelled: entries rational in sin, cos (no tan)
+    Xinv = solve_linear(Theta)  # exact, cancelled: entries rational in sin, cos (no tan)
     F = Frame([VectorField(ch, list(Xinv[:, i])) for i in range(5)])
     cons = LinearConstraints(ch, rows[3:])
     return Model(

@@ -20,8 +20,18 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value, cached_method, latex_of
-from ..algebra import as_expr, as_exprs, as_flag, as_int, canon, derivative, is_zero, tidy
-from ..algebra._solve import _reduce_conditions, solve_linear_general
+from ..algebra import (
+    as_expr,
+    as_exprs,
+    as_flag,
+    as_int,
+    canon,
+    derivative,
+    is_zero,
+    reduce_conditions,
+    solve_linear,
+    tidy,
+)
 from ..errors import InvalidExpressionError
 from ..geometry import SecondOrderField, TangentVectorField
 from ..geometry._forms import Form
@@ -271,8 +281,8 @@ class CartanSystem(Value):
         b = sp.Matrix([-tidy(self.apply(Ys[J], E)) for J in order])
         unknowns = self.unknowns()
         groups = [0] * (2 * n) + [1] * k
-        sol, free, conds, pivots = solve_linear_general(A, b, unknowns, simp=tidy, groups=groups)
-        reduced, locus = _reduce_conditions(conds, [*self.frame.v, *self.extra])
+        sol, free, conds, pivots = solve_linear(A, b, unknowns=unknowns, tidy=True, groups=groups)
+        reduced, locus = reduce_conditions(conds, [*self.frame.v, *self.extra])
         comps = tuple(tidy(sol[x]) for x in unknowns)
         out = CartanSolution(self, comps, free, reduced, locus, pivots)
         return out

@@ -359,7 +359,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         F = self.frame
         t = Lt.chart.t if Lt.time_dependent else None
         g, r = frame_el_terms(Ltv, F, range(self.n), dict(self.on_C), t)
-        G = solve_linear(g, r, f"Proposition 5: Euler-Lagrange field of the Routhian {Lt.expr} on C")
+        G = solve_linear(g, r, what=f"Proposition 5: Euler-Lagrange field of the Routhian {Lt.expr} on C")
         fld = SecondOrderField(F, [tidy(x) for x in G], m=self.m, time_dependent=Lt.time_dependent)
         tangent = all(is_zero(fld.Gamma[a]) for a in self.a)
         out = RouthianReduction(Lt, sp.ImmutableMatrix(H), regular, invariant, fld, tangent)

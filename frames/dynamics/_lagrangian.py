@@ -20,7 +20,7 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
 from .._value import Value, cached_method
-from ..algebra import as_expr, as_flag, budgeted, canon, canon_matrix, derivative, hessian, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, budgeted, canon, derivative, hessian, is_zero, solve_linear, tidy
 from ..algebra._coerce import _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry import SecondOrderField
@@ -167,9 +167,9 @@ class Lagrangian(Value):
     def hessian(self, frame: Frame | None = None) -> sp.ImmutableMatrix:
         r"""``g_ij = X_i^V X_j^V L`` in ``(q, v)`` (natural ``∂²L/∂u^i∂u^j`` when ``frame`` is None)."""
         if frame is None:
-            return canon_matrix(hessian(self.expr, self.chart.u))
+            return canon(hessian(self.expr, self.chart.u))
         Lv = self.in_frame(self._check_frame(frame, "Lagrangian.hessian: frame"))
-        return canon_matrix(hessian(Lv, frame.v))
+        return canon(hessian(Lv, frame.v))
 
     def energy(self, frame: Frame | None = None) -> sp.Expr:
         r"""``E = v^i X_i^V(L) − L`` (``u^i ∂L/∂u^i − L`` when ``frame`` is None)."""
@@ -209,7 +209,7 @@ class Lagrangian(Value):
         Lv = self.in_frame(F)
         g, r = frame_el_terms(Lv, F, range(F.dim), {}, self.chart.t if self.time_dependent else None)
         try:
-            G = solve_linear(g, r, f"Euler-Lagrange field of {self.expr}")
+            G = solve_linear(g, r, what=f"Euler-Lagrange field of {self.expr}")
         except RegularityError:
             rank = sp.Matrix(g).rank(iszerofunc=is_zero)
             raise RegularityError(

@@ -18,7 +18,7 @@ variation gives. From ``v^j = θ^j_k u^k``, ``v̇^a = 0`` on C and ``v̇^α = Γ
 The coframe's form is used when the coframe is known (it is often the constraints themselves: small), the
 frame's otherwise. Only derivatives of the Lagrangian in natural coordinates and of the (co)frame are taken,
 as :class:`sympy.physics.mechanics.KanesMethod` does; nothing is expanded or cancelled, and the field is
-solved by :func:`frames.algebra.tree_solve`. The result is exact but not canonical: canonicalise on request
+solved by :func:`frames.algebra.solve_linear` (``method="tree"``). The result is exact but not canonical: canonicalise on request
 (:func:`frames.algebra.trig_normal`, :meth:`SecondOrderField.canonical <frames.SecondOrderField.canonical>`).
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import checkpoint, tree_derivative, tree_solve, tree_subs
+from ..algebra import checkpoint, solve_linear, tree_derivative, tree_subs
 from ..geometry._frame import Frame
 from ._lagrangian import Lagrangian
 
@@ -92,7 +92,7 @@ class MassMatrixForm:
         F = self.frame
         if F.known_coframe is not None:
             return list(F.v_in_u)
-        Th = tree_solve(sp.Matrix(F.matrix.T), sp.eye(self.n))
+        Th = solve_linear(sp.Matrix(F.matrix.T), sp.eye(self.n), method="tree")
         if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse
             return list(F.v_in_u)
         return [sp.Add(*[Th[al, k] * self.u[k] for k in range(self.n) if Th[al, k] != 0]) for al in range(self.m)]

@@ -96,9 +96,9 @@ from ..algebra import (
 from ..errors import ArgumentError, BudgetExceededError, FramesError
 from ..geometry._fields import VectorField
 from ._checks import check_flag_choice, expect_obj
-from ._measure_algebra import _brief, _depends, _ExprAlgebra, _FieldAlgebra, _norm
+from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._measure_flag import _flag_steps, _pointwise_flag
-from ._measure_linear import _in_field, _linear_rows_field, _rref_solve, _sampled_solve
+from ._measure_linear import _in_ratfunc, _linear_rows_ratfunc, _rref_solve, _sampled_solve
 from ._measure_pointwise import analyse_pointwise
 from ._nonholonomic import NonholonomicSystem
 
@@ -456,14 +456,14 @@ def _ansatz(
     terms = [
         [c[al]] + [_apply(X[al], P) / P for P in factors] + [_apply(X[al], M) for M in monos] for al in range(nh.m)
     ]
-    field = _in_field(terms, q)
+    field = _in_ratfunc(terms, q)
     if field is None:
         return not_rational
     sampled = _sampled_solve(field, len(basis))
     if sampled is True and sampled_only:
         return _UNDECIDED[0]
     if sampled is True:  # undecided from samples: the coefficient table of every monomial
-        table = _linear_rows_field(field, q)
+        table = _linear_rows_ratfunc(field, q)
         if table is None:  # pragma: no cover - the terms are in the field
             return not_rational
         solved = _rref_solve(table, len(basis))
@@ -583,7 +583,7 @@ def _analyse(nh: NonholonomicSystem, out: dict[str, Any]) -> None:
         return
     R = F.anholonomy
     try:
-        alg = _FieldAlgebra([*c, *F.matrix, *entries(R)], q)
+        alg = _RationalAlgebra([*c, *F.matrix, *entries(R)], q)
         flag = None
         if sum(alg.size(alg.el(x)) for x in c) > POINTWISE_TERMS:
             with step("invariant_measure: flag steps at generic points"):

@@ -1,8 +1,8 @@
 """Exact arithmetic for :func:`frames.invariant_measure` (normal forms and the two algebras of its flag steps) and
-for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_FieldAlgebra`).
+for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_RationalAlgebra`).
 
-:class:`_ExprAlgebra` works on sympy expressions (the fallback); :class:`_FieldAlgebra` in the
-polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`_Frac`), summed
+:class:`_ExprAlgebra` works on sympy expressions (the fallback); :class:`_RationalAlgebra` in the
+polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`PolyFraction`), summed
 over the lcm of their denominators and cancelled after each step (with FLINT's gcd at every size; without
 python-flint only small elements, large ones carried as computed), and zero tests are a generic-point witness followed, only if needed, by the reduction
 modulo ``sin² + cos² − 1`` (:meth:`frames.algebra.RationalFunctions.witness_nonzero`).
@@ -15,9 +15,18 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from ..algebra import RationalFunctions, UnsupportedExpression, canon, derivative, is_zero, tidy, trig_normal
+from ..algebra import (
+    PolyFraction,
+    RationalFunctions,
+    UnsupportedExpression,
+    canon,
+    derivative,
+    is_zero,
+    tidy,
+    trig_normal,
+)
 
-__all__ = ["_ExprAlgebra", "_FieldAlgebra", "_Frac", "_brief", "_depends", "_norm"]
+__all__ = ["_ExprAlgebra", "_RationalAlgebra", "_brief", "_depends", "_norm"]
 
 
 def _norm(e: Any) -> sp.Expr:
@@ -63,7 +72,7 @@ class _ExprAlgebra:
         return tidy(f)
 
 
-class _FieldAlgebra(_ExprAlgebra):
+class _RationalAlgebra(_ExprAlgebra):
     """The same in the field ``QQ(q, sin, cos, f(q), f'(q), …, params)`` (sparse polynomials, fast).
 
     ``∂/∂q^j`` acts through a table of the derivatives of the generators; undefined functions of q
@@ -81,7 +90,7 @@ class _FieldAlgebra(_ExprAlgebra):
             base = f.expr if isinstance(f, sp.Derivative) else f
             extra += [sp.Derivative(base, *[(x, k)]) for x in q if base.has(x) for k in range(1, 2 * self.ORDERS)]
         self.ctx = ctx = RationalFunctions(es + extra, exp=True)
-        gens = ctx.field.gens
+        gens = ctx.fractions.gens
         self.table = []
         for x in q:
             row = []
@@ -97,7 +106,7 @@ class _FieldAlgebra(_ExprAlgebra):
 
     def el(self, e: Any) -> Any:
         f = self.ctx.from_expr(e)
-        return _Frac(f.numer, f.denom)
+        return PolyFraction(f.numer, f.denom)
 
     #: elements up to this many terms are cancelled after each step (cheap, keeps them small); larger
     #: ones are carried as computed (zero tests need no gcd: a generic-point witness, then reduction)
@@ -106,22 +115,22 @@ class _FieldAlgebra(_ExprAlgebra):
     def norm(self, f: Any) -> Any:
         if self.size(f) <= self.CANCEL_TERMS or f.den.is_ground or self.ctx.fast_gcd():
             num, den = self.ctx.cancel(f.num, f.den)  # FLINT's gcd, when installed, at every size
-            return _Frac(num, den)
+            return PolyFraction(num, den)
         return f
 
     def _d(self, comps: list[Any], p: Any) -> Any:
-        """``Σ_j comps_j ∂_j p`` of a polynomial ``p`` (a :class:`_Frac`)."""
-        out = _Frac(p.ring.zero, p.ring.one)
+        """``Σ_j comps_j ∂_j p`` of a polynomial ``p`` (a :class:`PolyFraction`)."""
+        out = PolyFraction(p.ring.zero, p.ring.one)
         for c, row in zip(comps, self.table, strict=True):
             if not c:
                 continue
-            acc = _Frac(p.ring.zero, p.ring.one)
+            acc = PolyFraction(p.ring.zero, p.ring.one)
             for g, dg in row:
                 pg = p.diff(g.numer)  # the ring generator of the field generator g
                 if pg:
                     if dg is None:
                         raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
-                    acc = acc + _Frac(pg * dg.numer, dg.denom)
+                    acc = acc + PolyFraction(pg * dg.numer, dg.denom)
             if acc:
                 out = out + c * acc
         return out
@@ -130,9 +139,9 @@ class _FieldAlgebra(_ExprAlgebra):
         # the quotient rule on num/den, without cancellation
         dn = self._d(comps, f.num)
         if f.den.is_ground:
-            return self.norm(_Frac(dn.num, dn.den * f.den))
+            return self.norm(PolyFraction(dn.num, dn.den * f.den))
         dd = self._d(comps, f.den)
-        return self.norm(_Frac(dn.num * dd.den * f.den - f.num * dd.num * dn.den, dn.den * dd.den * f.den**2))
+        return self.norm(PolyFraction(dn.num * dd.den * f.den - f.num * dd.num * dn.den, dn.den * dd.den * f.den**2))
 
     def zero(self, f: Any) -> bool:
         return self.ctx.vanishes(f.num)
@@ -208,7 +217,7 @@ class _FieldAlgebra(_ExprAlgebra):
                     continue
                 if dg is None:
                     raise UnsupportedExpression("a derivative of an undefined function beyond the orders kept")
-                gv = self.at(_Frac(dg.numer, dg.denom), point)
+                gv = self.at(PolyFraction(dg.numer, dg.denom), point)
                 if gv is None:
                     return None
                 acc += gv * (dn * dv - nv * dd)
@@ -236,7 +245,7 @@ class _FieldAlgebra(_ExprAlgebra):
         ``sin``/``cos`` atoms whole, so ``θ`` inside them is not substituted twice); an exponential is a
         power of its generator ``exp(r/d)`` (``exp(2q) = exp(q)²``) and is written so before substituting.
         """
-        return tuple((self.ctx.to_expr(self.ctx.field(g)), self.number(v)) for g, v in point)
+        return tuple((self.ctx.to_expr(self.ctx.fractions(g)), self.number(v)) for g, v in point)
 
     def point_text(self, point: list[tuple[Any, Any]]) -> str:
         """The assignment ``generator = value`` of ``point`` in words (sin/cos pairs on the unit circle)."""
@@ -249,50 +258,4 @@ class _FieldAlgebra(_ExprAlgebra):
 
     def expr(self, f: Any) -> sp.Expr:
         # the normal form (reduced by sin² + cos² = 1 and cancelled once): obstructions often collapse there
-        return self.ctx.to_expr(self.ctx.normal(self.ctx.field.raw_new(f.num, f.den)))
-
-
-class _Frac:
-    """``num/den`` over a polynomial ring: sums over the lcm of the denominators, products as they come; the
-    cancellation is :meth:`_FieldAlgebra.norm`'s."""
-
-    __slots__ = ("den", "num")
-
-    def __init__(self, num: Any, den: Any) -> None:
-        self.num, self.den = num, den
-
-    def __bool__(self) -> bool:
-        return bool(self.num)
-
-    def __add__(self, o: Any) -> _Frac:
-        if not o.num:
-            return self
-        if not self.num:
-            return o
-        if self.den == o.den:
-            return _Frac(self.num + o.num, self.den)
-        if self.den.is_ground or o.den.is_ground:
-            return _Frac(_mul(self.num, o.den) + _mul(o.num, self.den), _mul(self.den, o.den))
-        a, b = RationalFunctions.lcm_cofactors(self.den, o.den)  # over the lcm: a shared factor once
-        return _Frac(_mul(self.num, b) + _mul(o.num, a), _mul(self.den, b))
-
-    def __neg__(self) -> _Frac:
-        return _Frac(-self.num, self.den)
-
-    def __sub__(self, o: Any) -> _Frac:
-        return self + (-o)
-
-    def __mul__(self, o: Any) -> _Frac:
-        return _Frac(_mul(self.num, o.num), _mul(self.den, o.den))
-
-    def __rtruediv__(self, one: Any) -> _Frac:
-        if one != 1:  # pragma: no cover - only 1/x is used
-            raise TypeError("only 1/x")
-        if not self.num:
-            raise ZeroDivisionError("division by a zero rational function")
-        return _Frac(self.den, self.num)
-
-
-def _mul(p: Any, q: Any) -> Any:
-    """``p * q``: a large product in pieces with checkpoints (FLINT when installed), a small one directly."""
-    return RationalFunctions.product(p, q) if len(p) > 1 and len(q) > 1 else p * q
+        return self.ctx.to_expr(self.ctx.normal(self.ctx.fractions.raw_new(f.num, f.den)))

@@ -16,7 +16,7 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import checkpoint, step
-from ._measure_algebra import _ExprAlgebra, _FieldAlgebra
+from ._measure_algebra import _ExprAlgebra, _RationalAlgebra
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["_Flag", "_flag_from_jets", "_flag_steps", "_pointwise_flag"]
@@ -112,7 +112,7 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
                 continue
             checkpoint()
             label = f"dω(X{i + 1}, X{j + 1})"
-            if isinstance(alg, _FieldAlgebra) and alg.size(w[i]) + alg.size(w[j]) > alg.LARGE_TERMS:
+            if isinstance(alg, _RationalAlgebra) and alg.size(w[i]) + alg.size(w[j]) > alg.LARGE_TERMS:
                 found = _closedness_witness(alg, Xc, w, r, R, i, j)
                 if found is not None:  # proved nonzero without forming the (large) rational function
                     value, point = found
@@ -134,7 +134,7 @@ def _flag_steps(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _ExprAlge
 
 
 def _closedness_witness(
-    alg: _FieldAlgebra, Xc: list[list[Any]], w: list[Any], r: Any, R: Any, i: int, j: int
+    alg: _RationalAlgebra, Xc: list[list[Any]], w: list[Any], r: Any, R: Any, i: int, j: int
 ) -> tuple[Any, list[tuple[Any, Any]]] | None:
     r"""``dω(X_i, X_j) = X_i(w_j) − X_j(w_i) − R^k_ij w_k`` at generic points: ``(value, point)`` for the first
     nonzero value, else None (nothing is proved; the caller forms the function).
@@ -185,7 +185,7 @@ def _qq_solve(A: list[list[Any]], rhs: list[list[Any]]) -> tuple[list[int], list
     return rows, [aug[r][k:] for r in rows]
 
 
-def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _FieldAlgebra) -> _Flag | None:
+def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _RationalAlgebra) -> _Flag | None:
     r"""Steps 1 and 2 decided at generic points, for large systems: a :class:`_Flag` whose obstructions are
     nonzero *values*, or None when nothing was proved (the caller then runs :func:`_flag_steps`).
 
@@ -212,7 +212,7 @@ def _pointwise_flag(nh: NonholonomicSystem, c: list[sp.Expr], R: Any, alg: _Fiel
 def _flag_from_jets(
     nh: NonholonomicSystem,
     R: Any,
-    alg: _FieldAlgebra,
+    alg: _RationalAlgebra,
     c_jets: Callable[[list[tuple[Any, Any]]], tuple[list[Any], list[list[Any]]] | None],
 ) -> _Flag | None:
     r"""Steps 1 and 2 at generic points of ``alg`` from the jets of ``c_α`` there: ``c_jets(point)`` gives

@@ -2,7 +2,7 @@
 
 ``X_α(log N) = −c_α`` with ``log N = Σ e_k log P_k + Σ d_m M_m`` gives, per monomial of the q-dependent generators,
 one linear equation in the unknowns ``e_k, d_m`` whose coefficients are polynomials in the parameters
-(:func:`_linear_rows_field`, built in the ring: FLINT's lcm and quotients, one ``Add`` per coefficient);
+(:func:`_linear_rows_ratfunc`, built in the ring: FLINT's lcm and quotients, one ``Add`` per coefficient);
 :func:`_rref_solve` solves them by the reduced echelon form over ``QQ(params)``.
 """
 
@@ -17,7 +17,7 @@ from sympy.polys.matrices import DomainMatrix
 from ..algebra import RationalFunctions, UnsupportedExpression, checkpoint
 from ._measure_algebra import _depends
 
-__all__ = ["_in_field", "_linear_rows_field", "_rref_solve", "_sampled_solve"]
+__all__ = ["_in_ratfunc", "_linear_rows_ratfunc", "_rref_solve", "_sampled_solve"]
 
 
 class _Rows:
@@ -37,14 +37,14 @@ class _Terms:
         self.ctx, self.rows, self.var = ctx, rows, var
 
 
-def _in_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Terms | None:
+def _in_ratfunc(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Terms | None:
     """:class:`_Terms` of ``terms``, or None if a term is not a rational function of symbols, sin/cos and
     undefined functions."""
     try:
         ctx = RationalFunctions([t for row in terms for t in row])
     except UnsupportedExpression:
         return None
-    var = [i for i, g in enumerate(ctx.field.gens) if _depends(ctx.to_expr(g), q)]
+    var = [i for i, g in enumerate(ctx.fractions.gens) if _depends(ctx.to_expr(g), q)]
     rows = []
     for row in terms:
         checkpoint()
@@ -52,7 +52,7 @@ def _in_field(terms: list[list[sp.Expr]], q: tuple[sp.Symbol, ...]) -> _Terms | 
     return _Terms(ctx, rows, var)
 
 
-def _linear_rows_field(terms: list[list[sp.Expr]] | _Terms, q: tuple[sp.Symbol, ...]) -> _Rows | None:
+def _linear_rows_ratfunc(terms: list[list[sp.Expr]] | _Terms, q: tuple[sp.Symbol, ...]) -> _Rows | None:
     """Coefficient rows of ``Σ_k x_k terms[α][k] = 0`` (``terms[α][0]`` is the constant term).
 
     Every term is put in the field ``QQ(q, sin, cos, params)``; the equation is multiplied by the lcm
@@ -60,7 +60,7 @@ def _linear_rows_field(terms: list[list[sp.Expr]] | _Terms, q: tuple[sp.Symbol, 
     q-dependent generators (a polynomial in the parameters) gives one linear equation. None if a term
     is not a rational function of symbols, sin/cos and undefined functions.
     """
-    field = terms if isinstance(terms, _Terms) else _in_field(terms, q)
+    field = terms if isinstance(terms, _Terms) else _in_ratfunc(terms, q)
     if field is None:
         return None
     ctx, var = field.ctx, field.var
@@ -93,7 +93,7 @@ def _linear_rows_field(terms: list[list[sp.Expr]] | _Terms, q: tuple[sp.Symbol, 
 def _sampled_solve(field: _Terms, n: int) -> tuple[list[sp.Expr], list[list[sp.Expr]]] | bool:
     """Solve ``Σ_k x_k terms[α][k+1] = −terms[α][0]`` (constant ``x`` over ``QQ(params)``) from samples: the
     solution ``(x, null-space basis)``, or False if there is none, or True if undecided here (then form the
-    coefficient table, :func:`_linear_rows_field`).
+    coefficient table, :func:`_linear_rows_ratfunc`).
 
     At generic rational points of the q-dependent generators every equation gives one linear equation over
     ``QQ(params)`` with small entries; a solution of all equations solves these samples. The samples are first
@@ -115,7 +115,7 @@ def _sampled_solve(field: _Terms, n: int) -> tuple[list[sp.Expr], list[list[sp.E
         at = [(g, v) for g, v in point if g in var]
         values = [[(f.numer.subs(at), f.denom.subs(at)) for f in row] for row in fracs]
         if all(d for row in values for _, d in row):  # no pole at this point
-            samples += [[ctx.field(a) / ctx.field(d) for a, d in row] for row in values]
+            samples += [[ctx.fractions(a) / ctx.fractions(d) for a, d in row] for row in values]
         if len(samples) >= need:
             break
     try:

@@ -31,9 +31,19 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import UnsupportedExpression, canon, checkpoint, derivative, entries, generic_rank, is_zero, step
+from ..algebra import (
+    PolyFraction,
+    UnsupportedExpression,
+    canon,
+    checkpoint,
+    derivative,
+    entries,
+    generic_rank,
+    is_zero,
+    step,
+)
 from ..errors import BudgetExceededError, RegularityError
-from ._measure_algebra import _FieldAlgebra, _Frac
+from ._measure_algebra import _RationalAlgebra
 from ._measure_flag import _Flag, _flag_from_jets, _transverse_coefficients
 from ._nonholonomic import NonholonomicSystem
 
@@ -49,7 +59,7 @@ class PointwiseMeasure:
     :func:`_flag_from_jets` takes them), ``free`` the number of components ``w_a`` the compatibility equations on
     D∧D leave free."""
 
-    def __init__(self, alg: _FieldAlgebra, c_jets: Any) -> None:
+    def __init__(self, alg: _RationalAlgebra, c_jets: Any) -> None:
         self.alg, self.c_jets = alg, c_jets
         self.flag: _Flag | None = None
         self.free = 0
@@ -122,7 +132,7 @@ def _jet_add(x: Jet, y: Jet, n: int) -> Jet:
 class _Jets:
     """2-jets in q at points of ``alg`` of a list of field elements (their first derivatives formed once)."""
 
-    def __init__(self, alg: _FieldAlgebra, fs: list[Any], n: int) -> None:
+    def __init__(self, alg: _RationalAlgebra, fs: list[Any], n: int) -> None:
         self.alg, self.fs, self.n = alg, fs, n
         self._d: list[list[Any]] | None = None
 
@@ -189,13 +199,13 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
     def v_free(p: Any) -> bool:
         return not any(p.diff(x) for x in vg)
 
-    zero = _Frac(alg.ctx.ring.zero, alg.ctx.ring.one)
+    zero = PolyFraction(alg.ctx.ring.zero, alg.ctx.ring.one)
     g = []
     for al in range(m):
         p = ring.p[al]
         if not v_free(p.den):
             return "the momenta have denominators that depend on v (L is not quadratic in the velocities)"
-        row = [_Frac(p.num.diff(vg[be]), p.den) for be in range(m)]
+        row = [PolyFraction(p.num.diff(vg[be]), p.den) for be in range(m)]
         if not all(v_free(x.num) for x in row):
             return "g_αβ depends on v (L is not quadratic in the velocities)"
         g.append(row)
@@ -212,7 +222,7 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
                     d2 = d1.diff(vg[al])
                     if not v_free(d2):
                         return "the drift is not quadratic in v (L is not quadratic in the velocities)"
-                    quad[ga][al][be] = quad[ga][al][be] + _Frac(d2, den)
+                    quad[ga][al][be] = quad[ga][al][be] + PolyFraction(d2, den)
                     quad[ga][be][al] = quad[ga][al][be]
     flat_g = [x for row in g for x in row]
     pairs = [(ga, al, be) for ga in range(m) for al in range(m) for be in range(al, m)]

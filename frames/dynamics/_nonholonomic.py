@@ -20,21 +20,20 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
+    PolyFraction,
     UnsupportedExpression,
     as_exprs,
     budgeted,
     canon,
     canon_element,
-    canon_matrix,
     cramer_size_bound,
     derivative,
     generic_rank,
     harmonic_form,
     is_zero,
-    solve_rational,
+    solve_linear,
     tidy,
     tidy_affine,
-    tree_solve,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
@@ -44,7 +43,7 @@ from ..geometry._frame import Frame
 from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
-from ._measure_algebra import _FieldAlgebra, _Frac
+from ._measure_algebra import _RationalAlgebra
 from ._method import motion_equations, natural_accelerations, natural_constraints
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
@@ -80,7 +79,7 @@ def _check_frames(old: Any, new: Any, m: Any, what: str, new_name: str = "new") 
 
 def _change_of_adapted_frame(old: Frame, new: Frame, m: int, what: str, new_name: str = "new") -> sp.ImmutableMatrix:
     m = _check_frames(old, new, m, what, new_name)
-    A = canon_matrix(new.matrix * old.coframe_matrix.T)
+    A = canon(new.matrix * old.coframe_matrix.T)
     n = old.dim
     for al in range(m):
         for a in range(m, n):
@@ -177,7 +176,7 @@ class _DriftRing:
     r"""The drift rows ``r_i`` of :class:`NonholonomicSystem` computed in the field of its data.
 
     The field is ``QQ(q, sin, cos, exp, f(q), f'(q), …, v^α)``. ``X_β(f) = X_β^k ∂f/∂q^k`` acts through the
-    derivatives of the generators (:class:`~frames.dynamics._measure_algebra._FieldAlgebra`), and
+    derivatives of the generators (:class:`~frames.dynamics._measure_algebra._RationalAlgebra`), and
     ``r_i = X_i(L_c) − v^β X_β(p_i) − R^j_iβ v^β p_j`` is summed over its denominators and cancelled once
     (:func:`frames.algebra.canon_element`: :func:`canon`'s form when small, the Pythagorean normal form when large).
     Raises ``UnsupportedExpression`` or ``ValueError`` outside that field.
@@ -195,7 +194,7 @@ class _DriftRing:
 
     def _build(self, extra: Sequence[sp.Expr]) -> None:
         Lc, p, X, R, v, q = self._data
-        self.alg = alg = _FieldAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v, *extra], q)
+        self.alg = alg = _RationalAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v, *extra], q)
         self.Lc, self.p = alg.el(Lc), [alg.el(x) for x in p]
         self.X = [[alg.el(x) for x in row] for row in X]
         self.R = {k: alg.el(e) for k, e in R.items()}
@@ -254,7 +253,7 @@ class _DriftRing:
             zero = alg.ctx.ring.zero
             parts: dict[Any, Any] = {}
 
-            def add(f: _Frac, sign: int) -> None:
+            def add(f: PolyFraction, sign: int) -> None:
                 if f:
                     parts[f.den] = parts.get(f.den, zero) + (f.num if sign > 0 else -f.num)
 
@@ -514,7 +513,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
     def _canonical_field(self) -> SecondOrderField:
         gD, rhs = self._linear_system()
         try:
-            G = solve_rational(gD, rhs, "nonholonomic field")
+            G = solve_linear(gD, rhs, what="nonholonomic field", method="domain")
         except RegularityError as exc:
             raise RegularityError(
                 f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
@@ -531,7 +530,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
     @cached_method
     def _raw_field(self) -> SecondOrderField:
         M, f = self._mass_matrix.rows(list(self.alpha))
-        G = tree_solve(M, f)
+        G = solve_linear(M, f, method="tree")
         if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
             return self.field()
         return SecondOrderField._trees(

@@ -66,7 +66,7 @@ def _first_nonzero(vk: VakonomicSystem, k: int, strong: bool, ctx: Any, points: 
             lam = [sum(G[a][b] * gam[b] for b in range(m)) - R[a] for a in vk.a]
             out += [S[a] + sum(gam[b] * D[a][b] for b in range(m)) - lam[a] for a in range(k)]
         if any(out):
-            subs = tuple((ctx.to_expr(ctx.field(gen)), QQ.to_sympy(x)) for gen, x in point)
+            subs = tuple((ctx.to_expr(ctx.fractions(gen)), QQ.to_sympy(x)) for gen, x in point)
             return subs, tuple(QQ.to_sympy(x) for x in out)
     return None
 

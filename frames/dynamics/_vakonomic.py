@@ -38,13 +38,10 @@ from ..algebra import (
     budgeted,
     canon,
     cramer_size_bound,
-    exact_solve,
     generic_rank,
     hessian,
     is_zero,
     op_count,
-    ring_is_zero,
-    solve_affine,
     solve_linear,
     step,
     tidy,
@@ -234,7 +231,7 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
     """
     undecided = False
     for c in conds:
-        in_ring = ring_is_zero(c)  # exact in the canonical ring; None outside
+        in_ring = is_zero(c, ring_only=True)  # exact in the canonical ring; None outside
         if in_ring is False:
             return False
         if in_ring:
@@ -428,7 +425,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         As = self._A(A, "VakonomicSystem.field: A")
         g, rhs = self._linear_system(phi, As)
         try:  # affine in μ_a, A_a: one elimination without them, the columns combined at the end
-            G = solve_affine(g, rhs, [*self.mu, *self.A], "vakonomic field")
+            G = solve_linear(g, rhs, affine_in=[*self.mu, *self.A], what="vakonomic field")
         except RegularityError as exc:
             raise RegularityError(
                 f"VakonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
@@ -557,8 +554,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         m = self.m
         gD = g[:m, :m]
         try:
-            X = sp.Matrix(exact_solve(gD, g[:m, m:])[0])
-        except ZeroDivisionError:
+            X = sp.Matrix(solve_linear(gD, g[:m, m:]))
+        except RegularityError:
             raise RegularityError(
                 f"VakonomicSystem: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: g_αβ = {gD.tolist()} is singular on C"
             ) from None
@@ -624,7 +621,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         ral, ra = self._phiR(phi)
         Yal = sp.Matrix([r[al] + ral[al] for al in self.alpha])
         Ya = sp.Matrix([r[a] + ra[k] for k, a in enumerate(self.a)])
-        Gal = sp.Matrix(exact_solve(g[:m, :m], Yal)[0]).applyfunc(tidy)
+        Gal = sp.Matrix(solve_linear(g[:m, :m], Yal)).applyfunc(tidy)
         Lam = sp.Matrix(tidy_affine(g[m:, :m], list(Gal), [-x for x in r[m:, :]]))
         A = sp.Matrix(tidy_affine(g[m:, :m], list(Gal), [-x for x in Ya]))
         fld = SecondOrderField(
@@ -726,7 +723,7 @@ class VakonomicSystem(AdaptedIndices, Value):
             try:
                 with step("Euler-Lagrange field of L~"):
                     Gt = solve_linear(
-                        sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), f"Euler-Lagrange field of L̃ = {Lt.expr}"
+                        sp.Matrix(g).subs(sub), sp.Matrix(r).subs(sub), what=f"Euler-Lagrange field of L̃ = {Lt.expr}"
                     )
             except RegularityError:
                 Gt = None
@@ -747,8 +744,8 @@ def _require_nonsingular(M: sp.MatrixBase, message: Callable[[], str]) -> None:
     it (:func:`_witness_nonsingular`); otherwise the exact solve decides."""
     try:
         if not _witness_nonsingular(M):
-            exact_solve(M, sp.zeros(M.rows, 1))
-    except ZeroDivisionError:
+            solve_linear(M, sp.zeros(M.rows, 1))
+    except RegularityError:
         raise RegularityError(message()) from None
 
 

@@ -16,7 +16,7 @@ import sympy as sp
 from sympy.matrices.utilities import dotprodsimp
 
 from .._value import Value
-from ..algebra import canon, canon_matrix, derivative, expect, is_zero
+from ..algebra import canon, derivative, expect, is_zero
 from ..errors import ArgumentError, ConstraintError
 from ._chart import Chart
 from ._fields import VectorField
@@ -223,7 +223,7 @@ class LinearConstraints(Value):
                         f"in the velocities {chart.u}"
                     )
                 mat.append([chart.check_on_Q(c, f"LinearConstraints: rows[{k}]") for c in coeffs])
-        M = canon_matrix(mat)
+        M = canon(sp.Matrix(mat))
         r = _rank(M)
         if r != M.rows:
             raise ConstraintError(

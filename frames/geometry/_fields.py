@@ -13,7 +13,7 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_int, canon, canon_matrix, derivative, expect, is_zero
+from ..algebra import as_expr, as_int, canon, derivative, expect, is_zero
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._tangent import TangentVectorField, derivation
@@ -33,7 +33,7 @@ def _components(chart: Chart, comps: Any, what: str) -> sp.ImmutableMatrix:
             f"{what}: components: {len(comps)} components given on a chart of dimension {chart.dim} {chart.q}"
         )
     checked = [chart.check_on_Q(c, f"{what}: components[{k}]") for k, c in enumerate(comps)]
-    return canon_matrix(checked)
+    return canon(sp.Matrix(checked))
 
 
 class VectorField(Value):
@@ -89,13 +89,13 @@ class VectorField(Value):
     def __add__(self, other: object) -> VectorField:
         o = self._other(other, "__add__")
         return VectorField._raw(
-            self.chart.merged(o.chart, "VectorField.__add__: other"), canon_matrix(self.components + o.components)
+            self.chart.merged(o.chart, "VectorField.__add__: other"), canon(self.components + o.components)
         )
 
     def __sub__(self, other: object) -> VectorField:
         o = self._other(other, "__sub__")
         return VectorField._raw(
-            self.chart.merged(o.chart, "VectorField.__sub__: other"), canon_matrix(self.components - o.components)
+            self.chart.merged(o.chart, "VectorField.__sub__: other"), canon(self.components - o.components)
         )
 
     def __neg__(self) -> VectorField:
@@ -105,7 +105,7 @@ class VectorField(Value):
         if isinstance(f, VectorField):
             raise ArgumentError("VectorField.__mul__: f: the product of two vector fields is not defined (use bracket)")
         g = self.chart.check_on_Q(f, "VectorField.__mul__: f")
-        return VectorField._raw(self.chart, canon_matrix(self.components * g))
+        return VectorField._raw(self.chart, canon(self.components * g))
 
     __rmul__ = __mul__
 
@@ -113,7 +113,7 @@ class VectorField(Value):
         g = self.chart.check_on_Q(f, "VectorField.__truediv__: f")
         if is_zero(g):
             raise InvalidExpressionError(f"VectorField.__truediv__: f: division of {self!r} by zero")
-        return VectorField._raw(self.chart, canon_matrix(self.components / g))
+        return VectorField._raw(self.chart, canon(self.components / g))
 
     # ----------------------------------------------------------- geometry
     def bracket(self, other: VectorField) -> VectorField:
@@ -231,18 +231,18 @@ class OneForm(Value):
     def __add__(self, other: OneForm) -> OneForm:
         expect(other, OneForm, name="OneForm.__add__: other")
         self.chart.require_same(other.chart, "OneForm.__add__: other")
-        return OneForm._raw(self.chart, canon_matrix(self.components + other.components))
+        return OneForm._raw(self.chart, canon(self.components + other.components))
 
     def __sub__(self, other: OneForm) -> OneForm:
         expect(other, OneForm, name="OneForm.__sub__: other")
         self.chart.require_same(other.chart, "OneForm.__sub__: other")
-        return OneForm._raw(self.chart, canon_matrix(self.components - other.components))
+        return OneForm._raw(self.chart, canon(self.components - other.components))
 
     def __mul__(self, f: object) -> OneForm:
         if isinstance(f, OneForm):
             raise ArgumentError("OneForm.__mul__: f: the product of two 1-forms is not defined here (use Form.wedge)")
         g = self.chart.check_on_Q(f, "OneForm.__mul__: f")
-        return OneForm._raw(self.chart, canon_matrix(self.components * g))
+        return OneForm._raw(self.chart, canon(self.components * g))
 
     __rmul__ = __mul__
 

@@ -29,14 +29,13 @@ from ..algebra import (
     as_int,
     as_matrix,
     canon,
-    canon_matrix,
     checkpoint,
     derivative,
-    domain_determinant,
+    determinant,
     entries,
-    exact_inverse,
     expect,
     is_zero,
+    solve_linear,
     structure_functions,
 )
 from ..algebra._zero import proved_full_rank, proved_nonsingular
@@ -49,7 +48,7 @@ __all__ = ["Frame", "anholonomy_after_change", "complete_frame"]
 
 
 def _determinant(M: sp.ImmutableMatrix) -> sp.Expr:
-    det = domain_determinant(M)
+    det = determinant(M)
     if det is None:  # entries with floats
         det = canon(M.det(method="bareiss"))
     return det
@@ -97,7 +96,7 @@ def _rank_by_minors(M: sp.MatrixBase) -> int | None:
         others = [i for i in range(M.rows) if i not in rows]
         if not others:
             return len(rows)
-        coeffs, _ = ctx.solve(G, M.extract(others, list(cols)).T)  # row i = Σ_a c_ai (row a) on the pivot columns
+        coeffs = solve_linear(G, M.extract(others, list(cols)).T)  # row i = Σ_a c_ai (row a) on the pivot columns
         for k, i in enumerate(others):
             checkpoint()
             for j in (j for j in range(M.cols) if j not in cols):  # ... and on the others too
@@ -280,7 +279,7 @@ class Frame(Value):
     @cached_property
     def coframe_matrix(self) -> sp.ImmutableMatrix:
         r"""Matrix ``Θ`` with rows ``θ^i_j``: ``Θ = (X^T)^{-1}``, so ``θ^i(X_j) = δ^i_j``."""
-        return self._coframe if self._coframe is not None else exact_inverse(self.matrix.T)
+        return self._coframe if self._coframe is not None else solve_linear(self.matrix.T)
 
     @property
     def known_coframe(self) -> sp.ImmutableMatrix | None:
@@ -379,7 +378,7 @@ class Frame(Value):
     @cached_property
     def u_in_v(self) -> sp.ImmutableMatrix:
         """``u^j = v^i X_i^j`` as a column, in terms of ``v``."""
-        return canon_matrix(self.matrix.T * sp.Matrix(self.v))
+        return canon(self.matrix.T * sp.Matrix(self.v))
 
     def on_constraint(self, m: int) -> dict[sp.Symbol, sp.Expr]:
         r"""The substitution ``v^a = 0`` (a = m+1..n) that restricts a function of ``(q, v)`` to C.
@@ -398,7 +397,7 @@ class Frame(Value):
     @cached_property
     def v_in_u(self) -> sp.ImmutableMatrix:
         """``v^i = θ^i_j u^j`` as a column, in terms of ``u``."""
-        return canon_matrix(self.coframe_matrix * sp.Matrix(self.chart.u))
+        return canon(self.coframe_matrix * sp.Matrix(self.chart.u))
 
     def to_quasi(self, expr: object) -> sp.Expr:
         """Rewrite a function of ``(q, u)`` in ``(q, v)``: substitute ``u = X^T v``."""
@@ -466,7 +465,7 @@ class Frame(Value):
         """Frame components ``Z^i = θ^i(Z)`` of a vector field."""
         expect(Z, VectorField, name="Frame.components_of: Z")
         self.chart.require_same(Z.chart, "Frame.components_of: Z")
-        return canon_matrix(self.coframe_matrix * Z.components)
+        return canon(self.coframe_matrix * Z.components)
 
     @classmethod
     def coordinate(cls, chart: Chart, v: str | Sequence[sp.Symbol] = "v") -> Frame:

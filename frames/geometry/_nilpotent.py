@@ -63,9 +63,9 @@ from ..algebra import (
     canon,
     checkpoint,
     derivative,
-    exact_inverse,
     expect,
     is_zero,
+    solve_linear,
     step,
     tidy,
 )
@@ -402,7 +402,7 @@ def nilpotent_approximation(
         frame, weights = _adapted_frame(gens, sub, ms)
     p = [sub[q] for q in chart.q]
     A = sp.Matrix([_at(Y, sub) for Y in frame]).T  # columns Y_i(p)
-    Ainv = exact_inverse(A)
+    Ainv = solve_linear(A)
     ys = sp.symbols(f"_y0:{n}", cls=sp.Dummy)
     s = sp.Dummy("s")
     Ay = A * sp.Matrix(ys)

@@ -20,7 +20,6 @@ from ..algebra import (
     is_zero,
     replace_atoms,
     tidy,
-    tidy_matrix,
 )
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
@@ -218,7 +217,7 @@ class SecondOrderField(Value):
 
     def simplified(self) -> SecondOrderField:
         """A copy with trig-simplified coefficients."""
-        return SecondOrderField(self.frame, tidy_matrix(self.Gamma), self.m, self.time_dependent)
+        return SecondOrderField(self.frame, tidy(self.Gamma), self.m, self.time_dependent)
 
     def __repr__(self) -> str:
         n = self.frame.dim

@@ -20,7 +20,6 @@ from ..algebra import (
     as_expr,
     as_exprs,
     canon,
-    canon_matrix,
     derivative,
     expect,
     is_zero,
@@ -33,7 +32,7 @@ __all__ = ["FrameCoordinates", "TangentVectorField", "check_frame_coordinates"]
 
 def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
     """``n`` scalar expressions (strings never parsed; nan, oo, I refused) as a canonical column."""
-    return canon_matrix(as_exprs(x, name=what, length=n))
+    return canon(sp.Matrix(as_exprs(x, name=what, length=n)))
 
 
 class FrameCoordinates(Protocol):

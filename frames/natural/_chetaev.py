@@ -190,7 +190,7 @@ class ChetaevSystem(Value):
         eqs = list(self.residuals()) + [canon(self.kozlov.ddt(g)) for g in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
-        x = solve_linear(M, b, "ChetaevSystem.solution: lagrangian, constraints: Chetaev equations")
+        x = solve_linear(M, b, what="ChetaevSystem.solution: lagrangian, constraints: Chetaev equations")
         f = self.on_constraint if on_constraint else tidy
         n = len(self.acc)
         return sp.ImmutableMatrix([f(e) for e in x[:n]]), sp.ImmutableMatrix([f(e) for e in x[n:]])

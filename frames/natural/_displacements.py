@@ -189,7 +189,7 @@ class DisplacementClasses(Value):
         if any(x.free_symbols & set(unknowns) for x in M):
             raise ConstraintError(f"{what}: omega: the equations are not linear in {unknowns} (Ω depends on them)")
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
-        return sp.Matrix(solve_linear(M, b, f"{what}: the equations of motion"))
+        return sp.Matrix(solve_linear(M, b, what=f"{what}: the equations of motion"))
 
     def solve_A(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Accelerations and multipliers λ of (27) with ``d/dt g = 0``."""
@@ -238,10 +238,10 @@ class DisplacementClasses(Value):
         if in_span:
             G = A * A.T
             rho = sp.ImmutableMatrix(
-                solve_linear(G, A * R.T, "DisplacementClassTest: α αᵀ").T.applyfunc(S.on_constraint)
+                solve_linear(G, A * R.T, what="DisplacementClassTest: α αᵀ").T.applyfunc(S.on_constraint)
             )
             if with_gamma and g_in:
-                kap = solve_linear(G, A * sp.Matrix(self.gamma).T, "DisplacementClassTest: α αᵀ").T.applyfunc(
+                kap = solve_linear(G, A * sp.Matrix(self.gamma).T, what="DisplacementClassTest: α αᵀ").T.applyfunc(
                     S.on_constraint
                 )
                 mult = tuple(

@@ -174,7 +174,7 @@ class KozlovSystem(Value):
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         try:
-            x = solve_linear(M, b, "lagrangian, constraints: Kozlov equations")
+            x = solve_linear(M, b, what="lagrangian, constraints: Kozlov equations")
         except RegularityError as exc:
             raise RegularityError(f"KozlovSystem.solution: {exc}") from exc
         n = len(self.acc)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from .._lazy import LazyModule
-from ..algebra import as_flag, canon, derivative, solve_exact
+from ..algebra import as_flag, canon, derivative, solve_linear
 from ..dynamics import Lagrangian
 from ..dynamics._checks import expect_obj, exprs_on_TQ
 from ..errors import ConstraintError, InvalidExpressionError
@@ -67,7 +67,7 @@ def lagranges_method_accelerations(
         Solve the full first-order system with ``LagrangesMethod.rhs()`` (what a
         typical user does). By default the second-order block (mass matrix with the
         multiplier columns and the differentiated constraints) is solved exactly by
-        :func:`solve_exact`.
+        :func:`solve_linear`.
 
     Returns
     -------
@@ -114,4 +114,4 @@ def lagranges_method_accelerations(
     f = sp.Matrix(LM.forcing_full[n:, 0])
     M = M.applyfunc(lambda e: from_dynamic(e, ch, qf, qd, t))
     f = f.applyfunc(lambda e: from_dynamic(e, ch, qf, qd, t))
-    return sp.Matrix(solve_exact(M, f)[:n, 0])
+    return sp.Matrix(solve_linear(M, f)[:n, 0])

@@ -25,7 +25,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
-from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, is_zero, tidy, tidy_inverse
+from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, is_zero, solve_linear, tidy
 from ..dynamics import Equations, Lagrangian
 from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
 from ..errors import ConstraintError, NoMultipliersError, RegularityError
@@ -203,7 +203,7 @@ class ModifiedVakonomic(Value):
     @cached_property
     def X(self) -> sp.ImmutableMatrix:
         r"""Frame matrix (rows ``X_i^h``) dual to the linear part of (V, F): ``(H^{-1})^T``."""
-        return sp.ImmutableMatrix(tidy_inverse(sp.Matrix(self.H)).T)
+        return sp.ImmutableMatrix(solve_linear(sp.Matrix(self.H), tidy=True).T)
 
     @cached_property
     def frame(self) -> Frame:
@@ -360,9 +360,9 @@ class ModifiedVakonomic(Value):
         M, A, _, _ = self._blocks
         if is_zero(M.det(method="bareiss")):
             raise RegularityError(f"ModifiedVakonomic: lagrangian: the mass matrix {M.tolist()} is singular")
-        Mi = tidy_inverse(M)
+        Mi = solve_linear(M, tidy=True)
         S = (A * Mi * A.T).applyfunc(tidy)
-        Si = tidy_inverse(S)
+        Si = solve_linear(S, tidy=True)
         P = (Mi - Mi * A.T * Si * A * Mi).applyfunc(tidy)
         return sp.ImmutableMatrix(Mi), sp.ImmutableMatrix(Si), sp.ImmutableMatrix(P)
 

@@ -17,7 +17,7 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import canon, derivative, is_zero, linsolve_frozen, tidy
+from ..algebra import canon, derivative, is_zero, solve_linear, tidy
 from ..dynamics import Lagrangian
 from ..dynamics._checks import expect_obj, exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
@@ -213,8 +213,8 @@ def w_from_partial_auxiliaries(
     P = (X * sp.Matrix(base.p)).applyfunc(canon)  # quasi-momenta P_i = X_i^h p_h
     # Theorem 1 (55a): (W^T p)(Y_β) = Σ_i P_i (Z Y_β)_i = 0 for the D basis Y_β = X_β (β ≥ m)
     eqs = [sp.expand(sum((P[i] * (Z.row(i) * X.row(b).T)[0] for i in range(n)), sp.S.Zero)) for b in range(m, n)]
-    sol = linsolve_frozen(eqs, zs)
-    if sol is None:
+    sol, _, inconsistent, _ = solve_linear(*sp.linear_eq_to_matrix(eqs, zs), unknowns=zs, method="sympy")
+    if inconsistent:
         raise ConstraintError(f"{what}: the conditions (34), (35) and Theorem 1 have no solution for W")
     W = (X.T * Z.xreplace(sol)).applyfunc(canon)
     params = sorted(set().union(*[e.free_symbols for e in W]) & set(zs), key=zs.index)
@@ -224,8 +224,9 @@ def w_from_partial_auxiliaries(
             raise ConstraintError(
                 f"{what}: {len(free)} preferred free entries but the family has {len(params)} parameters"
             )
-        sol2 = linsolve_frozen([W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)], params)
-        if sol2 is None:
+        conds = [W[h, k] - r for (h, k), r in zip(free, rhos, strict=True)]
+        sol2, _, inconsistent, _ = solve_linear(*sp.linear_eq_to_matrix(conds, params), unknowns=params, method="sympy")
+        if inconsistent:
             raise ConstraintError(f"{what}: the entries {list(free)} cannot serve as the free functions")
         W = W.xreplace(sol2)
     else:

@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import canon, derivative, exact_solve, is_zero, tidy, tidy_inverse
+from ..algebra import canon, derivative, is_zero, solve_linear, tidy
 from ..dynamics._checks import check_symbols, n_exprs_on_TQ, prefix_symbols
 from ..errors import ConstraintError
 from ..geometry import Chart, Frame, VectorField
@@ -77,7 +77,7 @@ def w_from_coordinates(chart: Chart, omegas: Sequence[sp.Expr]) -> sp.ImmutableM
         n, n, lambda i, k: derivative(omegas[i], chart.q[k]) - chart.total_derivative(derivative(omegas[i], chart.u[k]))
     )
     # Gauss-Jordan with exact zero tests for pivots (LUsolve may pick a pivot that vanishes: nan)
-    W, _ = exact_solve(H, -Emat)
+    W = solve_linear(H, -Emat)
     return sp.ImmutableMatrix(W.applyfunc(tidy))
 
 
@@ -113,7 +113,7 @@ def w_from_frame(chart: Chart, omegas: Sequence[sp.Expr], v: str = "w") -> sp.Im
         raise ConstraintError(
             f"w_from_frame: omegas: the Jacobian H = {H.tolist()} of (V, F) is singular; choose other auxiliaries"
         )
-    Xm = tidy_inverse(H).T  # rows X_i^j
+    Xm = solve_linear(H, tidy=True).T  # rows X_i^j
     timed = chart.t is not None and (any(e.has(chart.t) for e in list(H) + list(c)) or any(not is_zero(ci) for ci in c))
     u = sp.Matrix(chart.u)
     if not timed and all(is_zero(ci) for ci in c):

@@ -43,7 +43,8 @@ from ._inputs import (
 )
 from ._lda import LDAScheme, lda_midpoint
 from ._numba import dp45_numba, integrate_one, rk4_numba
-from ._rk import SOLVERS, ProgressBar, dp45_batch, rk4_batch, solve_single
+from ._progress import ProgressBar
+from ._rk import SOLVERS, dp45_batch, rk4_batch, solve_single
 from ._system import OdeSystem
 from ._trajectory import Trajectory, TrajectoryBatch, _frozen, _make_trajectory
 
@@ -646,7 +647,7 @@ def integrate_batch(
     fb = comp.fun_batch(p)
     if not lda:
         _check_n_steps(meth, n_steps, max_steps, backend)
-    with ProgressBar(progress, not lda and backend == "numpy", nb, t0, t1) as bar:
+    with ProgressBar.for_batch(progress, not lda and backend == "numpy", nb, t0, t1) as bar:
         te, Ys, info = _run_batch(
             comp, fb, p, Y0, te, t0, t1, meth, lda, backend, system, lagrangian, step, n_steps,
             rtol, atol, max_steps, timeout, bar,
@@ -742,7 +743,7 @@ def _run_batch(
                 scheme, t0, t1, Y0[:n, j], Y0[n : 2 * n, j], pj, float(step), max_steps=max_steps, timeout=timeout
             )
             parts.append(np.hstack([Qj, Uj]))
-            bar.member()
+            bar.advance()
         return te, np.stack(parts, axis=2), info
     if backend == "numba":
         if meth == "RK45":

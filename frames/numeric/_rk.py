@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import FramesError, IntegrationBudgetError, IntegrationError, OptionError, SingularityError
 
-__all__ = ["SOLVERS", "ProgressBar", "SingleSolution", "dp45_batch", "rk4_batch", "solve_single", "solver_option_names"]
+__all__ = ["SOLVERS", "SingleSolution", "dp45_batch", "rk4_batch", "solve_single", "solver_option_names"]
 
 SOLVERS = ("RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA")
 
@@ -59,51 +59,6 @@ def _rms(x: np.ndarray) -> np.ndarray:
 
 def _bad(Y: np.ndarray) -> np.ndarray:
     return ~np.all(np.isfinite(Y), axis=0)  # type: ignore[no-any-return]
-
-
-class ProgressBar:
-    """The optional :mod:`tqdm` bar of :func:`~frames.integrate_batch` (a context manager; a no-op when off).
-
-    ``progress``: ``True`` always, ``None`` only when stderr is a terminal (tqdm's ``disable=None``),
-    ``False`` never (tqdm is then not imported), as :func:`~frames.sweep`.
-
-    ``in_time``: the bar runs over ``[t0, t1]`` and :meth:`at` moves it to the time reached (the
-    lock-step NumPy paths); otherwise it counts the ``nb`` members (:meth:`member`; the bar is completed on a clean exit).
-    """
-
-    def __init__(self, progress: bool | None, in_time: bool, nb: int, t0: float, t1: float) -> None:
-        self.bar: Any = None
-        self.in_time, self.nb, self.t0, self.t1 = in_time, nb, t0, t1
-        if progress is not False:
-            from tqdm import tqdm
-
-            total = abs(t1 - t0) if in_time else nb
-            unit = "t" if in_time else "member"
-            bar = tqdm(total=total, desc="integrate_batch", unit=unit, disable=None if progress is None else False)
-            self.bar = None if bar.disable else bar
-
-    def __enter__(self) -> ProgressBar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            if exc[0] is None and self.bar.n < self.bar.total:
-                self.bar.update(self.bar.total - self.bar.n)
-            self.bar.close()
-
-    def at(self, t: float) -> None:
-        """The common time ``t`` is reached."""
-        if self.bar is not None:
-            self.bar.update(abs(t - self.t0) - self.bar.n)
-
-    def member(self) -> None:
-        """One more member is done."""
-        if self.bar is not None:
-            self.bar.update(1)
-
-    @property
-    def on_step(self) -> Callable[[float], None] | None:
-        return self.at if self.bar is not None and self.in_time else None
 
 
 def dp45_batch(
