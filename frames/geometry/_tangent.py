@@ -10,7 +10,7 @@ time-dependent systems.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,23 +33,13 @@ from ..algebra import (
     tidy,
     tidy_matrix,
 )
-from ..errors import ArgumentError, ChartMismatchError, FramesError, InvalidExpressionError
+from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 
 if TYPE_CHECKING:
     from ._frame import Frame
 
 __all__ = ["SecondOrderField", "TangentVectorField"]
-
-# The numeric layer (frames/numeric) registers its integrator here when it is imported, so that the
-# convenience method SecondOrderField.integrate works without geometry importing a higher layer.
-_INTEGRATOR: Callable[..., Any] | None = None
-
-
-def register_integrator(fn: Callable[..., Any]) -> None:
-    """Install ``frames.integrate`` as the implementation of :meth:`SecondOrderField.integrate`."""
-    global _INTEGRATOR
-    _INTEGRATOR = fn
 
 
 def _col(x: Any, n: int, what: str) -> sp.ImmutableMatrix:
@@ -402,15 +392,6 @@ class SecondOrderField(Value):
         rng = range(self.frame.dim) if self.m is None else range(self.m)
         eqs += [sp.Eq(sp.Derivative(vf[i], t), replace_atoms(self.Gamma[i], sub), evaluate=False) for i in rng]
         return eqs
-
-    def integrate(self, t_span: Any, q0: Any, u0: Any, params: Any = None, **kwargs: Any) -> Any:
-        """Integrate numerically from natural data; see :func:`frames.integrate` (returns a ``Trajectory``).
-
-        Pass ``system=`` (the :class:`~frames.NonholonomicSystem`) to record multipliers and energy.
-        """
-        if _INTEGRATOR is None:  # pragma: no cover - frames/__init__ always loads the numeric layer
-            raise FramesError("SecondOrderField.integrate: the numeric layer is not loaded (import frames)")
-        return _INTEGRATOR(self, t_span, q0, u0, params=params, **kwargs)
 
     def subs(self, values: dict[Any, Any]) -> SecondOrderField:
         r"""The field at specialized parameter values: ``Γ^i`` with ``values`` substituted.
