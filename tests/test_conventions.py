@@ -78,5 +78,5 @@ def test_second_order_field_integrate_is_installed_by_the_numeric_layer():
 
     assert _tangent._INTEGRATOR is fr.integrate
     mdl = fr.models.knife_edge()
-    tr = mdl.nonholonomic().field().integrate((0.0, 0.5), mdl.q0, mdl.u0, params=mdl.param_values)
+    tr = fr.integrate(mdl.nonholonomic().field(), (0.0, 0.5), mdl.q0, mdl.u0, params=mdl.param_values)
     assert isinstance(tr, fr.Trajectory) and tr.t[-1] == pytest.approx(0.5)

@@ -118,7 +118,7 @@ def rhs_source(comp: Any) -> str:
     --------
     >>> import frames as fr
     >>> mdl = fr.models.chaplygin_sleigh()
-    >>> comp = fr.compile_system(mdl.nonholonomic(), system=mdl.nonholonomic())
+    >>> comp = fr.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
     >>> src = rhs_source(comp)
     >>> src.splitlines()[0], "math.cos" in src
     ('def _rhs(_t, _y, _p, _out):', True)
@@ -585,9 +585,9 @@ def rk4_numba(
         ``timeout`` reached between chunks of members.
     """
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
+        raise OptionError(f"integrate(method='RK4'): n_steps={n_steps!r} must be a positive integer")
     if max_steps is not None and n_steps > max_steps:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
+        raise OptionError(f"integrate(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
     rhs = rhs_kernel(comp)
     drive = _driver() if Y0.shape[1] != 1 else _serial_driver()
     Y, Pm = _members(Y0, p)
