@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frames as fr
-from frames.dynamics._ode import _reduced_ode
 from frames import models
+from frames.dynamics._ode import _reduced_ode
 
 # ----------------------------------------------------------------------------- fixtures
 

@@ -12,10 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..dynamics import OdeSystem
 from ..errors import OptionError, StateError
 from ._batch import run_batch
-from ._compiled import CompiledSystem
 from ._inputs import _t_span, is_batch
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
@@ -221,14 +219,8 @@ def integrate(
         if extra0 is not None and not isinstance(extra0, Mapping):
             raise StateError(f"extra0: expected a mapping name -> initial values, got {extra0!r:.80}")
         extra0 = dict(extra0 or {}) | {"mu": mu0}
-    if opts.lda:
-        if isinstance(x, CompiledSystem | OdeSystem):
-            raise OptionError(
-                "integrate: method='lda-midpoint' needs a system (its Lagrangian and constraints), not an ODE"
-            )
-        form = "multiplier"
     more = {} if subs is None else {"subs": subs}
-    target = resolve(x, form, system, lagrangian, **more)
+    target = resolve(x, "multiplier" if opts.lda else form, system, lagrangian, opts.lda, **more)
     t0, t1 = _t_span(t_span)
     if is_batch(q0):
         return run_batch(target, t0, t1, q0, u0, params, extra0, opts)

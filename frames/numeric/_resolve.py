@@ -100,12 +100,19 @@ def _is_model(x: Any) -> bool:
     return hasattr(x, "nonholonomic") and hasattr(x, "param_values")
 
 
-def resolve(x: Any, form: str = "reduced", system: Any = None, lagrangian: Any = None, **options: Any) -> Target:
+def resolve(
+    x: Any, form: str = "reduced", system: Any = None, lagrangian: Any = None, lda: bool = False, **options: Any
+) -> Target:
     """The compiled system of ``x`` (a Model, field, method, :class:`OdeSystem` or :class:`CompiledSystem`).
 
     ``form``, ``system`` and ``lagrangian`` apply to fields, nonholonomic systems and models; further
     ``options`` go to the method's :func:`ode_system`. Compiled code is cached per source and options.
+    With ``lda`` (``method="lda-midpoint"``) the system and an autonomous Lagrangian are required first.
     """
+    if lda and isinstance(x, CompiledSystem | OdeSystem):
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs a system (its Lagrangian and constraints), not an ODE"
+        )
     if isinstance(x, CompiledSystem | OdeSystem):
         if options or system is not None or lagrangian is not None:
             raise OptionError(
@@ -125,10 +132,9 @@ def resolve(x: Any, form: str = "reduced", system: Any = None, lagrangian: Any =
         _check_sources("field", system, lagrangian)
         if options:
             raise ArgumentError(f"integrate: unknown options {sorted(options)} for a field")
-        if lagrangian is None and system is not None:
-            lag = system.lagrangian
-        else:
-            lag = lagrangian
+        lag = system.lagrangian if lagrangian is None and system is not None else lagrangian
+        if lda:
+            _check_lda(system, lag)
         return Target(_field_compiled(x, form, system, lagrangian), defaults, system, lag)
     if not callable(getattr(x, "ode_system", None)) and not isinstance(x, VakonomicSystem | ModifiedVakonomic):
         raise InvalidExpressionError(
@@ -137,6 +143,8 @@ def resolve(x: Any, form: str = "reduced", system: Any = None, lagrangian: Any =
         )
     if system is not None or lagrangian is not None:
         raise ArgumentError("integrate: system= and lagrangian= apply to a field; a method brings its own")
+    if lda:
+        _check_lda(None, None)
     key = _options_key(options)
     per = _BY_SOURCE.setdefault(x, {}) if key is not None else {}
     hit = per.get(("method", key))
@@ -171,3 +179,16 @@ def _field_compiled(field: SecondOrderField, form: str, system: Any, lagrangian:
         comp,
     )
     return comp
+
+
+def _check_lda(system: Any, lagrangian: Any) -> None:
+    """``method="lda-midpoint"`` needs a nonholonomic system and an autonomous Lagrangian."""
+    if system is None or lagrangian is None:
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs a NonholonomicSystem or a Model (the Lagrangian and the constraints)"
+        )
+    if lagrangian.time_dependent:
+        raise OptionError(
+            "integrate: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t); "
+            "use method='RK45' or another scipy solver"
+        )

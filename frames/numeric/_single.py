@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, StateError
+from ..errors import StateError
 from ._inputs import _initial_data, _merge_params
 from ._lda import LDAScheme, lda_midpoint
 from ._numba import integrate_one
@@ -134,19 +134,10 @@ def _numba(
     return _make_trajectory(comp, te, Y, p, method, projection, info, _pdict(comp, p), status=0, message=message)
 
 
-def lda_scheme(target: Target, what: str = "integrate") -> LDAScheme:
-    """The discrete Lagrange–d'Alembert scheme of the target's system (a system and an autonomous L needed)."""
-    system, lagrangian = target.system, target.lagrangian
-    if system is None or lagrangian is None:
-        raise OptionError(
-            f"{what}: method='lda-midpoint' needs a NonholonomicSystem or a Model (the Lagrangian and the constraints)"
-        )
-    if lagrangian.time_dependent:
-        raise OptionError(
-            f"{what}: method='lda-midpoint' needs an autonomous Lagrangian (L depends on t); "
-            "use method='RK45' or another scipy solver"
-        )
-    return LDAScheme(lagrangian, system.frame, system.m, target.comp.system.params)
+def lda_scheme(target: Target) -> LDAScheme:
+    """The discrete Lagrange–d'Alembert scheme of the target's system (checked by the door's :func:`resolve`)."""
+    system = target.system
+    return LDAScheme(target.lagrangian, system.frame, system.m, target.comp.system.params)
 
 
 def _lda(
