@@ -20,12 +20,13 @@ arrays) are called from one ``numba.njit(parallel=True)`` driver that runs the m
 The driver takes the right-hand side as a first-class function of that signature, with one explicit
 signature, so it is compiled once per process for every system (about 7 s of CPU; a further system
 costs only its ``cfunc``). A batch of one (the single-trajectory path) runs the same kernels through a
-serial ``nogil`` driver, because a parallel launch costs more than one member:
+serial ``nogil`` driver, because a parallel launch costs more than one member. Both member kernels are
+generated from the Butcher tableaux of :mod:`frames.numeric._tableau` (the tables that also drive the
+NumPy batch kernels), their coefficients written out as literals:
 
 * ``"RK4"``: the classical fixed-step scheme, output at ``t_eval`` by cubic Hermite interpolation on
   the step, with the same arithmetic as the NumPy batch path (:func:`frames.numeric._rk.rk4_batch`);
-* ``"RK45"``: Dormand–Prince 5(4) (Dormand & Prince 1980, the tableau of scipy's ``RK45``, written
-  out as literal coefficients) with scipy's step-size control **per member**: the error
+* ``"RK45"``: Dormand–Prince 5(4) (Dormand & Prince 1980, scipy's ``RK45`` table) with scipy's step-size control **per member**: the error
   :math:`\mathrm{err}_i = h\sum_s E_s k_{s,i}` is measured in the RMS norm of
   :math:`\mathrm{err}_i/(\mathrm{atol} + \mathrm{rtol}\max(|y_i|, |y^{new}_i|))`, a step is accepted
   when the norm is below 1, and the step changes by :math:`\min(10, 0.9\,\mathrm{err}^{-1/5})` after an
