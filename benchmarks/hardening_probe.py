@@ -69,7 +69,7 @@ def _fixtures() -> dict[str, Any]:
     X = fr.VectorField(c2, [1, 0])
     Y = fr.VectorField(c2, [y, x])
     cons = [sp.sin(q1) * u2 - sp.cos(q1) * u3]
-    comp = fr.compile_system(fld, system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(fld, system=nh))
     return dict(
         ke=ke,
         ch=ch,
@@ -144,11 +144,9 @@ def _entry_points(f: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], tupl
         "w_from_frame": (fr.w_from_frame, (ch, [f["cons"][0]]), {}),
         "compare_motion": (fr.compare_motion, (kz, {q: 0 for q in ch.q}), {}),
         "lagranges_method_accelerations": (fr.natural.lagranges_method_accelerations, (L, f["cons"]), {}),
-        "compile_system": (fr.compile_system, (f["fld"],), {"system": f["nh"]}),
         "ode_system": (fr.ode_system, (f["fld"],), {"system": f["nh"]}),
-        "reduced_ode_system": (fr.reduced_ode_system, (F, 2, [0, 0]), {}),
         "integrate": (fr.integrate, (f["comp"], (0, 0.1), f["Q0"], f["U0"], f["P"]), {"rtol": 1e-6}),
-        "integrate_batch": (fr.integrate_batch, (f["comp"], (0, 0.1), [f["Q0"]], [f["U0"]], f["P"]), {}),
+        "integrate-batch": (fr.integrate, (f["comp"], (0, 0.1), [f["Q0"]], [f["U0"]], f["P"]), {}),
         "grid_points": (fr.grid_points, ({"a": [1, 2]},), {}),
         "analyze": (fr.analyze, (f["ke"],), {"only": ["chart"]}),
         "display_form": (fr.display_form, (x**2 - y**2,), {}),

@@ -7,7 +7,7 @@ Prints three ratios, with the same solver and tolerances on both sides:
    same model: ``lambdify(LM.rhs(), cse=True)`` (chaplygin sleigh) and ``lambdify`` of ``mass_matrix_full`` /
    ``forcing_full`` followed by ``numpy.linalg.solve`` (sleigh and two-wheeled carriage);
 2. trajectories per second for many initial conditions of the chaplygin sleigh: one vectorised, lock-step
-   adaptive RK45 run (:func:`frames.integrate_batch`) against a loop of per-trajectory
+   adaptive RK45 run (:func:`frames.integrate` with 2-d initial data) against a loop of per-trajectory
    ``scipy.integrate.solve_ivp(method="RK45")`` calls (with the frames-generated RHS, the fastest per-call RHS);
 3. the constraint residual ``max_t dist(u, D_q)`` (Euclidean distance of u from D) over ``[0, T]``, T = 1000: reduced form ``(q, v^α)`` against the
    natural-coordinate multiplier form ``(q, u)``, both ``solve_ivp`` RK45 at the same rtol/atol;
@@ -96,8 +96,8 @@ def bench_rhs(name, mdl, nh, with_rhs, quick):
     print(f"\n[1] RHS evaluations per second: {name}")
     pv = mdl.param_values
     t0 = time.perf_counter()
-    red = fr.compile_system(nh, "reduced", system=nh)
-    nat = fr.compile_system(nh, "multiplier", system=nh)
+    red = fr.CompiledSystem(fr.ode_system(nh))
+    nat = fr.CompiledSystem(fr.ode_system(nh, form="multiplier"))
     t_ours = time.perf_counter() - t0
     base, t_mech = mechanics_rhs(mdl, with_rhs)
     print(f"    setup: frames field + codegen {t_ours:.2f} s (field cached), sympy.mechanics {t_mech:.2f} s")
@@ -160,23 +160,23 @@ def bench_backends(label, mdl, q0, u0, T, n_loop, rtol=1e-8, atol=1e-10):
     nh = mdl.nonholonomic()
     pv = mdl.param_values
     n_ics = len(q0)
-    comp = fr.compile_system(nh, system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh))
     p = comp.bind(pv)
     kw = dict(params=pv, rtol=rtol, atol=atol, t_eval=[0, T])
     print(
         f"\n[4] backends side by side: {label}, {n_ics} initial conditions, T = {T:g}, RK45 rtol={rtol:g} atol={atol:g}"
     )
     rows = {}
-    b, tb, cb = _timed(lambda: fr.integrate_batch(nh, (0, T), q0, u0, **kw))
+    b, tb, cb = _timed(lambda: fr.integrate(nh, (0, T), q0, u0, **kw))
     rows["numpy batch (lock-step)"] = (n_ics, tb, cb, b.info["nfev"] * n_ics, b.q[:, -1])
     t_jit = None
     if numba_available():
         from frames.numeric import _numba
 
         first = "drive" not in _numba._KERNELS
-        _, t_jit, _ = _timed(lambda: fr.integrate_batch(nh, (0, T), q0[:2], u0[:2], backend="numba", **kw))
+        _, t_jit, _ = _timed(lambda: fr.integrate(nh, (0, T), q0[:2], u0[:2], backend="numba", **kw))
         jit_what = "driver + RHS" if first else "RHS only: the driver was compiled earlier in this process"
-        bn, tn, cn = _timed(lambda: fr.integrate_batch(nh, (0, T), q0, u0, backend="numba", **kw))
+        bn, tn, cn = _timed(lambda: fr.integrate(nh, (0, T), q0, u0, backend="numba", **kw))
         rows["numba batch (per member)"] = (n_ics, tn, cn, bn.info["nfev"], bn.q[:, -1])
     fun = comp.fun(p)
 
@@ -257,8 +257,8 @@ def bench_batch(quick, n_ics, n_loop):
     q0, u0 = _sleigh_ics(n_ics)
     out, t_jit = bench_backends("chaplygin sleigh", mdl, q0, u0, 10.0, n_loop)
     nh = mdl.nonholonomic()
-    b = fr.integrate_batch(nh, (0, 10), q0, u0, params=mdl.param_values, rtol=1e-8, atol=1e-10, t_eval=[0, 10])
-    rk4 = fr.integrate_batch(nh, (0, 10), q0, u0, params=mdl.param_values, method="RK4", n_steps=2000, t_eval=[0, 10])
+    b = fr.integrate(nh, (0, 10), q0, u0, params=mdl.param_values, rtol=1e-8, atol=1e-10, t_eval=[0, 10])
+    rk4 = fr.integrate(nh, (0, 10), q0, u0, params=mdl.param_values, method="RK4", n_steps=2000, t_eval=[0, 10])
     print(f"    (fixed-step RK4, 2000 steps: max |RK4 − RK45| final state {np.max(np.abs(rk4.state - b.state)):.1e})")
     return out, t_jit
 

@@ -3,7 +3,7 @@
 The parameters are the catalogue defaults except l (m = 3, m0 = 2, J = 1/2, J2 = 1/20, R = 1/5, c = 3/10, exact
 rationals, substituted before the symbolic work so that the vakonomic field is cheap). The vakonomic system is
 integrated on C × R³ with the multipliers free (state (q, v^α, μ), μ̇ = A of Proposition 4,
-``frames.vakonomic_ode_system``) from μ(0) = φ(q0, v0):
+``frames.ode_system`` of the VakonomicSystem) from μ(0) = φ(q0, v0):
 
 * l = 0, φ = p (the nonholonomic momenta p_a = X_a^V L): strongly consistent, the motions coincide;
 * l = l_s = √((mR² + 2J2)(R²J + 2c²J2))/(m0R²) (= √1595/40 ≈ 0.998 m here), φ = p + k with
@@ -62,7 +62,7 @@ def compare(l_value, which: int, T: float = T, n: int = 401):
     te = np.linspace(0.0, T, n)
     opts = {"rtol": 1e-12, "atol": 1e-13, "t_eval": te, "method": "DOP853"}
     nh = fr.integrate(vk.nonholonomic, (0, T), q0, u0, **opts)
-    va = fr.integrate(fr.vakonomic_ode_system(vk), (0, T), q0, u0, mu0=mu0, **opts)
+    va = fr.integrate(fr.ode_system(vk), (0, T), q0, u0, mu0=mu0, **opts)
     return float(np.max(np.abs(va.q - nh.q))), nh, va
 
 

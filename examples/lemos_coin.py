@@ -2,7 +2,7 @@
 
 The coin of Pastore et al. (``frames.models.rolling_coin_incline``, Table 1 parameters) is started from the same
 (q, u) and integrated (i) with the library's nonholonomic field (reduced form) and (ii) with the vakonomic field of
-Crampin–Mestdag Proposition 4 on C × R² (state (q, v^α, μ), μ̇ = A, ``frames.vakonomic_ode_system``) for several
+Crampin–Mestdag Proposition 4 on C × R² (state (q, v^α, μ), μ̇ = A, ``frames.ode_system`` of the VakonomicSystem) for several
 μ(0). The separation is the largest distance between the two centre-of-mass paths over [0, T].
 
 When Ω = θ̇(0) ≠ 0 no μ(0) reproduces the nonholonomic motion (Lemos' complete inequivalence): the minimum of the
@@ -31,7 +31,7 @@ def systems():
     """(nonholonomic system, compiled vakonomic system) of the coin."""
     mdl = fr.models.rolling_coin_incline()
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
-    return mdl.nonholonomic(), fr.vakonomic_ode_system(vk).compile()
+    return mdl.nonholonomic(), fr.CompiledSystem(fr.ode_system(vk))
 
 
 def initial(Om: float, th0: float = 0.0, phidot: float = 0.5):

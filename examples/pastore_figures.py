@@ -10,7 +10,7 @@ Table 1 parameters (R = 11.625 mm, m = 7.5 g, g = 9.81 m/s², α = π/6), t ∈ 
 * Figure 4: as Figure 2 for θ0 ∈ {0, π/2} at Ω = 2π.
 
 q and the reactions ρ_k = θ^a_k λ_a (93) come from the library's nonholonomic field in reduced form; λ comes
-from integrating the MVM equations (51a–b) with the W of (68) (``frames.mvm_ode_system``), whose q(t)
+from integrating the MVM equations (51a–b) with the W of (68) (``frames.ode_system`` of the ModifiedVakonomic), whose q(t)
 coincides with the nonholonomic one (Corollary 1). Run ``python examples/pastore_figures.py [outdir]``.
 """
 
@@ -36,7 +36,7 @@ def _systems():
     _x, _y, _phi, th = mdl.chart.q
     ux, uy, uph, uth = mdl.chart.u
     mvm = fr.ModifiedVakonomic(mdl.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth])
-    return mdl.nonholonomic(), fr.mvm_ode_system(mvm).compile()
+    return mdl.nonholonomic(), fr.CompiledSystem(fr.ode_system(mvm))
 
 
 SYSTEMS = None

@@ -51,7 +51,7 @@ def heisenberg_geodesics(speed: float = 0.5, mus: tuple[float, ...] = (1.0, 2.0,
         [fr.VectorField(ch, [1, 0, -y / 2]), fr.VectorField(ch, [0, 1, x / 2])],
         complement=[fr.VectorField(ch, [0, 0, 1])],
     )
-    ode = fr.vakonomic_ode_system(vk)
+    ode = fr.ode_system(vk)
     out = []
     for mu in mus:
         T = 2 * math.pi / mu

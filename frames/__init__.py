@@ -1,263 +1,148 @@
 """frames: constrained mechanics in anholonomic frames.
 
-The public API is re-exported here; ``frames.models`` is the catalogue of
-benchmark systems and ``frames.strategies`` holds hypothesis strategies.
+The top level holds the vocabulary, in families (as :mod:`sympy.physics.mechanics` groups its names):
+
+- **geometry** — charts, vector fields on Q and TQ, forms, frames, distributions, constraints, brackets;
+- **systems** — a Lagrangian and the methods of constrained dynamics, each with ``equations()``,
+  ``accelerations()``, ``multipliers()`` (where it has them) and ``ode_system()``;
+- **verdicts** — consistency of the nonholonomic and vakonomic motions, sections, invariant measures,
+  comparisons between methods;
+- **numerics** — the ODE system of a method and the one ``integrate``;
+- **files and reports** — models, system files, reports, LaTeX and the SymPy mechanics interop;
+- **exact algebra** — the exact zero test, the tidy display form and time budgets;
+- **errors** — :class:`FramesError`, the base of every error of the library.
+
+Namespaces: :mod:`frames.results` (the result types), :mod:`frames.errors` (every error),
+:mod:`frames.models` (the catalogue), :mod:`frames.strategies` (hypothesis strategies, loaded on first
+use), and the layers :mod:`frames.algebra`, :mod:`frames.geometry`, :mod:`frames.dynamics`,
+:mod:`frames.natural`, :mod:`frames.numeric`, :mod:`frames.app` for everything else.
 """
 
-from __future__ import annotations
+from importlib import import_module as _import_module
 
-import importlib
-
-from . import models
+from . import errors, models, results
 from ._version import __version__
-from .algebra import budget, is_zero, step, tidy
+from .algebra import budget, is_zero, tidy
 from .app import (
-    Report,
+    Model,
     analyze,
-    display_form,
     dump_model,
     dumps_model,
+    from_mechanics,
     latex_equations,
     load_model,
     loads_model,
     parse_expression,
 )
-from .app._interop import MechanicsImport as MechanicsImport
-from .app._interop import from_mechanics as from_mechanics
-from .app._interop import mechanics_import as mechanics_import
-from .app._interop import mechanics_rates as mechanics_rates
 from .dynamics import (
-    CartanSolution,
     CartanSystem,
     ChaplyginSystem,
-    ConsistencyResult,
-    Equations,
     Lagrangian,
-    MotionConsistency,
     NonholonomicSystem,
-    RouthianReduction,
-    SectionFamily,
-    VakonomicField,
-    VakonomicLift,
+    OdeSystem,
     VakonomicSystem,
-    VakonomicTangentField,
-    VariationalCheck,
-    change_of_adapted_frame,
     consistency_along_motion,
-    dimension_terms,
     find_sections,
-    is_dimensionally_homogeneous,
-    split_conditions,
+    invariant_measure,
+    martinet_abnormals,
     strong_consistency,
-    transform_field,
-    transform_multipliers,
+    subriemannian,
     vakonomic_lift,
     weak_consistency,
 )
-from .dynamics._measure import InvariantMeasure as InvariantMeasure
-from .dynamics._measure import invariant_measure as invariant_measure
-from .dynamics._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
-from .errors import (
-    ArgumentError,
-    BudgetExceededError,
-    ChartMismatchError,
-    ConstraintError,
-    FramesError,
-    InconsistentInitialDataError,
-    IntegrationBudgetError,
-    IntegrationError,
-    InvalidExpressionError,
-    OptionalDependencyError,
-    OptionError,
-    ParameterError,
-    RegularityError,
-    SingularFrameError,
-    SingularityError,
-    StateError,
-    SystemFileError,
-    UndecidedError,
-)
+from .errors import FramesError
 from .geometry import (
     Chart,
     Distribution,
     Form,
     Frame,
-    FrobeniusResult,
     LinearConstraints,
     OneForm,
     SecondOrderField,
     TangentVectorField,
     VectorField,
-    anholonomy_after_change,
     bracket,
     complete_frame,
 )
-from .geometry._growth import BracketFlag
-from .geometry._nilpotent import NilpotentApproximation
 from .natural import (
-    Candidate,
     ChetaevSystem,
-    CommutationTest,
-    ComparisonStep,
     CortesComparison,
-    DisplacementClasses,
-    DisplacementClassTest,
-    KozlovFrameComparison,
     KozlovSystem,
     ModifiedVakonomic,
-    MotionComparison,
-    MVMChetaevComparison,
-    MVMEquivalence,
-    PartialAuxiliaries,
     compare_kozlov_with_frame,
     compare_motion,
     compare_mvm_with_chetaev,
-    w_from_coordinates,
-    w_from_frame,
-    w_from_partial_auxiliaries,
+    compare_mvm_with_nonholonomic,
 )
-from .numeric import (
-    CompiledSystem,
-    IntegrateJob,
-    OdeSystem,
-    Trajectory,
-    TrajectoryBatch,
-    compile_system,
-    grid_points,
-    integrate,
-    integrate_batch,
-    integrate_system,
-    mvm_ode_system,
-    ode_system,
-    reduced_ode_system,
-    sweep,
-    vakonomic_ode_system,
-)
+from .numeric import integrate, ode_system, sweep
 
-__all__ = [
-    "InvariantMeasure",
-    "MechanicsImport",
-    "from_mechanics",
-    "invariant_measure",
-    "mechanics_import",
-    "mechanics_rates",
-    "budget",
-    "step",
-    "BudgetExceededError",
-    "UndecidedError",
-    "IntegrationBudgetError",
-    "OptionError",
-    "__version__",
-    "is_zero",
-    "models",
-    "tidy",
-    "SystemFileError",
-    "PartialAuxiliaries",
-    "Candidate",
-    "CartanSolution",
-    "CartanSystem",
-    "ChaplyginSystem",
+__all__ = [  # noqa: RUF022 - grouped in families, not sorted
+    # geometry
     "Chart",
-    "ChartMismatchError",
-    "ChetaevSystem",
-    "DisplacementClasses",
-    "CommutationTest",
-    "ComparisonStep",
-    "CompiledSystem",
-    "ConsistencyResult",
-    "ConstraintError",
-    "CortesComparison",
-    "Distribution",
-    "BracketFlag",
-    "NilpotentApproximation",
-    "MartinetAbnormals",
-    "martinet_abnormals",
-    "subriemannian",
-    "Equations",
+    "VectorField",
+    "TangentVectorField",
+    "OneForm",
     "Form",
     "Frame",
-    "ArgumentError",
-    "FramesError",
-    "FrobeniusResult",
-    "InconsistentInitialDataError",
-    "IntegrateJob",
-    "IntegrationError",
-    "InvalidExpressionError",
-    "KozlovFrameComparison",
-    "KozlovSystem",
-    "Lagrangian",
+    "Distribution",
     "LinearConstraints",
-    "ModifiedVakonomic",
-    "MVMChetaevComparison",
-    "DisplacementClassTest",
-    "MotionComparison",
-    "MotionConsistency",
-    "NonholonomicSystem",
-    "OdeSystem",
-    "OneForm",
-    "OptionalDependencyError",
-    "ParameterError",
-    "RouthianReduction",
-    "RegularityError",
-    "Report",
     "SecondOrderField",
-    "SectionFamily",
-    "SingularFrameError",
-    "SingularityError",
-    "StateError",
-    "TangentVectorField",
-    "VariationalCheck",
-    "MVMEquivalence",
-    "Trajectory",
-    "TrajectoryBatch",
-    "VakonomicField",
-    "VakonomicLift",
-    "VakonomicSystem",
-    "VakonomicTangentField",
-    "VectorField",
-    "anholonomy_after_change",
-    "w_from_partial_auxiliaries",
     "bracket",
-    "analyze",
-    "change_of_adapted_frame",
-    "compare_motion",
-    "compile_system",
     "complete_frame",
-    "consistency_along_motion",
-    "dimension_terms",
-    "display_form",
-    "dumps_model",
+    # systems: the methods of constrained dynamics
+    "Lagrangian",
+    "NonholonomicSystem",
+    "VakonomicSystem",
+    "ChaplyginSystem",
+    "CartanSystem",
+    "ModifiedVakonomic",
+    "KozlovSystem",
+    "ChetaevSystem",
+    "subriemannian",
+    # verdicts: consistency, sections, invariant measures, comparisons
+    "weak_consistency",
+    "strong_consistency",
+    "vakonomic_lift",
     "find_sections",
-    "grid_points",
-    "integrate",
-    "integrate_batch",
-    "integrate_system",
-    "is_dimensionally_homogeneous",
+    "consistency_along_motion",
+    "invariant_measure",
+    "martinet_abnormals",
+    "compare_motion",
+    "compare_mvm_with_nonholonomic",
+    "compare_mvm_with_chetaev",
     "compare_kozlov_with_frame",
-    "latex_equations",
+    "CortesComparison",
+    # numerics
+    "ode_system",
+    "OdeSystem",
+    "integrate",
+    "sweep",
+    # files and reports
+    "Model",
     "load_model",
     "loads_model",
-    "mvm_ode_system",
-    "w_from_coordinates",
-    "w_from_frame",
-    "ode_system",
-    "parse_expression",
-    "reduced_ode_system",
-    "split_conditions",
-    "strong_consistency",
-    "sweep",
-    "compare_mvm_with_chetaev",
-    "transform_field",
-    "transform_multipliers",
-    "vakonomic_lift",
-    "vakonomic_ode_system",
-    "weak_consistency",
     "dump_model",
+    "dumps_model",
+    "parse_expression",
+    "analyze",
+    "latex_equations",
+    "from_mechanics",
+    # exact algebra
+    "is_zero",
+    "tidy",
+    "budget",
+    # errors
+    "FramesError",
+    # namespaces
+    "errors",
+    "models",
+    "results",
+    "__version__",
 ]
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
     # frames.strategies needs hypothesis (a test extra), so it is loaded on first use only
     if name == "strategies":
-        return importlib.import_module("frames.strategies")
+        return _import_module("frames.strategies")
     raise AttributeError(f"module 'frames' has no attribute {name!r}")

@@ -219,15 +219,11 @@ def test_simulate(tmp_path, capsys):
         "--progress",
     ]
     code, _out, err = _run(capsys, argv)
-    has_numeric = hasattr(fr.SecondOrderField, "integrate")
-    if has_numeric:
-        assert code == 0, err
-        assert png.stat().st_size > 1000
-        rows = csv.read_text().splitlines()
-        assert rows[0] == "t,phi,x,y,u_phi,u_x,u_y" and len(rows) > 40
-        assert "100%" in err  # progress bar
-    else:
-        assert code == 2 and "not available" in err
+    assert code == 0, err
+    assert png.stat().st_size > 1000
+    rows = csv.read_text().splitlines()
+    assert rows[0] == "t,phi,x,y,u_phi,u_x,u_y" and len(rows) > 40
+    assert "100%" in err  # progress bar
     code, _, err = _run(capsys, ["simulate", "knife-edge", "--t-end", "1", "--param", "zz=1"])
     assert code == 2 and "zz" in err
     code, _, err = _run(capsys, ["simulate", "abelian-chaplygin", "--t-end", "1"])

@@ -72,11 +72,9 @@ def test_mvm_counts_constraints_with_k_and_m_is_deprecated():
         assert mvm.k == 1
 
 
-def test_second_order_field_integrate_is_installed_by_the_numeric_layer():
-    """The geometry layer does not import numerics; ``import frames`` installs ``frames.integrate``."""
-    from frames.geometry import _tangent
-
-    assert _tangent._INTEGRATOR is fr.integrate
+def test_a_field_is_integrated_by_the_one_door():
+    """The geometry layer does not reach numerics: no ``SecondOrderField.integrate``, ``frames.integrate(field)``."""
+    assert not hasattr(fr.SecondOrderField, "integrate")
     mdl = fr.models.knife_edge()
-    tr = mdl.nonholonomic().field().integrate((0.0, 0.5), mdl.q0, mdl.u0, params=mdl.param_values)
+    tr = fr.integrate(mdl.nonholonomic().field(), (0.0, 0.5), mdl.q0, mdl.u0, params=mdl.param_values)
     assert isinstance(tr, fr.Trajectory) and tr.t[-1] == pytest.approx(0.5)

@@ -26,7 +26,7 @@ BUILTINS = {"eval", "exec", "compile", "__import__"}
 # The numeric back end turns sympy expressions (never text) into Python with sympy's code printer, after
 # renaming every symbol to ``_{group}_{i}`` and refusing undefined functions; that generated source is the one
 # thing ``exec``'d. Nothing a user typed reaches it except through the safe parser and ``as_expr``.
-# The numba backend regenerates the same right-hand side (an OdeSystem built by compile_system) with every
+# The numba backend regenerates the same right-hand side (an OdeSystem built by ode_system) with every
 # symbol renamed ``y_i``/``p_j``/``t_``/``c_i`` before printing, and jit-compiles that source.
 CODEGEN = {
     ("numeric/_compiled.py", "exec"),

@@ -46,8 +46,8 @@ def test_numba_rk4_equals_numpy_rk4(name):
     q0, u0 = _batch(mdl, 6, 1)
     te = np.linspace(0, 2, 7)  # 1/3, 2/3, ... fall inside steps: Hermite output
     kw = dict(params=mdl.param_values, method="RK4", n_steps=200, t_eval=te, project=True)
-    a = fr.integrate_batch(nh, (0, 2), q0, u0, **kw)
-    b = fr.integrate_batch(nh, (0, 2), q0, u0, backend="numba", **kw)
+    a = fr.integrate(nh, (0, 2), q0, u0, **kw)
+    b = fr.integrate(nh, (0, 2), q0, u0, backend="numba", **kw)
     scale = max(1.0, float(np.max(np.abs(a.state))))
     assert _close(a.state, b.state, 1e-12 * scale)  # the same arithmetic, member by member
     assert _close(a.q, b.q, 1e-12 * scale) and b.info["backend"] == "numba" and b.method == "RK4"
@@ -60,8 +60,8 @@ def test_numba_rk45_equals_numpy_rk45_at_tight_tolerance(name):
     q0, u0 = _batch(mdl, 6, 2)
     te = np.linspace(0, 3, 8)
     kw = dict(params=mdl.param_values, rtol=1e-12, atol=1e-13, t_eval=te, project=True)
-    a = fr.integrate_batch(nh, (0, 3), q0, u0, **kw)  # lock-step step control
-    b = fr.integrate_batch(nh, (0, 3), q0, u0, backend="numba", **kw)  # per-member step control
+    a = fr.integrate(nh, (0, 3), q0, u0, **kw)  # lock-step step control
+    b = fr.integrate(nh, (0, 3), q0, u0, backend="numba", **kw)  # per-member step control
     assert _close(a.state, b.state, 1e-10 * max(1.0, float(np.max(np.abs(a.state)))))  # relative to the state's size
     assert b.info["steps"] <= a.info["steps"]  # no member needs more steps than the batch's worst
 
@@ -72,7 +72,7 @@ def test_numba_single_trajectory_is_a_batch_of_one_and_matches_solve_ivp(name):
     q0, u0 = _batch(mdl, 4, 3)
     te = np.linspace(0, 4, 9)
     kw = dict(params=mdl.param_values, rtol=1e-12, atol=1e-13, t_eval=te, project=True)
-    b = fr.integrate_batch(nh, (0, 4), q0, u0, backend="numba", **kw)
+    b = fr.integrate(nh, (0, 4), q0, u0, backend="numba", **kw)
     one = fr.integrate(nh, (0, 4), q0[2], u0[2], backend="numba", **kw)
     ref = fr.integrate(nh, (0, 4), q0[2], u0[2], **kw)  # scipy's RK45 with the generated Python RHS
     assert one.method == "RK45" and one.info["backend"] == "numba" and one.info["steps"] > 0
@@ -111,8 +111,8 @@ def test_numba_parameter_sweep_arrays():
     a_values = np.linspace(0.1, 0.9, n)
     sweep = pv | {"a": a_values}
     kw = dict(rtol=1e-12, atol=1e-13, t_eval=[0, 1.5, 3])
-    a = fr.integrate_batch(nh, (0, 3), q0, u0, params=sweep, **kw)
-    b = fr.integrate_batch(nh, (0, 3), q0, u0, params=sweep, backend="numba", **kw)
+    a = fr.integrate(nh, (0, 3), q0, u0, params=sweep, **kw)
+    b = fr.integrate(nh, (0, 3), q0, u0, params=sweep, backend="numba", **kw)
     assert _close(a.state, b.state, 1e-10)
     for j in (0, n - 1):
         one = fr.integrate(nh, (0, 3), q0[j], u0[j], params=pv | {"a": a_values[j]}, backend="numba", **kw)
@@ -124,7 +124,7 @@ def test_numba_rhs_source_is_the_systems_rhs():
     rng = np.random.default_rng(5)
     for name in MODELS:
         mdl, nh = _model(name)
-        comp = fr.compile_system(nh, system=nh)
+        comp = fr.CompiledSystem(fr.ode_system(nh))
         ns: dict = {"math": math}
         exec(nbm.rhs_source(comp), ns)
         p = comp.bind(mdl.param_values)
@@ -142,14 +142,14 @@ def test_numba_budget_and_singular_errors():
     pv = mdl.param_values
     for backend in ("numpy", "numba"):
         with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 5"):
-            fr.integrate_batch(nh, (0, 5), q0, u0, params=pv, project=True, max_steps=5, backend=backend)
+            fr.integrate(nh, (0, 5), q0, u0, params=pv, project=True, max_steps=5, backend=backend)
     with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 5"):
         fr.integrate(nh, (0, 5), q0[0], u0[0], params=pv, project=True, max_steps=5, backend="numba")
     # I = −m a²: the reduced equations divide by m a² + I = 0
     bad = {k.name: float(v) for k, v in pv.items()} | {"I": -1.0 * 0.5**2}
     for backend in ("numpy", "numba"):
         with pytest.raises(fr.SingularityError, match=r"not finite|singular"):
-            fr.integrate_batch(nh, (0, 1), q0, u0, params=bad, project="euclidean", backend=backend)
+            fr.integrate(nh, (0, 1), q0, u0, params=bad, project="euclidean", backend=backend)
 
 
 def test_numba_bad_options(monkeypatch):
@@ -157,7 +157,7 @@ def test_numba_bad_options(monkeypatch):
     q0, u0 = _batch(mdl, 2, 7)
     kw = dict(params=mdl.param_values, project=True)
     with pytest.raises(fr.OptionError, match=r"backend='cuda' is not one of \['numpy', 'numba'\]"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, backend="cuda", **kw)
+        fr.integrate(nh, (0, 1), q0, u0, backend="cuda", **kw)
     with pytest.raises(fr.OptionError, match=r"backend=5 is not one of \['numpy', 'numba'\]"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend=5, **kw)
     with pytest.raises(fr.OptionError, match=r"method='LSODA' is not one of \['RK45'\]"):
@@ -167,9 +167,9 @@ def test_numba_bad_options(monkeypatch):
     with pytest.raises(fr.OptionError, match=r"no backend='numba'"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", method="lda-midpoint", step=0.1, **kw)
     with pytest.raises(fr.OptionError, match=r"n_steps=0 must be a positive integer"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=0, **kw)
+        fr.integrate(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=0, **kw)
     with pytest.raises(fr.OptionError, match=r"n_steps=50 exceeds max_steps=10"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=50, max_steps=10, **kw)
+        fr.integrate(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=50, max_steps=10, **kw)
     # max_step bounds the jitted steps
     few = fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", **kw)
     many = fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", max_step=0.01, **kw)
@@ -177,7 +177,7 @@ def test_numba_bad_options(monkeypatch):
     # numba absent: a clean error naming the extra
     monkeypatch.setitem(sys.modules, "numba", None)
     with pytest.raises(fr.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, backend="numba", **kw)
+        fr.integrate(nh, (0, 1), q0, u0, backend="numba", **kw)
     with pytest.raises(fr.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", **kw)
     assert nbm.numba_available() is False
@@ -224,6 +224,6 @@ def test_numba_timeout_between_chunks_of_members():
     q0 = np.stack([phi, np.zeros(n), np.zeros(n)], axis=1)
     u0 = np.stack([rng.uniform(-1, 1, n), np.cos(phi), np.sin(phi)], axis=1)  # along the blade: in D
     with pytest.raises(fr.IntegrationBudgetError, match=r"timeout of 1e-09 s reached after 2048 of 3000"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", timeout=1e-9)
-    ok = fr.integrate_batch(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", t_eval=[0, 1])
+        fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", timeout=1e-9)
+    ok = fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", t_eval=[0, 1])
     assert ok.state.shape == (n, 2, 5) and np.all(np.isfinite(ok.state))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import models
+from frames.dynamics._ode import _reduced_ode
 
 # ----------------------------------------------------------------------------- fixtures
 
@@ -53,7 +54,7 @@ def _free_particle_1d(gamma_of, time=False):
 
 def test_generated_rhs_matches_sympy_and_batch(sleigh):
     mdl, nh = sleigh
-    comp = fr.compile_system(nh.field(), system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh))
     S = comp.system
     rng = np.random.default_rng(0)
     Y = rng.normal(size=(S.n_state, 7))
@@ -74,7 +75,7 @@ def test_generated_rhs_matches_sympy_and_batch(sleigh):
 @given(st.lists(st.floats(-3, 3), min_size=5, max_size=5), st.floats(0.1, 3), st.floats(0.05, 2), st.floats(-1, 1))
 def test_multiplier_form_rhs_matches_accelerations(sleigh, y, m, I, a):
     mdl, nh = sleigh
-    comp = fr.compile_system(nh.field(), "multiplier", system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh, form="multiplier"))
     q = y[:3]
     u = [y[3], y[4], 0.0]
     p = comp.bind({"m": m, "I": I, "a": a})
@@ -90,7 +91,7 @@ def test_multiplier_form_rhs_matches_accelerations(sleigh, y, m, I, a):
 
 def test_compiled_system_pickles(sleigh):
     mdl, nh = sleigh
-    comp = fr.compile_system(nh, system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh))
     comp2 = pickle.loads(pickle.dumps(comp))
     p = comp.bind(mdl.param_values)
     y = np.array([0.3, 0.1, -0.2, 0.7, 1.1])
@@ -100,7 +101,7 @@ def test_compiled_system_pickles(sleigh):
 def test_undefined_functions_are_rejected():
     mdl = models.abelian_chaplygin(1)
     with pytest.raises(fr.InvalidExpressionError, match="undefined function"):
-        fr.compile_system(mdl.nonholonomic())
+        fr.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
 
 
 # ----------------------------------------------------------------------------- single trajectories
@@ -144,11 +145,11 @@ def test_reduced_and_multiplier_forms_agree_and_residuals(sleigh):
 
 def test_second_order_field_method_and_model_input(sleigh):
     mdl, nh = sleigh
-    tr1 = nh.field().integrate((0, 1), mdl.q0, mdl.u0, params=mdl.param_values, system=nh)
+    tr1 = fr.integrate(nh.field(), (0, 1), mdl.q0, mdl.u0, params=mdl.param_values, system=nh)
     tr2 = fr.integrate(mdl, (0, 1), mdl.q0, mdl.u0)  # the model supplies the parameter values
     np.testing.assert_allclose(tr1.q[-1], tr2.q[-1], rtol=1e-12)
     assert tr1.multipliers is not None and tr1.energy is not None
-    bare = nh.field().integrate((0, 1), mdl.q0, mdl.u0, params=mdl.param_values)
+    bare = fr.integrate(nh.field(), (0, 1), mdl.q0, mdl.u0, params=mdl.param_values)
     assert bare.multipliers is None and bare.energy is None
 
 
@@ -180,7 +181,7 @@ def test_time_dependent_field():
     """q̈ = sin t: q = q0 + (u0 + 1) t − sin t."""
     _ch, _F, G = _free_particle_1d(lambda q, v, t: sp.sin(t), time=True)
     te = np.linspace(0, 3, 7)
-    tr = G.integrate((0, 3), [0.5], [0.2], rtol=1e-12, atol=1e-14, t_eval=te)
+    tr = fr.integrate(G, (0, 3), [0.5], [0.2], rtol=1e-12, atol=1e-14, t_eval=te)
     np.testing.assert_allclose(tr.q[:, 0], 0.5 + 1.2 * te - np.sin(te), atol=1e-10)
 
 
@@ -257,11 +258,11 @@ def test_singular_hessian_along_the_motion_is_reported():
     L = fr.Lagrangian(ch, (u1**2 + q1 * u2**2) / 2)
     G = L.euler_lagrange_field()
     with pytest.raises(fr.SingularityError, match="singular") as info:
-        G.integrate((0, 2), [1.0, 0.0], [-1.0, 0.0], lagrangian=L)
+        fr.integrate(G, (0, 2), [1.0, 0.0], [-1.0, 0.0], lagrangian=L)
     assert info.value.t == pytest.approx(1.0, abs=1e-8)
     assert info.value.state[0] == pytest.approx(0.0, abs=1e-8)
     with pytest.raises(fr.SingularityError, match="initial point"):
-        G.integrate((0, 2), [0.0, 0.0], [1.0, 0.0])
+        fr.integrate(G, (0, 2), [0.0, 0.0], [1.0, 0.0])
     assert isinstance(info.value, fr.RegularityError)
 
 
@@ -269,7 +270,7 @@ def test_non_finite_rhs_is_reported():
     """q̈ = sqrt(q): undefined once q < 0 (no denominators, so only the RHS check sees it)."""
     _, _, G = _free_particle_1d(lambda q, v: sp.sqrt(q))
     with pytest.raises(fr.SingularityError, match="not defined") as info:
-        G.integrate((0, 5), [1.0], [-2.0])
+        fr.integrate(G, (0, 5), [1.0], [-2.0])
     assert info.value.t is not None and 0 < info.value.t < 5
 
 
@@ -277,7 +278,7 @@ def test_solver_failure_is_reported_not_truncated():
     """q̈ = q̇²: q = −log(1 − t) blows up at t = 1."""
     _, _, G = _free_particle_1d(lambda q, v: v**2)
     with pytest.raises(fr.IntegrationError, match=r"RK45 failed at t = 0\.99") as info:
-        G.integrate((0, 2), [0.0], [1.0])
+        fr.integrate(G, (0, 2), [0.0], [1.0])
     assert not isinstance(info.value, fr.SingularityError)
     assert info.value.state is not None
 
@@ -329,9 +330,9 @@ def test_batch_rk45_matches_solve_ivp(sleigh):
     mdl, nh = sleigh
     q0, u0 = _sleigh_batch_data(mdl, 12)
     te = np.linspace(0, 5, 11)
-    b = fr.integrate_batch(nh, (0, 5), q0, u0, params=mdl.param_values, rtol=1e-10, atol=1e-12, t_eval=te)
+    b = fr.integrate(nh, (0, 5), q0, u0, params=mdl.param_values, rtol=1e-10, atol=1e-12, t_eval=te)
     assert b.q.shape == (12, 11, 3) and b.residual.max() < 1e-14 and len(b) == 12
-    comp = fr.compile_system(nh, system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh))
     p = comp.bind(mdl.param_values)
     for j in (0, 5, 11):
         y0 = comp.initial_state(0.0, q0[j], u0[j], np.zeros(0), p)
@@ -345,10 +346,10 @@ def test_batch_rk45_matches_solve_ivp(sleigh):
 def test_batch_rk4_converges_at_fourth_order(sleigh):
     mdl, nh = sleigh
     q0, u0 = _sleigh_batch_data(mdl, 4)
-    ref = fr.integrate_batch(nh, (0, 2), q0, u0, params=mdl.param_values, rtol=1e-12, atol=1e-14, t_eval=[0, 2])
+    ref = fr.integrate(nh, (0, 2), q0, u0, params=mdl.param_values, rtol=1e-12, atol=1e-14, t_eval=[0, 2])
     errs = []
     for n in (40, 80):
-        b = fr.integrate_batch(nh, (0, 2), q0, u0, params=mdl.param_values, method="RK4", n_steps=n, t_eval=[0, 2])
+        b = fr.integrate(nh, (0, 2), q0, u0, params=mdl.param_values, method="RK4", n_steps=n, t_eval=[0, 2])
         errs.append(np.max(np.abs(b.state[:, -1] - ref.state[:, -1])))
     assert 12 < errs[0] / errs[1] < 20
 
@@ -357,7 +358,7 @@ def test_batch_parameter_sweep_in_one_run(sleigh):
     mdl, nh = sleigh
     q0, u0 = _sleigh_batch_data(mdl, 3)
     a = np.array([0.1, 0.5, 0.9])
-    b = fr.integrate_batch(nh, (0, 3), q0, u0, params={"m": 1.0, "I": 0.1, "a": a}, rtol=1e-10, atol=1e-12)
+    b = fr.integrate(nh, (0, 3), q0, u0, params={"m": 1.0, "I": 0.1, "a": a}, rtol=1e-10, atol=1e-12)
     for j in range(3):
         one = fr.integrate(nh, (0, 3), q0[j], u0[j], params={"m": 1.0, "I": 0.1, "a": a[j]}, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(b.q[j, -1], one.q[-1], atol=1e-8)
@@ -368,25 +369,25 @@ def test_batch_bad_input(sleigh):
     mdl, nh = sleigh
     q0, u0 = _sleigh_batch_data(mdl, 3)
     with pytest.raises(fr.StateError, match="shape"):
-        fr.integrate_batch(nh, (0, 1), q0[:, :2], u0, params=mdl.param_values)
+        fr.integrate(nh, (0, 1), q0[:, :2], u0, params=mdl.param_values)
     u0b = u0.copy()
     u0b[1, 0] = np.nan
     with pytest.raises(fr.StateError, match=r"batch members \[1\]"):
-        fr.integrate_batch(nh, (0, 1), q0, u0b, params=mdl.param_values)
+        fr.integrate(nh, (0, 1), q0, u0b, params=mdl.param_values)
     with pytest.raises(fr.ParameterError, match="2 values for a batch of 3"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, params={"m": 1.0, "I": 0.1, "a": [0.1, 0.2]})
+        fr.integrate(nh, (0, 1), q0, u0, params={"m": 1.0, "I": 0.1, "a": [0.1, 0.2]})
     u0c = u0.copy()
     u0c[2, 2] += 1.0
     with pytest.raises(fr.InconsistentInitialDataError, match=r"batch members \[2\]"):
-        fr.integrate_batch(nh, (0, 1), q0, u0c, params=mdl.param_values)
+        fr.integrate(nh, (0, 1), q0, u0c, params=mdl.param_values)
     with pytest.raises(fr.OptionError, match="n_steps"):
-        fr.integrate_batch(nh, (0, 1), q0, u0, params=mdl.param_values, method="RK4")
+        fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, method="RK4")
 
 
 def test_batch_blow_up_is_reported():
     _, _, G = _free_particle_1d(lambda q, v: v**2)
     with pytest.raises(fr.FramesError, match="batch RK45"):
-        fr.integrate_batch(G, (0, 2), [[0.0], [0.0]], [[0.5], [1.0]])
+        fr.integrate(G, (0, 2), [[0.0], [0.0]], [[0.5], [1.0]])
 
 
 # ----------------------------------------------------------------------------- sweeps
@@ -395,7 +396,7 @@ def test_batch_blow_up_is_reported():
 @pytest.fixture(scope="module")
 def sweep_job(sleigh):
     mdl, nh = sleigh
-    comp = fr.compile_system(nh, system=nh)
+    comp = fr.CompiledSystem(fr.ode_system(nh))
     return fr.IntegrateJob(
         comp, (0.0, 2.0), mdl.q0, mdl.u0, params={"m": 1.0}, options={"rtol": 1e-9, "atol": 1e-12}, final_only=True
     )
@@ -437,13 +438,13 @@ def test_sweep_dask_local_cluster(sweep_job):
 # ----------------------------------------------------------------------------- plug-in interface
 
 
-def test_reduced_ode_system_with_extra_states(knife):
+def test_reduced_ode_with_extra_states(knife):
     """A plug-in system with extra states (as a vakonomic field adds μ): ż = −z v¹ (so z = z0 e^{−(φ−φ0)})."""
     mdl, nh = knife
     F = mdl.frame
     z = sp.Symbol("z")
     G = nh.field()
-    ode = fr.reduced_ode_system(
+    ode = _reduced_ode(
         F,
         2,
         list(G.Gamma[:2]),
@@ -463,6 +464,6 @@ def test_reduced_ode_system_with_extra_states(knife):
     assert tr.multipliers is not None and tr.energy is not None and tr.residual.max() < 1e-14
     with pytest.raises(fr.StateError, match="missing initial data mu0"):
         fr.integrate(ode, (0, 2), mdl.q0, mdl.u0, params=mdl.param_values)
-    b = fr.integrate_batch(ode, (0, 2), [list(mdl.q0.values())] * 2, [list(mdl.u0.values())] * 2,
-                           params=mdl.param_values, extra0={"mu": [[1.5], [3.0]]}, t_eval=te)  # fmt: skip
+    b = fr.integrate(ode, (0, 2), [list(mdl.q0.values())] * 2, [list(mdl.u0.values())] * 2,
+                     params=mdl.param_values, extra0={"mu": [[1.5], [3.0]]}, t_eval=te)  # fmt: skip
     np.testing.assert_allclose(b.extras["mu"][1, :, 0], 2 * b.extras["mu"][0, :, 0], rtol=1e-8)

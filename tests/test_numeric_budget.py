@@ -51,10 +51,10 @@ def test_timeout_stops_a_stiff_run():
 def test_batch_budget():
     G = _oscillator(1e4)
     with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 50") as info:
-        fr.integrate_batch(G, (0.0, 1e3), [[1.0], [0.5]], [[0.0], [0.0]], max_steps=50)
+        fr.integrate(G, (0.0, 1e3), [[1.0], [0.5]], [[0.0], [0.0]], max_steps=50)
     assert info.value.state is not None
     with pytest.raises(fr.IntegrationBudgetError, match="timeout"):
-        fr.integrate_batch(G, (0.0, 1e9), [[1.0], [0.5]], [[0.0], [0.0]], timeout=0.2)
+        fr.integrate(G, (0.0, 1e9), [[1.0], [0.5]], [[0.0], [0.0]], timeout=0.2)
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_bad_solver_options_name_the_argument(kwargs, name):
 def test_bad_batch_options_name_the_argument(kwargs, name):
     G = _oscillator()
     with pytest.raises(fr.OptionError, match=name):
-        fr.integrate_batch(G, (0.0, 1.0), [[1.0]], [[0.0]], **kwargs)
+        fr.integrate(G, (0.0, 1.0), [[1.0]], [[0.0]], **kwargs)
 
 
 def test_every_scipy_method_and_backward_time():
@@ -111,7 +111,7 @@ def test_singular_hessian_is_a_singularity_error_with_state():
     assert err.t is not None and 0 < err.t < 5 and err.state is not None
     assert abs(err.state[0]) < 1e-6  # stopped where the Hessian x vanishes
     with pytest.raises(fr.SingularityError) as binfo:
-        fr.integrate_batch(G, (0.0, 5.0), [[1.0], [2.0]], [[-1.0], [-1.0]], lagrangian=L)
+        fr.integrate(G, (0.0, 5.0), [[1.0], [2.0]], [[-1.0], [-1.0]], lagrangian=L)
     assert binfo.value.state is not None and binfo.value.t is not None
 
 
@@ -127,7 +127,7 @@ def test_frame_singular_where_D_is_regular_is_blamed_on_the_frame():
         fr.integrate(nh, (0.0, 1.0), q0, u0, params=mdl.param_values)
     assert "not at fault" in str(info.value) and "adapted_frame" in str(info.value)
     with pytest.raises(fr.SingularFrameError, match="batch member 0"):
-        fr.integrate_batch(nh, (0.0, 1.0), [[0.0, 0.0, 0.0]], [[0.3, 1.0, 0.0]], params=mdl.param_values)
+        fr.integrate(nh, (0.0, 1.0), [[0.0, 0.0, 0.0]], [[0.3, 1.0, 0.0]], params=mdl.param_values)
     # the remedies: a completion regular at the point, or the constraint rows as complement
     for G in (fr.complete_frame(mdl.constraints.distribution(), at=q0), mdl.constraints.adapted_frame()):
         tr = fr.integrate(fr.NonholonomicSystem(mdl.lagrangian, G, mdl.m), (0.0, 1.0), q0, u0, params=mdl.param_values)

@@ -24,12 +24,12 @@ cc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cc)
 
 
-def test_vakonomic_ode_system_states_and_errors():
+def test_vakonomic_ode_states_and_errors():
     mdl = fr.models.nonholonomic_particle()
-    ode = fr.vakonomic_ode_system(fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2))
+    ode = fr.ode_system(fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2))
     assert ode.form == "vakonomic" and ode.extra_inputs == {"mu": (sp.Symbol("mu3"),)}
     with pytest.raises(fr.FramesError):
-        fr.vakonomic_ode_system(mdl.nonholonomic())
+        fr.ode_system("vk")
     with pytest.raises(fr.FramesError):
         fr.integrate(ode, (0, 1), mdl.q0, mdl.u0, params=mdl.param_values, mu0=[np.nan])
 

@@ -144,14 +144,14 @@ def test_skate_p3_tnhm_and_mvm_cases_A_C():
     nh = _skate_run(sk.nonholonomic())
     d_nh, p30 = _p3_drift(nh)
     A = fr.ModifiedVakonomic(sk.lagrangian, [s * u1 - c * u2], [u3, c * u1 + s * u2])  # (98), (104)
-    trA = _skate_run(fr.mvm_ode_system(A), {"lambda": [0.0]})
+    trA = _skate_run(fr.ode_system(A), {"lambda": [0.0]})
     chi = P["Q"] * P["B0"] / (2 * P["m"])
     C = fr.ModifiedVakonomic(
         sk.lagrangian,
         [s * (u1 - chi * q2) - c * (u2 + chi * q1)],
         [u3 + chi, c * (u1 - chi * q2) + s * (u2 + chi * q1)],
     )  # (125)-(126)
-    trC = _skate_run(fr.mvm_ode_system(C), {"lambda": [0.0]})
+    trC = _skate_run(fr.ode_system(C), {"lambda": [0.0]})
     dA, dC = _p3_drift(trA), _p3_drift(trC)
     # the recorded canonical momenta agree with (101c)
     np.testing.assert_allclose(trA.extras["p"][:, 2], trA.extras["p"][0, 2] + (trA.u[:, 2] - trA.u[0, 2]) * float(
@@ -168,7 +168,7 @@ def test_skate_p3_mvm_case_B():
     """Case B (Ansatz 2, ϱ = 0): p3 conserved (117c) to 1e-10, and q(t) is the TNHM's (Theorem 1 holds)."""
     sk, _q, (u1, u2, u3), s, c = _skate()
     res = fr.w_from_partial_auxiliaries(sk.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
-    trB = _skate_run(fr.mvm_ode_system(res.system, subs={res.free[0]: 0}), {"lambda": [0.0]})
+    trB = _skate_run(fr.ode_system(res.system, subs={res.free[0]: 0}), {"lambda": [0.0]})
     nh = _skate_run(sk.nonholonomic())
     dB, _ = _p3_drift(trB)
     dq = float(np.max(np.abs(trB.q - nh.q)))
@@ -192,7 +192,7 @@ def test_skate_time_dependent_field_p3_tnhm_and_mvm_case_B():
     s, c = sp.sin(q3), sp.cos(q3)
     nh = fr.NonholonomicSystem(L, fr.Frame([fr.VectorField(ch, X.components) for X in sk.frame.fields]), sk.m)
     res = fr.w_from_partial_auxiliaries(L, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
-    ode = fr.mvm_ode_system(res.system, subs={res.free[0]: 0})
+    ode = fr.ode_system(res.system, subs={res.free[0]: 0})
     pv = dict(sk.param_values) | {B1: 0.5, w: 1.3}
     te = np.linspace(0, SKATE_T, 501)
     q0, u0 = [0.0, 0.0, 0.5], [np.cos(0.5), np.sin(0.5), 0.1]
@@ -214,7 +214,7 @@ def test_skate_time_dependent_field_p3_tnhm_and_mvm_case_B():
 # ============================================================ the figure script: λ of Figs 2d and 4d, (87), (92)
 @pytest.fixture(scope="module")
 def figures():
-    """examples/pastore_figures.py, imported; its λ come from the MVM integrator (mvm_ode_system, (51a–b))."""
+    """examples/pastore_figures.py, imported; its λ come from the MVM integrator (ode_system of a ModifiedVakonomic, (51a–b))."""
     import importlib.util
     from pathlib import Path
 

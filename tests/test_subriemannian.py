@@ -32,7 +32,7 @@ def test_heisenberg_geodesics_are_helices_over_circles_with_the_area_law():
     area π r² (the isoperimetric/area law of the Heisenberg group)."""
     for complement in ([DZ], None):
         vk = fr.subriemannian(HEIS, complement=complement)
-        ode = fr.vakonomic_ode_system(vk)
+        ode = fr.ode_system(vk)
         mu0 = 2.0 if complement else 4.0  # the default complement X_3 = y∂x − x∂y + 2∂z: μ_3 = 2 μ_z at the origin
         speed = 0.5
         T = 2 * math.pi / 2.0

@@ -91,7 +91,7 @@ def test_batch_html_summary():
     th = np.array([0.0, 0.5, 1.0])
     q0 = np.stack([th, np.zeros(3), np.zeros(3)], axis=1)
     u0 = np.stack([np.full(3, 0.3), np.cos(th), np.sin(th)], axis=1)
-    b = fr.integrate_batch(mdl.nonholonomic(), (0, 1), q0, u0, params=mdl.param_values, t_eval=[0, 0.5, 1])
+    b = fr.integrate(mdl.nonholonomic(), (0, 1), q0, u0, params=mdl.param_values, t_eval=[0, 0.5, 1])
     html = b._repr_html_()
     assert "<caption>TrajectoryBatch</caption>" in html and "<td>3</td>" in html
 

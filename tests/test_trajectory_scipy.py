@@ -192,23 +192,23 @@ def test_trajectory_stays_frozen_with_identity_equality():
         tr.sol = None
     assert tr == tr and tr != run((0.0, 1.0), dense_output=True, events=x_half)
     assert isinstance(hash(tr), int)
-    tb = fr.integrate_batch(NH, (0.0, 1.0), [Q0], [U0], params=P, progress=False)
+    tb = fr.integrate(NH, (0.0, 1.0), [Q0], [U0], params=P, progress=False)
     assert tb[0].sol is None and tb[0].status == 0
 
 
-# ----------------------------------------------------------------------------- integrate_batch progress
-def test_integrate_batch_progress_bar_only_when_asked(capfd):
+# ----------------------------------------------------------------------------- batch progress
+def test_batch_progress_bar_only_when_asked(capfd):
     q0, u0 = [Q0, Q0], [U0, U0]
-    quiet = fr.integrate_batch(NH, (0.0, 1.0), q0, u0, params=P, progress=False)
+    quiet = fr.integrate(NH, (0.0, 1.0), q0, u0, params=P, progress=False)
     assert capfd.readouterr().err == ""
-    loud = fr.integrate_batch(NH, (0.0, 1.0), q0, u0, params=P, progress=True)
+    loud = fr.integrate(NH, (0.0, 1.0), q0, u0, params=P, progress=True)
     err = capfd.readouterr().err
-    assert "integrate_batch" in err and "100%" in err
+    assert "integrate" in err and "100%" in err
     np.testing.assert_array_equal(loud.state, quiet.state)
-    fr.integrate_batch(NH, (0.0, 1.0), q0, u0, params=P, method="RK4", n_steps=20, progress=True)
+    fr.integrate(NH, (0.0, 1.0), q0, u0, params=P, method="RK4", n_steps=20, progress=True)
     assert "100%" in capfd.readouterr().err
-    fr.integrate_batch(NH, (0.0, 1.0), q0, u0, params=P, method="lda-midpoint", step=0.25, progress=True)
+    fr.integrate(NH, (0.0, 1.0), q0, u0, params=P, method="lda-midpoint", step=0.25, progress=True)
     err = capfd.readouterr().err
     assert "2/2" in err and "member" in err
-    fr.integrate_batch(NH, (0.0, 1.0), q0, u0, params=P)  # None: stderr is not a terminal here
+    fr.integrate(NH, (0.0, 1.0), q0, u0, params=P)  # None: stderr is not a terminal here
     assert capfd.readouterr().err == ""

@@ -12,21 +12,28 @@
 """
 
 from ._cli import console, find_model, main
+from ._interop import MechanicsImport, from_mechanics, mechanics_import, mechanics_rates
 from ._latex import latex_equations
+from ._model import Model
 from ._report import Report, analyze, display_form
 from ._sysfile import dump_model, dumps_model, load_model, loads_model, parse_expression
 
 __all__ = [
+    "MechanicsImport",
+    "Model",
     "Report",
     "analyze",
     "console",
     "display_form",
+    "dump_model",
     "dumps_model",
+    "find_model",
+    "from_mechanics",
     "latex_equations",
     "load_model",
     "loads_model",
-    "find_model",
     "main",
+    "mechanics_import",
+    "mechanics_rates",
     "parse_expression",
-    "dump_model",
 ]

@@ -8,6 +8,7 @@
 * ``_sections`` — sections solving the consistency conditions, by undetermined coefficients (section 5);
 * ``_motion_consistency`` — consistency along one motion (end of section 5);
 * ``_dimensions`` — dimensional analysis of expressions (each term's dimension, homogeneity);
+* ``_ode`` — the first-order system :class:`OdeSystem` of a method, and its private builders;
 * ``_chaplygin`` — Chaplygin systems, Propositions 5–6, Corollary 3 (section 6).
 """
 
@@ -16,11 +17,13 @@ from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._lagrangian import Equations, Lagrangian
-from ._measure import InvariantMeasure as InvariantMeasure
-from ._measure import invariant_measure as invariant_measure
+from ._measure import InvariantMeasure, invariant_measure
+from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
+from ._ode import OdeSystem
 from ._sections import SectionFamily, find_sections, split_conditions
+from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
 
 __all__ = [
@@ -28,24 +31,32 @@ __all__ = [
     "CartanSystem",
     "ChaplyginSystem",
     "ConsistencyResult",
+    "DynamicsMethod",
     "Equations",
+    "InvariantMeasure",
     "Lagrangian",
+    "MartinetAbnormals",
     "MotionConsistency",
     "NonholonomicSystem",
+    "OdeSystem",
     "RouthianReduction",
     "SectionFamily",
-    "VariationalCheck",
     "VakonomicField",
     "VakonomicLift",
     "VakonomicSystem",
     "VakonomicTangentField",
+    "VariationalCheck",
     "change_of_adapted_frame",
     "consistency_along_motion",
     "dimension_terms",
     "find_sections",
+    "invariant_measure",
     "is_dimensionally_homogeneous",
+    "martinet_abnormals",
+    "motion_equations",
     "split_conditions",
     "strong_consistency",
+    "subriemannian",
     "transform_field",
     "transform_multipliers",
     "vakonomic_lift",

@@ -15,12 +15,14 @@ from ._distribution import AdaptedIndices, Distribution, FrobeniusResult, Linear
 from ._fields import OneForm, VectorField, bracket
 from ._forms import Form, vector_components
 from ._frame import Frame, anholonomy_after_change, complete_frame
+from ._growth import BracketFlag
 from ._nilpotent import NilpotentApproximation
 from ._second_order import SecondOrderField
 from ._tangent import TangentVectorField
 
 __all__ = [
     "AdaptedIndices",
+    "BracketFlag",
     "Chart",
     "Distribution",
     "Form",

@@ -1,8 +1,11 @@
 r"""Layer 5, numeric: code generation, integrators, trajectories, batches and sweeps.
 
-One file each: ``_system`` (the ODE system), ``_compiled`` (code generation), ``_inputs`` (what the user
-passes), ``_rk`` (Runge–Kutta kernels), ``_integrate``, ``_trajectory``, ``_plot``, ``_sweep``, ``_plugins``
-(vakonomic and MVM fields as ODE systems).
+One concern per module: ``_resolve`` (the door :func:`ode_system`, and what to integrate, compiled once),
+``_compiled`` (code generation), ``_options`` (the options record), ``_inputs`` (initial data, parameters,
+time span), ``_integrate`` (the door :func:`integrate`), ``_single`` and ``_batch`` (one trajectory, a
+batch), the engines ``_scipy`` (scipy's solvers), ``_rk`` (NumPy batch kernels), ``_numba`` (jitted
+kernels), ``_lda`` (discrete Lagrange–d'Alembert), their tableaux ``_tableau``, and ``_trajectory``,
+``_plot``, ``_sweep``.
 
 Everything numeric in :mod:`frames` goes through one small interface, the
 symbolic first-order system :class:`OdeSystem`
@@ -33,14 +36,15 @@ functions: ``sympy.cse`` followed by code generation (a ``math``-module
 version for one state, a NumPy version vectorised over a batch of states of
 shape ``(n_state, batch)``), with the parameters bound at call time.
 
-Plugging in other fields (vakonomic, MVM)
------------------------------------------
-For fields on C with extra states use :func:`reduced_ode_system`, e.g. the vakonomic field of
-Proposition 4 (``μ̇_a = A_a``)::
+Other methods (vakonomic, MVM)
+------------------------------
+:func:`ode_system` (and :func:`integrate`) take the methods themselves: a :class:`~frames.VakonomicSystem`
+(Proposition 4, state ``(q, v^α, μ_a)``, initial ``mu0=...``) or a :class:`~frames.ModifiedVakonomic`
+((51a–b), state ``(q, u, λ)``, initial ``extra0={"lambda": ...}``)::
 
-    reduced_ode_system(F, m, Gamma_alpha, lagrangian=L, extra_states={"mu": (mu, A_a)}, form="vakonomic")
+    integrate(vk, t_span, q0, u0, params=..., mu0=[...])
 
-or build an :class:`OdeSystem` directly, e.g. with states ``(q, v^α, μ_a)``::
+or an :class:`OdeSystem` built directly, e.g. with states ``(q, v^α, μ_a)``::
 
     OdeSystem(states=q + v_alpha + mu, rhs=qdot + Gamma_alpha + A_a, params=...,
               time=t, chart=chart,
@@ -48,9 +52,9 @@ or build an :class:`OdeSystem` directly, e.g. with states ``(q, v^α, μ_a)``::
               observables={"q": q, "u": u_of_state, "v": v_of_state, "mu": mu, "energy": (E,)},
               constraint_matrix=Theta[m:, :], metric=hessian, guard=det_g, form="vakonomic")
 
-and call :func:`integrate_system` (``extra0={"mu": mu0}``) or
-:func:`integrate_batch`. Observables other than ``q, u, v, energy,
-multipliers`` end up in :attr:`Trajectory.extras` (e.g. ``"mu"``, ``"lambda"``).
+Observables other than ``q, u, v, energy, multipliers`` end up in :attr:`Trajectory.extras` (e.g.
+``"mu"``, ``"lambda"``). Initial data of shape ``(B, n)`` make :func:`integrate` a batch run
+(:class:`TrajectoryBatch`).
 
 Examples
 --------
@@ -64,12 +68,11 @@ Examples
 0.5
 """
 
+from ..dynamics import OdeSystem
 from ._compiled import CompiledSystem
-from ._inputs import compile_system
-from ._integrate import integrate, integrate_batch, integrate_system
-from ._plugins import mvm_ode_system, vakonomic_ode_system
+from ._integrate import integrate
+from ._resolve import ode_system
 from ._sweep import IntegrateJob, grid_points, sweep
-from ._system import OdeSystem, ode_system, reduced_ode_system
 from ._trajectory import Trajectory, TrajectoryBatch
 
 __all__ = [
@@ -78,14 +81,8 @@ __all__ = [
     "OdeSystem",
     "Trajectory",
     "TrajectoryBatch",
-    "compile_system",
     "grid_points",
     "integrate",
-    "integrate_batch",
-    "integrate_system",
-    "mvm_ode_system",
     "ode_system",
-    "reduced_ode_system",
     "sweep",
-    "vakonomic_ode_system",
 ]

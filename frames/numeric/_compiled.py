@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -13,6 +13,7 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.pycode import PythonCodePrinter
 
+from ..dynamics import OdeSystem
 from ..errors import (
     ArgumentError,
     FramesError,
@@ -22,9 +23,6 @@ from ..errors import (
 )
 
 # ----------------------------------------------------------------------------- code generation
-if TYPE_CHECKING:
-    from ._system import OdeSystem
-
 __all__ = ["CompiledSystem", "srepr_key"]
 
 _MODULES = {"numpy": np, "math": math}
@@ -102,7 +100,7 @@ class CompiledSystem:
     """
 
     def __init__(self, system: OdeSystem) -> None:
-        if not all(hasattr(system, a) for a in ("states", "rhs", "params", "chart", "observables")):
+        if not isinstance(system, OdeSystem):
             raise ArgumentError(f"CompiledSystem: system must be an OdeSystem, got {type(system).__name__}")
         self.system = system
         S = system

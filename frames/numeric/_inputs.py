@@ -1,65 +1,33 @@
-"""What the user hands to the integrators: the object to integrate (a field, a system, a Model or an
-:class:`OdeSystem`, resolved and compiled once by :func:`compile_system`), initial data, parameters, time spans."""
+"""Input normalisation at the door of :func:`~frames.integrate`: initial data (one state or a batch), extra
+initial data, parameters and the time span, each checked once with an error naming the argument."""
 
 from __future__ import annotations
 
 import math
-import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from ..algebra import as_expr
-from ..dynamics._lagrangian import Lagrangian
-from ..dynamics._nonholonomic import NonholonomicSystem
-from ..errors import (
-    ArgumentError,
-    InconsistentInitialDataError,
-    IntegrationError,
-    InvalidExpressionError,
-    OptionError,
-    ParameterError,
-    SingularFrameError,
-    StateError,
-)
-from ..geometry import SecondOrderField
-from ..geometry._chart import Chart
+from ..errors import InconsistentInitialDataError, ParameterError, SingularFrameError, StateError
+from ..geometry import Chart
 from ._compiled import CompiledSystem
-from ._rk import SOLVERS, solver_option_names
-from ._system import _FORMS, OdeSystem, ode_system
 
-__all__ = ["compile_system"]
-
-_MODEL_SYSTEMS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+__all__ = ["is_batch"]
 
 
-def _resolve(obj: Any, system: Any, lagrangian: Any) -> tuple[Any, Any, Any, dict[Any, Any]]:
-    """(field, system, lagrangian, default params) from a field, NonholonomicSystem or Model."""
-    defaults: dict[Any, Any] = {}
-    if hasattr(obj, "nonholonomic") and hasattr(obj, "param_values"):  # a Model
-        defaults = dict(obj.param_values)
-        if obj not in _MODEL_SYSTEMS:
-            _MODEL_SYSTEMS[obj] = obj.nonholonomic()
-        obj = _MODEL_SYSTEMS[obj]
-    if isinstance(obj, NonholonomicSystem):
-        system = obj if system is None else system
-        obj = obj.field()
-    if not isinstance(obj, SecondOrderField):
-        raise InvalidExpressionError(
-            f"cannot integrate {obj!r}: expected a SecondOrderField, NonholonomicSystem, Model or OdeSystem"
-        )
-    _check_sources("field", system, lagrangian)
-    return obj, system, lagrangian, defaults
-
-
-def _check_sources(what: str, system: Any, lagrangian: Any) -> None:
-    """``system=`` must be a NonholonomicSystem and ``lagrangian=`` a Lagrangian (or None)."""
-    if system is not None and not isinstance(system, NonholonomicSystem):
-        raise ArgumentError(f"{what}: system must be a NonholonomicSystem, got {type(system).__name__}")
-    if lagrangian is not None and not isinstance(lagrangian, Lagrangian):
-        raise ArgumentError(f"{what}: lagrangian must be a Lagrangian, got {type(lagrangian).__name__}")
+def is_batch(q0: Any) -> bool:
+    """Initial data ``q0`` of a batch: a 2-d array ``(B, n)``, or a mapping with 1-d arrays ``(B,)`` as values."""
+    if isinstance(q0, Mapping):
+        return any(np.ndim(v) >= 1 and not isinstance(v, str | bytes) for v in q0.values())
+    if isinstance(q0, str | bytes):
+        return False
+    try:
+        return np.ndim(q0) >= 2
+    except (TypeError, ValueError):  # ragged nested sequences
+        return True
 
 
 # ----------------------------------------------------------------------------- input checks
@@ -161,17 +129,9 @@ def _singular_frame_message(q0: np.ndarray) -> str:
     )
 
 
-#: Values of the ``project`` option of the integrators.
-PROJECTIONS = (False, True, "kinetic", "euclidean", "frame")
-
-
 def _check_consistent(
     comp: CompiledSystem, t0: float, q0: np.ndarray, u0: np.ndarray, p: Any, project: Any, tol: float
 ) -> tuple[np.ndarray, dict[str, Any] | None]:
-    if project not in PROJECTIONS:
-        raise OptionError(f"project={project!r} must be one of {PROJECTIONS}")
-    if isinstance(tol, bool) or not isinstance(tol, int | float | np.floating) or not (math.isfinite(tol) and tol >= 0):
-        raise OptionError(f"constraint_tol={tol!r} must be a non-negative finite number")
     c = comp.constraint_values(t0, q0, u0, p)
     if c is None:
         return u0, None
@@ -223,261 +183,30 @@ def _merge_params(defaults: Mapping[Any, Any], params: Mapping[Any, Any] | None)
         raise ParameterError(f"params: expected a mapping name -> value, got {type(params).__name__}")
     out = {(k.name if isinstance(k, sp.Symbol) else str(k)): val for k, val in defaults.items()}
     for k, val in (params or {}).items():
-        out[k.name if isinstance(k, sp.Symbol) else str(k)] = val
+        if not isinstance(k, str | sp.Symbol):
+            raise ParameterError(f"params: key {k!r:.60} is not a parameter name (str) or symbol")
+        out[k.name if isinstance(k, sp.Symbol) else k] = val
     return out
 
 
-_COMPILE_CACHE: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, Any, CompiledSystem]]] = weakref.WeakKeyDictionary()
-
-
-def compile_system(
-    field: Any,
-    form: str = "reduced",
-    *,
-    system: NonholonomicSystem | None = None,
-    lagrangian: Lagrangian | None = None,
-) -> CompiledSystem:
-    """Compile (and cache) the numeric system of a field, :class:`NonholonomicSystem`, Model or OdeSystem."""
-    if not isinstance(form, str):
-        raise ArgumentError(f"compile_system: form must be 'reduced' or 'multiplier', got {form!r}")
-    if isinstance(field, OdeSystem):
-        return field.compile()
-    field, system, lagrangian, _ = _resolve(field, system, lagrangian)
-    key = (_FORMS.get(form, form), id(system), id(lagrangian))
-    per = _COMPILE_CACHE.setdefault(field, {})
-    hit = per.get(key)
-    if hit is not None:
-        sref, lref, comp = hit
-        if (sref() if sref is not None else None) is system and (lref() if lref is not None else None) is lagrangian:
-            return comp
-    comp = CompiledSystem(ode_system(field, form, system=system, lagrangian=lagrangian))
-    per[key] = (
-        weakref.ref(system) if system is not None else None,
-        weakref.ref(lagrangian) if lagrangian is not None else None,
-        comp,
-    )
-    return comp
-
-
-def _check_options(
-    what: str,
-    *,
-    method: str,
-    methods: Sequence[str],
-    rtol: float,
-    atol: float,
-    max_step: float = np.inf,
-    max_steps: int = 1,
-    timeout: float | None = None,
-) -> str:
-    """Validate solver options; return the method's canonical spelling. Raises :class:`OptionError`."""
-    canon_m = {m.upper(): m for m in methods}
-    if not isinstance(method, str) or method.upper() not in canon_m:
-        raise OptionError(f"{what}: method={method!r} is not one of {list(methods)}")
-    for name, val in (("rtol", rtol), ("atol", atol)):
-        if (
-            isinstance(val, bool)
-            or not isinstance(val, int | float | np.floating)
-            or not (math.isfinite(val) and val > 0)
-        ):
-            raise OptionError(f"{what}: {name}={val!r} must be a positive finite number")
-    if rtol >= 1:
-        raise OptionError(
-            f"{what}: rtol={rtol!r} must be below 1 (a relative tolerance of 100 % or more checks nothing)"
-        )
-    if isinstance(max_step, bool) or not isinstance(max_step, int | float | np.floating) or not max_step > 0:
-        raise OptionError(f"{what}: max_step={max_step!r} must be positive (np.inf for no limit)")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int | np.integer) or max_steps < 1:
-        raise OptionError(f"{what}: max_steps={max_steps!r} must be a positive integer")
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float | np.floating) or not timeout > 0
-    ):
-        raise OptionError(f"{what}: timeout={timeout!r} must be positive seconds (None or np.inf for no limit)")
-    return canon_m[method.upper()]
-
-
-def _check_t_eval(what: str, t_eval: Any, t0: float, t1: float) -> np.ndarray | None:
-    """Output times: finite, monotone in the direction of integration, inside ``t_span``."""
-    if t_eval is None:
-        return None
-    try:
-        te = np.asarray(t_eval, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise OptionError(f"{what}: t_eval must be an array of numbers, got {t_eval!r}") from exc
-    if te.ndim != 1 or te.size == 0:
-        raise OptionError(f"{what}: t_eval must be a non-empty 1-d array, got shape {te.shape}")
-    if not np.all(np.isfinite(te)):
-        raise OptionError(f"{what}: t_eval has non-finite entries {te[~np.isfinite(te)][:5].tolist()}")
-    d = np.sign(t1 - t0)
-    if np.any(d * np.diff(te) < 0):
-        raise OptionError(f"{what}: t_eval must be sorted in the direction of integration ({t0} to {t1})")
-    lo, hi = min(t0, t1), max(t0, t1)
-    if te.min() < lo or te.max() > hi:
-        raise OptionError(f"{what}: t_eval must lie inside t_span [{lo}, {hi}], got [{te.min()}, {te.max()}]")
-    return te
-
-
-#: Parameters of the integrators that ``solver_options`` may not set again.
-_EXPLICIT = ("rtol", "atol", "t_eval", "max_step", "method", "events", "dense_output")
-#: Arguments of scipy's solvers that the integrator sets itself.
-_SET_BY_INTEGRATOR = ("fun", "t0", "y0", "t_bound", "t_span", "args")
-
-
-def _check_solver_options(what: str, method: str, solver_options: Any) -> dict[str, Any]:
-    """Extra keyword options for scipy's solver class ``method``: str keys it accepts, none set elsewhere.
-
-    Raises :class:`OptionError` naming the key: a non-str key, a key that is a parameter of the
-    integrator (``rtol``, ``atol``, ``t_eval``, ``max_step``, ``method``, ``events``,
-    ``dense_output``) or set by it (``fun``, ``t0``, ``y0``, ``t_bound``), ``vectorized`` (the
-    right-hand side takes one state), or a key the solver's constructor does not accept.
-    """
-    if solver_options is None:
-        return {}
-    if not isinstance(solver_options, Mapping):
-        raise OptionError(
-            f"{what}: solver_options must be a mapping option name -> value, got {type(solver_options).__name__}"
-        )
-    accepted = solver_option_names(method)
-    out: dict[str, Any] = {}
-    for key, val in solver_options.items():
-        if not isinstance(key, str):
-            raise OptionError(f"{what}: solver_options key {key!r} is not an option name (str)")
-        if key in _EXPLICIT:
-            raise OptionError(f"{what}: solver_options[{key!r}] is a parameter of {what}: pass {key}= directly")
-        if key in _SET_BY_INTEGRATOR:
-            raise OptionError(f"{what}: solver_options[{key!r}] is set by {what} itself")
-        if key == "vectorized":
-            raise OptionError(
-                f"{what}: solver_options['vectorized'] is not supported: the compiled right-hand side "
-                "is evaluated one state at a time"
-            )
-        if key not in accepted:
-            raise OptionError(
-                f"{what}: solver_options[{key!r}] is not an option of scipy's {method}; it accepts {list(accepted)}"
-            )
-        out[key] = val
-    return out
-
-
-def _check_events(what: str, events: Any) -> list[tuple[Any, float, float]]:
-    """``events``: None, one callable or a sequence of callables ``event(t, q, u)``.
-
-    Returns ``(event, max_events, direction)`` per event: ``max_events`` from the event's
-    ``terminal`` attribute (False/None/0: never stop, True: stop at the first occurrence, a positive
-    integer n: stop at the n-th), ``direction`` from its ``direction`` attribute (default 0). Raises
-    :class:`OptionError` naming ``events[k]`` (or its attribute) for a non-callable entry or a bad attribute.
-    """
-    if events is None:
-        return []
-    if callable(events):
-        events = [events]
-    elif isinstance(events, str | bytes | Mapping) or not isinstance(events, Sequence):
-        raise OptionError(
-            f"{what}: events must be a callable event(t, q, u) or a sequence of them, got {type(events).__name__}"
-        )
-    out = []
-    for k, ev in enumerate(events):
-        if not callable(ev):
-            raise OptionError(f"{what}: events[{k}] = {ev!r:.60} is not callable: expected event(t, q, u) -> float")
-        terminal = getattr(ev, "terminal", None)
-        if terminal is None or terminal is False:
-            n_max = math.inf
-        elif terminal is True:
-            n_max = 1.0
-        elif isinstance(terminal, int | np.integer) and terminal >= 0:
-            n_max = float(terminal) if terminal > 0 else math.inf
-        else:
-            raise OptionError(
-                f"{what}: events[{k}].terminal = {terminal!r} must be a bool or a non-negative integer "
-                "(stop at that occurrence)"
-            )
-        direction = getattr(ev, "direction", 0)
-        if (
-            isinstance(direction, bool)
-            or not isinstance(direction, int | float | np.integer | np.floating)
-            or not math.isfinite(direction)
-        ):
-            raise OptionError(
-                f"{what}: events[{k}].direction = {direction!r} must be a finite number "
-                "(> 0: upward crossings only, < 0: downward only, 0: both)"
-            )
-        out.append((ev, n_max, float(direction)))
-    return out
-
-
-def _check_dense_output(what: str, dense_output: Any) -> None:
-    if not isinstance(dense_output, bool | np.bool_):
-        raise OptionError(f"{what}: dense_output={dense_output!r} must be True or False")
-
-
-def _event_name(event: Any, k: int) -> str:
-    name = getattr(event, "__name__", None) or type(event).__name__
-    return f"events[{k}] ({name})"
-
-
-def _natural_event(comp: CompiledSystem, p: np.ndarray, event: Any, k: int) -> Callable[[float, np.ndarray], float]:
-    """``event(t, q, u)`` in natural coordinates as ``g(t, y)`` on the internal state (for the solver).
-
-    The state is mapped to ``(q, u)`` by the compiled observables (the map that fills
-    :attr:`Trajectory.q` and :attr:`Trajectory.u`). An exception raised by the event, or a value
-    that is not one finite real number, becomes an :class:`IntegrationError` naming ``events[k]``,
-    with the time and the state.
-    """
-    label = _event_name(event, k)
-
-    def g(t: float, y: np.ndarray) -> float:
-        obs = comp.observe(np.asarray(t, dtype=float), y, p)
-        q, u = np.array(obs["q"], dtype=float), np.array(obs["u"], dtype=float)
-        try:
-            val = event(t, q, u)
-        except Exception as exc:
-            raise IntegrationError(
-                f"integrate: {label} raised {type(exc).__name__} at t = {t!r}, q = {q.tolist()}, "
-                f"u = {u.tolist()}: {exc}",
-                t,
-                y,
-            ) from exc
-        try:
-            a = np.asarray(val, dtype=float)
-        except (TypeError, ValueError):
-            a = np.asarray(np.nan)
-            ok = False
-        else:
-            ok = a.size == 1 and bool(np.isfinite(a).all())
-        if not ok:
-            raise IntegrationError(
-                f"integrate: {label} returned {val!r:.60} at t = {t!r}, q = {q.tolist()}, u = {u.tolist()}: "
-                "expected one finite real number",
-                t,
-                y,
-            )
-        return float(a.reshape(()))
-
-    g.terminal = getattr(event, "terminal", None)  # type: ignore[attr-defined]
-    g.direction = getattr(event, "direction", 0)  # type: ignore[attr-defined]
-    return g
-
-
-def _scipy_only(what: str, events: Any, dense_output: Any, solver_options: Any) -> None:
-    """``events``, ``dense_output=True`` and ``solver_options`` need one of scipy's solvers."""
-    _check_dense_output("integrate", dense_output)
-    if events is not None:
-        raise OptionError(f"integrate: events need one of scipy's methods {list(SOLVERS)}; {what} has no events")
-    if dense_output:
-        raise OptionError(
-            f"integrate: dense_output=True needs one of scipy's methods {list(SOLVERS)}; {what} has no dense output"
-        )
-    if solver_options is not None:
-        raise OptionError(f"integrate: solver_options are passed to scipy's solvers {list(SOLVERS)}; {what} takes none")
-
-
-def _check_n_steps(meth: str, n_steps: Any, max_steps: int, backend: str) -> None:
-    """``n_steps``: only for RK4, a positive integer (at most ``max_steps`` on the NumPy path)."""
-    if meth == "RK45":
-        if n_steps is not None:
-            raise OptionError("integrate_batch: n_steps is the step count of method='RK4'; RK45 chooses its own steps")
-        return
-    if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
-    if backend == "numpy" and n_steps > max_steps:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
+def _initial_data(
+    comp: CompiledSystem,
+    t0: float,
+    q0: Any,
+    u0: Any,
+    params: Mapping[Any, Any] | None,
+    extra0: Mapping[str, Any] | None,
+    project: bool | str,
+    constraint_tol: float,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any] | None]:
+    """``(p, y0, projection)``: parameters bound, initial data checked (and projected) and the initial state."""
+    S = comp.system
+    p = comp.bind(params)
+    qv = _vector(q0, S.chart.q, "q0", S.chart, params)
+    uv = _vector(u0, S.chart.u, "u0", S.chart, params)
+    x0 = _extras(comp, extra0, None)
+    uv, projection = _check_consistent(comp, t0, qv, uv, p, project, constraint_tol)
+    y0 = np.asarray(comp.initial_state(t0, qv, uv, x0, p), dtype=float)
+    if not np.all(np.isfinite(y0)):
+        raise StateError(f"initial state not finite: {y0.tolist()}")
+    return p, y0, projection

@@ -20,12 +20,13 @@ arrays) are called from one ``numba.njit(parallel=True)`` driver that runs the m
 The driver takes the right-hand side as a first-class function of that signature, with one explicit
 signature, so it is compiled once per process for every system (about 7 s of CPU; a further system
 costs only its ``cfunc``). A batch of one (the single-trajectory path) runs the same kernels through a
-serial ``nogil`` driver, because a parallel launch costs more than one member:
+serial ``nogil`` driver, because a parallel launch costs more than one member. Both member kernels are
+generated from the Butcher tableaux of :mod:`frames.numeric._tableau` (the tables that also drive the
+NumPy batch kernels), their coefficients written out as literals:
 
 * ``"RK4"``: the classical fixed-step scheme, output at ``t_eval`` by cubic Hermite interpolation on
   the step, with the same arithmetic as the NumPy batch path (:func:`frames.numeric._rk.rk4_batch`);
-* ``"RK45"``: Dormand–Prince 5(4) (Dormand & Prince 1980, the tableau of scipy's ``RK45``, written
-  out as literal coefficients) with scipy's step-size control **per member**: the error
+* ``"RK45"``: Dormand–Prince 5(4) (Dormand & Prince 1980, scipy's ``RK45`` table) with scipy's step-size control **per member**: the error
   :math:`\mathrm{err}_i = h\sum_s E_s k_{s,i}` is measured in the RMS norm of
   :math:`\mathrm{err}_i/(\mathrm{atol} + \mathrm{rtol}\max(|y_i|, |y^{new}_i|))`, a step is accepted
   when the norm is below 1, and the step changes by :math:`\min(10, 0.9\,\mathrm{err}^{-1/5})` after an
@@ -67,6 +68,7 @@ from ..errors import (
     OptionError,
     SingularityError,
 )
+from ._tableau import DP45, RK4, ButcherTableau
 
 __all__ = ["dp45_numba", "integrate_one", "numba_available", "rhs_kernel", "rhs_source", "rk4_numba"]
 
@@ -117,7 +119,7 @@ def rhs_source(comp: Any) -> str:
     --------
     >>> import frames as fr
     >>> mdl = fr.models.chaplygin_sleigh()
-    >>> comp = fr.compile_system(mdl.nonholonomic(), system=mdl.nonholonomic())
+    >>> comp = fr.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
     >>> src = rhs_source(comp)
     >>> src.splitlines()[0], "math.cos" in src
     ('def _rhs(_t, _y, _p, _out):', True)
@@ -195,45 +197,53 @@ def _comb(coeffs: Any, names: list[str]) -> str:
     return "(" + " + ".join(terms) + ")" if terms else "0.0"
 
 
-_RK4_SRC = """
+def _stage_lines(tab: ButcherTableau, k: list[str], indent: str) -> list[str]:
+    """The stages ``k_s = f(t + c_s h, y + h Σ_j a_sj k_j)``, s ≥ 1, of ``tab`` as kernel source lines."""
+    lines = []
+    for st in range(1, tab.stages):
+        lines += [
+            f"{indent}for s in range(ns):",
+            f"{indent}    tmp[s] = y[s] + {_comb(tab.a[st], k[:st])} * h",
+            f"{indent}rhs(t + {_lit(tab.c[st])} * h, tmp_p, p_p, {k[st]}_p)",
+        ]
+    return lines
+
+
+def _advance_line(tab: ButcherTableau, k: list[str], indent: str) -> str:
+    """``yn = y + (h / b_scale) Σ_s b_s k_s`` as a kernel source line (inside ``for s in range(ns)``)."""
+    return f"{indent}yn[s] = y[s] + h / {_lit(tab.b_scale)} * {_comb(tab.b, k[: tab.stages])}"
+
+
+def _arrays(names: list[str]) -> str:
+    return "\n".join(f"    {n} = np.empty(ns)\n    {n}_p = _ptr({n})" for n in names)
+
+
+def _fixed_source(tab: ButcherTableau) -> str:
+    """The fixed-step kernel of ``tab`` (RK4), output at ``t_eval`` by cubic Hermite interpolation on the step."""
+    k = [f"k{i}" for i in range(tab.stages)]
+    return f"""
 def rk4_member(j, rhs, t0, t1, Y0, Pm, te, n_steps, out, status, tfail, yfail):
     ns = Y0.shape[1]
     nte = te.shape[0]
     h = (t1 - t0) / n_steps
     y = Y0[j].copy()
-    k1 = np.empty(ns)
-    k2 = np.empty(ns)
-    k3 = np.empty(ns)
-    k4 = np.empty(ns)
-    fn = np.empty(ns)
-    tmp = np.empty(ns)
-    yn = np.empty(ns)
+{_arrays([*k, "fn", "tmp", "yn"])}
     y_p = _ptr(y)
     p_p = _ptr(Pm[j])  # a row of the argument: alive for the whole call
-    tmp_p = _ptr(tmp)
-    yn_p = _ptr(yn)
     t = t0
     code = 0
-    rhs(t, y_p, p_p, _ptr(k1))
+    rhs(t, y_p, p_p, k0_p)
     ko = 0
     while ko < nte and te[ko] <= t0:
         for s in range(ns):
             out[j, ko, s] = y[s]
         ko += 1
     for i in range(n_steps):
+{chr(10).join(_stage_lines(tab, k, "        "))}
         for s in range(ns):
-            tmp[s] = y[s] + h / 2 * k1[s]
-        rhs(t + h / 2, tmp_p, p_p, _ptr(k2))
-        for s in range(ns):
-            tmp[s] = y[s] + h / 2 * k2[s]
-        rhs(t + h / 2, tmp_p, p_p, _ptr(k3))
-        for s in range(ns):
-            tmp[s] = y[s] + h * k3[s]
-        rhs(t + h, tmp_p, p_p, _ptr(k4))
-        for s in range(ns):
-            yn[s] = y[s] + h / 6 * (k1[s] + 2 * k2[s] + 2 * k3[s] + k4[s])
+{_advance_line(tab, k, "            ")}
         tn = t0 + (i + 1) * h
-        rhs(tn, yn_p, p_p, _ptr(fn))
+        rhs(tn, yn_p, p_p, fn_p)
         for s in range(ns):
             if not (math.isfinite(yn[s]) and math.isfinite(fn[s])):
                 code = 3
@@ -246,12 +256,12 @@ def rk4_member(j, rhs, t0, t1, Y0, Pm, te, n_steps, out, status, tfail, yfail):
             h01 = -2 * x**3 + 3 * x**2
             h11 = x**3 - x**2
             for s in range(ns):
-                out[j, ko, s] = h00 * y[s] + h10 * h * k1[s] + h01 * yn[s] + h11 * h * fn[s]
+                out[j, ko, s] = h00 * y[s] + h10 * h * k0[s] + h01 * yn[s] + h11 * h * fn[s]
             ko += 1
         t = tn
         for s in range(ns):
             y[s] = yn[s]
-            k1[s] = fn[s]
+            k0[s] = fn[s]
     while ko < nte:
         for s in range(ns):
             out[j, ko, s] = y[s]
@@ -263,50 +273,25 @@ def rk4_member(j, rhs, t0, t1, Y0, Pm, te, n_steps, out, status, tfail, yfail):
 """
 
 
-def _dp45_source() -> str:
-    """The Dormand–Prince 5(4) kernel with scipy's RK45 tableau written out as literals."""
-    from scipy.integrate import RK45
-
-    A, B, C, E, P = RK45.A, RK45.B, RK45.C, RK45.E, RK45.P
-    k = [f"k{i}" for i in range(7)]
-    stages = []
-    for st in range(1, 6):
-        stages += [
-            "            for s in range(ns):",
-            f"                tmp[s] = y[s] + {_comb(A[st, :st], k[:st])} * h",
-            f"            rhs(t + {_lit(C[st])} * h, tmp_p, p_p, k{st}_p)",
-        ]
+def _dp45_source(tab: ButcherTableau = DP45) -> str:
+    """The adaptive kernel of the embedded pair ``tab`` (Dormand–Prince 5(4)) with its coefficients as literals."""
+    k = [f"k{i}" for i in range(tab.stages + 1)]
+    P = np.array(tab.p)
+    stages = _stage_lines(tab, k, "            ")
     dense = [
         f"                    q{r} = " + " + ".join(f"{_lit(P[r, i])} * x{i + 1}" for i in range(P.shape[1]))
-        for r in range(7)
+        for r in range(len(k))
         if np.any(P[r] != 0)
     ]
-    dterms = " + ".join(f"q{r} * k{r}[s]" for r in range(7) if np.any(P[r] != 0))
+    dterms = " + ".join(f"q{r} * k{r}[s]" for r in range(len(k)) if np.any(P[r] != 0))
     return f"""
 def dp45_member(j, rhs, t0, t1, Y0, Pm, te, rtol, atol, max_step, max_steps, out, status, tfail, yfail, nst_a, nrej_a):
     ns = Y0.shape[1]
     nte = te.shape[0]
     y = Y0[j].copy()
-    k0 = np.empty(ns)
-    k1 = np.empty(ns)
-    k2 = np.empty(ns)
-    k3 = np.empty(ns)
-    k4 = np.empty(ns)
-    k5 = np.empty(ns)
-    k6 = np.empty(ns)
-    tmp = np.empty(ns)
-    yn = np.empty(ns)
+{_arrays([*k, "tmp", "yn"])}
     y_p = _ptr(y)
     p_p = _ptr(Pm[j])  # a row of the argument: alive for the whole call
-    k0_p = _ptr(k0)
-    k1_p = _ptr(k1)
-    k2_p = _ptr(k2)
-    k3_p = _ptr(k3)
-    k4_p = _ptr(k4)
-    k5_p = _ptr(k5)
-    k6_p = _ptr(k6)
-    tmp_p = _ptr(tmp)
-    yn_p = _ptr(yn)
     t = t0
     code = 0
     nst = 0
@@ -362,15 +347,15 @@ def dp45_member(j, rhs, t0, t1, Y0, Pm, te, rtol, atol, max_step, max_steps, out
             h = tn - t
 {chr(10).join(stages)}
             for s in range(ns):
-                yn[s] = y[s] + h * {_comb(B, k[:6])}
-            rhs(tn, yn_p, p_p, k6_p)
+{_advance_line(tab, k, "                ")}
+            rhs(tn, yn_p, p_p, {k[-1]}_p)
             en = 0.0
             fin = True
             for s in range(ns):
-                e = h * {_comb(E, k)}
+                e = h * {_comb(tab.e, k)}
                 sc = atol + max(abs(y[s]), abs(yn[s])) * rtol
                 en += (e / sc) ** 2
-                if not math.isfinite(k6[s]):
+                if not math.isfinite({k[-1]}[s]):
                     fin = False
             en = math.sqrt(en / ns)
             if not math.isfinite(en):
@@ -388,7 +373,7 @@ def dp45_member(j, rhs, t0, t1, Y0, Pm, te, rtol, atol, max_step, max_steps, out
                 t = tn
                 for s in range(ns):
                     y[s] = yn[s]
-                    k0[s] = k6[s]
+                    k0[s] = {k[-1]}[s]
                 nst += 1
                 fac = 10.0 if en == 0 else min(10.0, 0.9 * en ** -0.2)
                 if rejected:
@@ -455,8 +440,8 @@ def _driver() -> Any:
 
         serial = numba.njit(cache=False, error_model="numpy")
         ns: dict[str, Any] = {"np": np, "math": math, "_ptr": _ptr}
-        exec(compile(_RK4_SRC, "<frames numba rk4>", "exec"), ns)  # fixed text of this module
-        exec(compile(_dp45_source(), "<frames numba dp45>", "exec"), ns)  # scipy's tableau as literals
+        exec(compile(_fixed_source(RK4), "<frames numba rk4>", "exec"), ns)  # the tableau as literals
+        exec(compile(_dp45_source(DP45), "<frames numba dp45>", "exec"), ns)  # the tableau as literals
         dns: dict[str, Any] = {
             "prange": numba.prange,
             "rk4_member": serial(ns["rk4_member"]),
@@ -601,9 +586,9 @@ def rk4_numba(
         ``timeout`` reached between chunks of members.
     """
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps!r} must be a positive integer")
+        raise OptionError(f"integrate(method='RK4'): n_steps={n_steps!r} must be a positive integer")
     if max_steps is not None and n_steps > max_steps:
-        raise OptionError(f"integrate_batch(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
+        raise OptionError(f"integrate(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
     rhs = rhs_kernel(comp)
     drive = _driver() if Y0.shape[1] != 1 else _serial_driver()
     Y, Pm = _members(Y0, p)

@@ -62,12 +62,34 @@ def draw_panels(t: np.ndarray, panels: Sequence[Panel], ax: Any = None, title: s
     return axes[0] if len(axes) == 1 else np.asarray(axes, dtype=object)
 
 
-def plot_panels(t: np.ndarray, panels: Sequence[Panel], path: str | os.PathLike[str], title: str) -> Path:
-    """Stacked panels sharing the t axis, written to ``path`` (needs matplotlib).
+def _target(path: Any, what: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path` whose directory exists (no directory is created).
+
+    Raises
+    ------
+    ArgumentError
+        ``path`` is not a path, or its directory does not exist (the message names the path).
+    """
+    if not isinstance(path, str | os.PathLike) or isinstance(path, bytes):
+        raise ArgumentError(f"{what}: path: expected a file path (str or os.PathLike), got {type(path).__name__}")
+    out = Path(path)
+    parent = out.parent
+    if not parent.is_dir():
+        raise ArgumentError(
+            f"{what}: path: the directory {str(parent)!r} of {str(out)!r} does not exist; create it first"
+        )
+    return out
+
+
+def plot_panels(
+    t: np.ndarray, panels: Sequence[Panel], path: str | os.PathLike[str], title: str, what: str = "plot"
+) -> Path:
+    """Stacked panels sharing the t axis, written to ``path`` (needs matplotlib; its directory must exist).
 
     Uses a :class:`matplotlib.figure.Figure` with its own Agg canvas: the global pyplot backend
     of the caller (a notebook, say) is neither switched nor touched.
     """
+    out = _target(path, what)
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -79,15 +101,17 @@ def plot_panels(t: np.ndarray, panels: Sequence[Panel], path: str | os.PathLike[
     _draw(list(grid[:, 0]), t, panels)
     fig.suptitle(title)
     fig.tight_layout()
-    out = Path(path)
     fig.savefig(out, dpi=110)
     return out
 
 
-def write_csv(columns: Mapping[str, np.ndarray], path: str | os.PathLike[str]) -> Path:
-    """Write named 1-d columns of equal length as CSV with a header row (full float precision)."""
+def write_csv(columns: Mapping[str, np.ndarray], path: str | os.PathLike[str], what: str = "to_csv") -> Path:
+    """Write named 1-d columns of equal length as CSV with a header row (full float precision).
+
+    The directory of ``path`` must exist (:class:`~frames.ArgumentError` naming the path otherwise).
+    """
+    out = _target(path, what)
     names = list(columns)
     data = np.column_stack([np.asarray(columns[k], dtype=float) for k in names])
-    out = Path(path)
     np.savetxt(out, data, delimiter=",", header=",".join(names), comments="", fmt="%.17g")
     return out

@@ -72,8 +72,8 @@ class ProgressBar:
         """The bar of a batch integration: in model time over ``[t0, t1]`` (the lock-step NumPy paths), else
         counting the ``nb`` members."""
         if in_time:
-            return cls(abs(t1 - t0), enabled=progress, desc="integrate_batch", start=t0)
-        return cls(nb, enabled=progress, desc="integrate_batch", unit="member")
+            return cls(abs(t1 - t0), enabled=progress, desc="integrate", start=t0)
+        return cls(nb, enabled=progress, desc="integrate", unit="member")
 
     def __enter__(self) -> ProgressBar:
         return self

@@ -6,17 +6,19 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 
 # ----------------------------------------------------------------------------- sweeps
+from .._value import Value
 from ..algebra import as_flag, as_int
+from ..dynamics import OdeSystem
 from ..errors import ArgumentError, ParameterError
 from ._compiled import CompiledSystem
 from ._inputs import _merge_params, _t_span
-from ._integrate import integrate_system
+from ._integrate import integrate
 
 __all__ = ["IntegrateJob", "grid_points", "sweep"]
 
@@ -103,16 +105,16 @@ def sweep(
             ex.shutdown()
 
 
-@dataclass(frozen=True)
-class IntegrateJob:
+class IntegrateJob(Value):
     """A picklable job for :func:`sweep`: integrate one grid point.
 
-    ``job(point)`` merges ``point`` (parameter name -> value; the keys ``"q0"``, ``"u0"`` replace the
+    ``compiled`` is an :class:`OdeSystem` or its :class:`CompiledSystem`; ``options`` are keyword options of
+    :func:`~frames.integrate`. ``job(point)`` merges ``point`` (parameter name -> value; the keys ``"q0"``, ``"u0"`` replace the
     initial data) into ``params`` and returns the :class:`Trajectory` (or, with ``final_only``, the
     final state as an array).
     """
 
-    compiled: CompiledSystem
+    compiled: CompiledSystem | OdeSystem
     t_span: tuple[float, float]
     q0: Any
     u0: Any
@@ -120,11 +122,12 @@ class IntegrateJob:
     options: Mapping[str, Any] = field(default_factory=dict)
     final_only: bool = False
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.compiled, CompiledSystem):
-            raise ArgumentError(f"IntegrateJob: compiled must be a CompiledSystem, got {type(self.compiled).__name__}")
-        t0, t1 = _t_span(self.t_span)
-        object.__setattr__(self, "t_span", (t0, t1))
+    def __check_init__(self) -> None:
+        if not isinstance(self.compiled, CompiledSystem | OdeSystem):
+            raise ArgumentError(
+                f"IntegrateJob: compiled must be an OdeSystem or a CompiledSystem, got {type(self.compiled).__name__}"
+            )
+        self.t_span = _t_span(self.t_span)
         if not isinstance(self.params, Mapping):
             raise ParameterError(f"IntegrateJob: params must be a mapping name -> value, got {self.params!r}")
         if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
@@ -135,5 +138,5 @@ class IntegrateJob:
         pt = dict(point)
         q0 = pt.pop("q0", self.q0)
         u0 = pt.pop("u0", self.u0)
-        tr = integrate_system(self.compiled, self.t_span, q0, u0, _merge_params(self.params, pt), **self.options)
+        tr = integrate(self.compiled, self.t_span, q0, u0, _merge_params(self.params, pt), **self.options)
         return np.array(tr.state[-1]) if self.final_only else tr

@@ -279,7 +279,8 @@ class Trajectory:
         ----------
         path : path, optional
             Write the figure to this file (its own Agg canvas; the pyplot backend is not touched)
-            and return the path. Without it the panels are drawn on ``ax`` and the axes returned.
+            and return the path. Its directory must exist: no directory is created (a missing one
+            raises :class:`~frames.ArgumentError` naming the path). Without it the panels are drawn on ``ax`` and the axes returned.
         title : str, optional
         ax : matplotlib Axes, or a sequence of them, optional
             One axes per panel drawn (a single ``Axes`` for one panel). Default: a new pyplot figure.
@@ -296,7 +297,7 @@ class Trajectory:
         if path is not None:
             if ax is not None:
                 raise ArgumentError("Trajectory.plot: give either path (write a file) or ax (draw on axes), not both")
-            return plot_panels(self.t, chosen, path, title)
+            return plot_panels(self.t, chosen, path, title, "Trajectory.plot")
         return draw_panels(self.t, chosen, ax, title)
 
     def to_xarray(self) -> Any:
@@ -350,7 +351,7 @@ class Trajectory:
 
     def to_csv(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`columns` to ``path`` as CSV."""
-        return write_csv(self.columns(), path)
+        return write_csv(self.columns(), path, "Trajectory.to_csv")
 
 
 def _make_trajectory(
