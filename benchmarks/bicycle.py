@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
                 t1 = time.monotonic()
                 nh.field()
                 print(f"frames field() (canonical):             {time.monotonic() - t1:.1f} s", flush=True)
-    except fr.BudgetExceededError as exc:
+    except fr.errors.BudgetExceededError as exc:
         print(f"frames: budget of {args.budget:g} s spent after {time.monotonic() - t:.1f} s in step {exc.step!r}")
 
 

@@ -208,7 +208,7 @@ def run_analyze(case: str, jobs: int = 1) -> dict:
     t0 = time.perf_counter()
     try:
         fr.analyze(build(case), budget=_limit(), jobs=jobs)
-    except fr.BudgetExceededError as exc:
+    except fr.errors.BudgetExceededError as exc:
         return {"time": None, "timeout": _limit(), "step": str(exc.step)}
     return {"time": time.perf_counter() - t0}
 

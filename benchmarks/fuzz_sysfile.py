@@ -24,7 +24,7 @@ source of choices (``random.Random``; the tests drive the same generators with h
 Outcomes of a case (:func:`run_case`):
 
 * ``ok`` — loaded, and ``loads_model(dumps_model(model)) == model``;
-* ``clean`` — refused with a :class:`frames.SystemFileError`;
+* ``clean`` — refused with a :class:`frames.errors.SystemFileError`;
 * ``raw`` — any other exception, or a SystemFileError of the reader's safety net ("internal error");
 * ``hang`` — took longer than the limit (2 s);
 * ``accepted`` — silent acceptance of an invalid file: a case that must be refused loaded, or a
@@ -547,7 +547,7 @@ def run_case(case: Case, tmpdir: str | os.PathLike[str]) -> Outcome:
         else:
             model = fr.loads_model(case.text, "case.toml")
         kind = "ok"
-    except fr.SystemFileError as exc:
+    except fr.errors.SystemFileError as exc:
         kind, detail = ("raw", str(exc)) if "internal error" in exc.reason else ("clean", str(exc))
     except Exception as exc:
         kind, detail = "raw", f"{type(exc).__name__}: {exc}"

@@ -96,8 +96,8 @@ def bench_rhs(name, mdl, nh, with_rhs, quick):
     print(f"\n[1] RHS evaluations per second: {name}")
     pv = mdl.param_values
     t0 = time.perf_counter()
-    red = fr.CompiledSystem(fr.ode_system(nh))
-    nat = fr.CompiledSystem(fr.ode_system(nh, form="multiplier"))
+    red = fr.numeric.CompiledSystem(fr.ode_system(nh))
+    nat = fr.numeric.CompiledSystem(fr.ode_system(nh, form="multiplier"))
     t_ours = time.perf_counter() - t0
     base, t_mech = mechanics_rhs(mdl, with_rhs)
     print(f"    setup: frames field + codegen {t_ours:.2f} s (field cached), sympy.mechanics {t_mech:.2f} s")
@@ -160,7 +160,7 @@ def bench_backends(label, mdl, q0, u0, T, n_loop, rtol=1e-8, atol=1e-10):
     nh = mdl.nonholonomic()
     pv = mdl.param_values
     n_ics = len(q0)
-    comp = fr.CompiledSystem(fr.ode_system(nh))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
     p = comp.bind(pv)
     kw = dict(params=pv, rtol=rtol, atol=atol, t_eval=[0, T])
     print(

@@ -3,7 +3,7 @@
 Integrates the nonholonomic field of :func:`frames.models.two_wheeled_carriage` in the reduced form
 ``(q, v^α)`` (constraints exact by construction) and, for comparison, in the natural multiplier form
 ``(q, u)``; writes ``carriage_simulation.png`` (paths, heading, multipliers, constraint residuals) and
-``carriage_trajectory.png`` (:meth:`frames.Trajectory.plot`) to ``outdir``.
+``carriage_trajectory.png`` (:meth:`frames.results.Trajectory.plot`) to ``outdir``.
 
 Run: ``python examples/carriage_simulation.py [outdir]``.
 """
@@ -42,8 +42,8 @@ def main(outdir: str | Path = ".") -> list[Path]:
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     res = simulate()
-    red: dict[float, fr.Trajectory] = res["reduced"]  # type: ignore[assignment]
-    mul: dict[float, fr.Trajectory] = res["multiplier"]  # type: ignore[assignment]
+    red: dict[float, fr.results.Trajectory] = res["reduced"]  # type: ignore[assignment]
+    mul: dict[float, fr.results.Trajectory] = res["multiplier"]  # type: ignore[assignment]
     fig, ax = plt.subplots(2, 2, figsize=(10, 8))
     for l, tr in red.items():
         ax[0, 0].plot(tr.q[:, 2], tr.q[:, 3], label=f"l = {l:g}")

@@ -31,7 +31,7 @@ def systems():
     """(nonholonomic system, compiled vakonomic system) of the coin."""
     mdl = fr.models.rolling_coin_incline()
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, m=2)
-    return mdl.nonholonomic(), fr.CompiledSystem(fr.ode_system(vk))
+    return mdl.nonholonomic(), fr.numeric.CompiledSystem(fr.ode_system(vk))
 
 
 def initial(Om: float, th0: float = 0.0, phidot: float = 0.5):

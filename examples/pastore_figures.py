@@ -36,7 +36,7 @@ def _systems():
     _x, _y, _phi, th = mdl.chart.q
     ux, uy, uph, uth = mdl.chart.u
     mvm = fr.ModifiedVakonomic(mdl.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth])
-    return mdl.nonholonomic(), fr.CompiledSystem(fr.ode_system(mvm))
+    return mdl.nonholonomic(), fr.numeric.CompiledSystem(fr.ode_system(mvm))
 
 
 SYSTEMS = None

@@ -63,7 +63,7 @@ def rolling_disc() -> KanesMethod:
 def report() -> tuple[str, str]:
     """The text report and the LaTeX equations."""
     km = rolling_disc()
-    imp = fr.mechanics_import(km)
+    imp = fr.app.mechanics_import(km)
     mdl = imp.model("rolling-disc")
     G = mdl.nonholonomic().field().Gamma
     lines = ["SymPy -> frames", f"  {mdl!r}", f"  chart: {mdl.chart!r}", f"  quasi-velocities: {mdl.frame.v}"]
@@ -77,13 +77,13 @@ def report() -> tuple[str, str]:
     lines += ["", f"KanesMethod's own u-dot (mass matrix and forcing, solved exactly) equal Gamma: {same}"]
     km2 = mdl.to_mechanics("kane")
     km2.kanes_equations()
-    same_k = all(fr.is_zero(a - b) for a, b in zip(fr.mechanics_rates(km2, mdl), G, strict=False))
+    same_k = all(fr.is_zero(a - b) for a, b in zip(fr.app.mechanics_rates(km2, mdl), G, strict=False))
     acc = mdl.nonholonomic().accelerations()
     on_c = mdl.frame.on_constraint(mdl.m)
     lm = mdl.to_mechanics("lagrange")
     same_l = all(
         fr.is_zero(mdl.frame.to_quasi(a - b).xreplace(on_c))
-        for a, b in zip(fr.mechanics_rates(lm, mdl), acc, strict=True)
+        for a, b in zip(fr.app.mechanics_rates(lm, mdl), acc, strict=True)
     )
     lines += [
         "",

@@ -44,7 +44,7 @@ def growth_table() -> list[tuple[str, tuple[int, ...]]]:
     return rows
 
 
-def heisenberg_geodesics(speed: float = 0.5, mus: tuple[float, ...] = (1.0, 2.0, 4.0)) -> list[fr.Trajectory]:
+def heisenberg_geodesics(speed: float = 0.5, mus: tuple[float, ...] = (1.0, 2.0, 4.0)) -> list[fr.results.Trajectory]:
     ch = fr.Chart("x y z")
     x, y, _z = ch.q
     vk = fr.subriemannian(

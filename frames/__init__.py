@@ -76,7 +76,7 @@ from .natural import (
 )
 from .numeric import integrate, ode_system, sweep
 
-__all__ = [  # noqa: RUF022 - grouped in families, not sorted
+__all__ = [
     # geometry
     "Chart",
     "VectorField",

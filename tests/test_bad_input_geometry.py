@@ -19,18 +19,17 @@ from _bad_input import assert_payload_never_ran
 
 import frames as fr
 from frames import (
-    BracketFlag,
     Chart,
     Distribution,
     Form,
     Frame,
-    FrobeniusResult,
     LinearConstraints,
     OneForm,
     SecondOrderField,
     TangentVectorField,
     VectorField,
 )
+from frames.results import BracketFlag, FrobeniusResult
 
 SENTINEL = os.path.join(tempfile.mkdtemp(prefix="frames-bad-geometry-"), "pwned")
 INJ = f"__import__('pathlib').Path({SENTINEL!r}).touch()"
@@ -67,11 +66,11 @@ W2 = W ^ Form.differential(C4, y)
 WO = Form.differential((x, y), x)
 EYE = [[1, 0], [0, 1]]
 
-E = fr.InvalidExpressionError
-A = fr.ArgumentError
-CM = fr.ChartMismatchError
-SF = fr.SingularFrameError
-CE = fr.ConstraintError
+E = fr.errors.InvalidExpressionError
+A = fr.errors.ArgumentError
+CM = fr.errors.ChartMismatchError
+SF = fr.errors.SingularFrameError
+CE = fr.errors.ConstraintError
 
 ROWS = [
     # ------------------------------------------------------------------------- Chart
@@ -284,41 +283,51 @@ ROWS = [
     ),
     ("complete_frame-v", lambda: fr.complete_frame([X], v=None), A, r"complete_frame: v: expected a name prefix"),
     # ------------------------------------------------------------------------- anholonomy_after_change
-    ("anholonomy_after_change-frame", lambda: fr.anholonomy_after_change("F", EYE), A, r"change: frame: expected"),
+    (
+        "anholonomy_after_change-frame",
+        lambda: fr.geometry.anholonomy_after_change("F", EYE),
+        A,
+        r"change: frame: expected",
+    ),
     (
         "anholonomy_after_change-injection",
-        lambda: fr.anholonomy_after_change(F, [[INJ, 0], [0, 1]]),
+        lambda: fr.geometry.anholonomy_after_change(F, [[INJ, 0], [0, 1]]),
         E,
         r"anholonomy_after_change: A\[0,0\]: got the string",
     ),
     (
         "anholonomy_after_change-string",
-        lambda: fr.anholonomy_after_change(F, INJ),
+        lambda: fr.geometry.anholonomy_after_change(F, INJ),
         E,
         r"anholonomy_after_change: A: expected a matrix",
     ),
-    ("anholonomy_after_change-none", lambda: fr.anholonomy_after_change(F, None), E, r"after_change: A: expected"),
+    (
+        "anholonomy_after_change-none",
+        lambda: fr.geometry.anholonomy_after_change(F, None),
+        E,
+        r"after_change: A: expected",
+    ),
     (
         "anholonomy_after_change-shape",
-        lambda: fr.anholonomy_after_change(F, [[1, 0, 0]]),
+        lambda: fr.geometry.anholonomy_after_change(F, [[1, 0, 0]]),
         SF,
         r"anholonomy_after_change: A: the matrix must be 2x2",
     ),
     (
         "anholonomy_after_change-singular",
-        lambda: fr.anholonomy_after_change(F, [[x, 1], [x, 1]]),
+        lambda: fr.geometry.anholonomy_after_change(F, [[x, 1], [x, 1]]),
         SF,
         r"anholonomy_after_change: A: .*singular",
     ),
     (
         "anholonomy_after_change-nan",
-        lambda: fr.anholonomy_after_change(F, [[1, 0], [sp.zoo, 1]]),
+        lambda: fr.geometry.anholonomy_after_change(F, [[1, 0], [sp.zoo, 1]]),
         E,
         r"anholonomy_after_change: A\[1,0\]: .*not finite",
     ),
     (
         "anholonomy_after_change-fibre",
-        lambda: fr.anholonomy_after_change(F, [[1, uy], [0, 1]]),
+        lambda: fr.geometry.anholonomy_after_change(F, [[1, uy], [0, 1]]),
         E,
         r"anholonomy_after_change: A\[0,1\]: .*fibre",
     ),

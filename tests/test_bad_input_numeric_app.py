@@ -18,7 +18,7 @@ import sympy as sp
 
 import frames as fr
 from frames import models
-from frames.dynamics._ode import _reduced_ode
+from frames.dynamics._ode import reduced_ode
 
 SENTINEL = os.path.join(tempfile.mkdtemp(prefix="frames-bad-input-"), "pwned")
 INJ = f"__import__('pathlib').Path({SENTINEL!r}).touch()"
@@ -26,7 +26,7 @@ INJ = f"__import__('pathlib').Path({SENTINEL!r}).touch()"
 KE = models.knife_edge()
 NH = KE.nonholonomic()
 FIELD = NH.field()
-COMP = fr.CompiledSystem(fr.ode_system(NH))
+COMP = fr.numeric.CompiledSystem(fr.ode_system(NH))
 ODE = fr.ode_system(FIELD, system=NH)
 TR = fr.integrate(ODE, (0, 0.1), [0.1, 0.0, 0.0], [1.0, math.cos(0.1), math.sin(0.1)], {"m": 1.0, "J": 0.2})
 MISSING_DIR = os.path.join(tempfile.mkdtemp(prefix="frames-bad-input-"), "no-such-dir")
@@ -59,12 +59,14 @@ def _event(terminal=None, direction=None, fails=False):
     return x_half
 
 
-E = fr.InvalidExpressionError
-A = fr.ArgumentError
-St = fr.StateError
-Pa = fr.ParameterError
-O = fr.OptionError
-SF = fr.SystemFileError
+E = fr.errors.InvalidExpressionError
+A = fr.errors.ArgumentError
+St = fr.errors.StateError
+Pa = fr.errors.ParameterError
+O = fr.errors.OptionError
+SF = fr.errors.SystemFileError
+
+_KE = fr.models.knife_edge()
 
 ROWS = [
     # ---------------------------------------------------------------- ode_system (fields and methods)
@@ -80,31 +82,31 @@ ROWS = [
     ("ode_system-vk-subs", lambda: fr.ode_system(VK, subs={m_sym: INJ}), E, r"subs\[m\]: got the string"),
     ("ode_system-vk-subs-key", lambda: fr.ode_system(VK, subs={"m": 1}), E, r"subs: key 'm'"),
     # ---------------------------------------------------------------- the reduced builder behind the methods
-    ("reduced-frame", lambda: _reduced_ode("F", 2, [0, 0]), A, r"ode_system: frame"),
-    ("reduced-m-bool", lambda: _reduced_ode(F, True, [0, 0]), A, r"ode_system: m: expected an integer"),
-    ("reduced-m-range", lambda: _reduced_ode(F, 7, [0, 0]), A, r"ode_system: m: must be ≤ 3"),
-    ("reduced-m-zero", lambda: _reduced_ode(F, 0, []), A, r"ode_system: m: must be ≥ 1"),
-    ("reduced-Gamma-injection", lambda: _reduced_ode(F, 2, [INJ, 0]), E, r"Gamma\[0\]: got the string"),
-    ("reduced-Gamma-nan", lambda: _reduced_ode(F, 2, [sp.nan, 0]), E, r"Gamma\[0\]: .*not finite"),
-    ("reduced-Gamma-length", lambda: _reduced_ode(F, 2, [0]), E, r"Gamma: 1 components"),
-    ("reduced-Gamma-type", lambda: _reduced_ode(F, 2, 5), E, r"Gamma: expected a sequence"),
-    ("reduced-guard", lambda: _reduced_ode(F, 2, [0, 0], guard=INJ), E, r"guard: got the string"),
-    ("reduced-multipliers", lambda: _reduced_ode(F, 2, [0, 0], multipliers=[INJ]), E, r"multipliers\[0\]"),
+    ("reduced-frame", lambda: reduced_ode("F", 2, [0, 0]), A, r"ode_system: frame"),
+    ("reduced-m-bool", lambda: reduced_ode(F, True, [0, 0]), A, r"ode_system: m: expected an integer"),
+    ("reduced-m-range", lambda: reduced_ode(F, 7, [0, 0]), A, r"ode_system: m: must be ≤ 3"),
+    ("reduced-m-zero", lambda: reduced_ode(F, 0, []), A, r"ode_system: m: must be ≥ 1"),
+    ("reduced-Gamma-injection", lambda: reduced_ode(F, 2, [INJ, 0]), E, r"Gamma\[0\]: got the string"),
+    ("reduced-Gamma-nan", lambda: reduced_ode(F, 2, [sp.nan, 0]), E, r"Gamma\[0\]: .*not finite"),
+    ("reduced-Gamma-length", lambda: reduced_ode(F, 2, [0]), E, r"Gamma: 1 components"),
+    ("reduced-Gamma-type", lambda: reduced_ode(F, 2, 5), E, r"Gamma: expected a sequence"),
+    ("reduced-guard", lambda: reduced_ode(F, 2, [0, 0], guard=INJ), E, r"guard: got the string"),
+    ("reduced-multipliers", lambda: reduced_ode(F, 2, [0, 0], multipliers=[INJ]), E, r"multipliers\[0\]"),
     (
         "reduced-extra_observables",
-        lambda: _reduced_ode(F, 2, [0, 0], extra_observables={"a": [INJ]}),
+        lambda: reduced_ode(F, 2, [0, 0], extra_observables={"a": [INJ]}),
         E,
         r"extra_observables\['a'\]\[0\]",
     ),
-    ("reduced-extra_states-shape", lambda: _reduced_ode(F, 2, [0, 0], extra_states={"mu": 5}), E, r"extra_states"),
+    ("reduced-extra_states-shape", lambda: reduced_ode(F, 2, [0, 0], extra_states={"mu": 5}), E, r"extra_states"),
     (
         "reduced-extra_states-injection",
-        lambda: _reduced_ode(F, 2, [0, 0], extra_states={"mu": ([sp.Symbol("mu")], [INJ])}),
+        lambda: reduced_ode(F, 2, [0, 0], extra_states={"mu": ([sp.Symbol("mu")], [INJ])}),
         E,
         r"extra_states\['mu'\]\[0\]: got the string",
     ),
-    ("reduced-lagrangian", lambda: _reduced_ode(F, 2, [0, 0], lagrangian=1), A, r"lagrangian must be"),
-    ("reduced-form", lambda: _reduced_ode(F, 2, [0, 0], form=1), A, r"form must be a str"),
+    ("reduced-lagrangian", lambda: reduced_ode(F, 2, [0, 0], lagrangian=1), A, r"lagrangian must be"),
+    ("reduced-form", lambda: reduced_ode(F, 2, [0, 0], form=1), A, r"form must be a str"),
     # ---------------------------------------------------------------- OdeSystem (every field checked) / CompiledSystem
     ("OdeSystem-lengths", lambda: _ode(rhs=()), E, r"OdeSystem: 5 states but 0 right-hand sides"),
     ("OdeSystem-chart", lambda: _ode(chart=KE.lagrangian), A, r"OdeSystem: chart: expected Chart, got Lagrangian"),
@@ -144,7 +146,7 @@ ROWS = [
     ("OdeSystem-guard", lambda: _ode(guard=INJ), E, r"OdeSystem: guard: got the string"),
     ("OdeSystem-form", lambda: _ode(form=5), A, r"OdeSystem: form: expected a non-empty str"),
     ("OdeSystem-names", lambda: _ode(names={"q": 5}), A, r"OdeSystem: names\['q'\]: expected a sequence of str"),
-    ("CompiledSystem-type", lambda: fr.CompiledSystem("x"), A, r"CompiledSystem: system must be an OdeSystem"),
+    ("CompiledSystem-type", lambda: fr.numeric.CompiledSystem("x"), A, r"CompiledSystem: system must be an OdeSystem"),
     # ---------------------------------------------------------------- integrate
     ("integrate-field", lambda: fr.integrate("x", (0, 1), Q0, U0, P), E, r"cannot integrate 'x'"),
     ("integrate-t_span-str", lambda: fr.integrate(COMP, "ab", Q0, U0, P), St, r"t_span must be a pair"),
@@ -170,7 +172,7 @@ ROWS = [
     (
         "integrate-u0-off-D",
         lambda: fr.integrate(COMP, (0, 1), Q0, [1, 0, 1], P),
-        fr.InconsistentInitialDataError,
+        fr.errors.InconsistentInitialDataError,
         r"u0 = .* violate the constraints",
     ),
     ("integrate-params-type", lambda: fr.integrate(COMP, (0, 1), Q0, U0, [1, 2]), Pa, r"params: expected a mapping"),
@@ -220,7 +222,7 @@ ROWS = [
     (
         "integrate-events-raises",
         lambda: fr.integrate(COMP, (0, 1), Q0, U0, P, events=_event(fails=True)),
-        fr.IntegrationError,
+        fr.errors.IntegrationError,
         r"events\[0\] \(x_half\) raised KeyError",
     ),
     (
@@ -380,14 +382,24 @@ ROWS = [
     ("sweep-progress", lambda: fr.sweep(print, [1], progress="yes"), A, r"sweep: progress: expected"),
     ("sweep-max_workers", lambda: fr.sweep(print, {"a": [1]}, max_workers=0), A, r"max_workers: must be ≥ 1"),
     ("sweep-executor", lambda: fr.sweep(print, {"a": [1]}, executor=5), A, r"executor must have a submit"),
-    ("grid_points-int", lambda: fr.grid_points(5), A, r"grid: expected"),
-    ("grid_points-values-str", lambda: fr.grid_points({"a": "xyz"}), A, r"grid\['a'\]: expected a sequence"),
-    ("grid_points-key", lambda: fr.grid_points({1: [1]}), A, r"grid: key 1"),
-    ("IntegrateJob-compiled", lambda: fr.IntegrateJob("c", (0, 1), Q0, U0), A, r"IntegrateJob: compiled"),
-    ("IntegrateJob-t_span", lambda: fr.IntegrateJob(COMP, "ab", Q0, U0), St, r"t_span"),
-    ("IntegrateJob-params", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, params=[1]), Pa, r"IntegrateJob: params"),
-    ("IntegrateJob-options", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, options=5), A, r"IntegrateJob: options"),
-    ("IntegrateJob-final_only", lambda: fr.IntegrateJob(COMP, (0, 1), Q0, U0, final_only=1), A, r"final_only"),
+    ("grid_points-int", lambda: fr.numeric.grid_points(5), A, r"grid: expected"),
+    ("grid_points-values-str", lambda: fr.numeric.grid_points({"a": "xyz"}), A, r"grid\['a'\]: expected a sequence"),
+    ("grid_points-key", lambda: fr.numeric.grid_points({1: [1]}), A, r"grid: key 1"),
+    ("IntegrateJob-compiled", lambda: fr.numeric.IntegrateJob("c", (0, 1), Q0, U0), A, r"IntegrateJob: compiled"),
+    ("IntegrateJob-t_span", lambda: fr.numeric.IntegrateJob(COMP, "ab", Q0, U0), St, r"t_span"),
+    (
+        "IntegrateJob-params",
+        lambda: fr.numeric.IntegrateJob(COMP, (0, 1), Q0, U0, params=[1]),
+        Pa,
+        r"IntegrateJob: params",
+    ),
+    (
+        "IntegrateJob-options",
+        lambda: fr.numeric.IntegrateJob(COMP, (0, 1), Q0, U0, options=5),
+        A,
+        r"IntegrateJob: options",
+    ),
+    ("IntegrateJob-final_only", lambda: fr.numeric.IntegrateJob(COMP, (0, 1), Q0, U0, final_only=1), A, r"final_only"),
     # ---------------------------------------------------------------- report, LaTeX, budgets
     ("analyze-model", lambda: fr.analyze("knife-edge"), A, r"analyze: model must be"),
     ("analyze-only-str", lambda: fr.analyze(KE, only="chart"), A, r"analyze: only must be"),
@@ -395,18 +407,18 @@ ROWS = [
     ("analyze-budget", lambda: fr.analyze(KE, budget=-1), O, r"budget: seconds=-1"),
     ("analyze-budget-str", lambda: fr.analyze(KE, budget="10"), O, r"budget: seconds='10'"),
     ("analyze-progress", lambda: fr.analyze(KE, progress=5), A, r"analyze: progress must be callable"),
-    ("Report-types", lambda: fr.Report(5, 6, 7), A, r"Report: model and citation"),
-    ("Report-sections", lambda: fr.Report("a", "b", ("x",)), A, r"Report: sections"),
+    ("Report-types", lambda: fr.results.Report(5, 6, 7), A, r"Report: model and citation"),
+    ("Report-sections", lambda: fr.results.Report("a", "b", ("x",)), A, r"Report: sections"),
     ("Report.format", lambda: fr.analyze(KE, only=["chart"]).format("pdf"), A, r"fmt: unknown report format"),
-    ("display_form-injection", lambda: fr.display_form(INJ), E, r"display_form: expr: got the string"),
-    ("display_form-none", lambda: fr.display_form(None), E, r"display_form: expr"),
-    ("display_form-nan", lambda: fr.display_form(sp.nan), E, r"display_form: expr: .*not finite"),
+    ("display_form-injection", lambda: fr.app.display_form(INJ), E, r"display_form: expr: got the string"),
+    ("display_form-none", lambda: fr.app.display_form(None), E, r"display_form: expr"),
+    ("display_form-nan", lambda: fr.app.display_form(sp.nan), E, r"display_form: expr: .*not finite"),
     ("latex_equations-obj", lambda: fr.latex_equations(INJ), fr.FramesError, r"latex_equations: .*no equations"),
     ("latex_equations-environment", lambda: fr.latex_equations(FIELD, environment="al}ign"), A, r"environment"),
     ("latex_equations-environment-type", lambda: fr.latex_equations(FIELD, environment=5), A, r"environment"),
     ("budget-seconds", lambda: fr.budget("x").__enter__(), O, r"budget: seconds='x'"),
     ("budget-progress", lambda: fr.budget(1, progress=3).__enter__(), O, r"budget: progress must be callable"),
-    ("step-name", lambda: fr.step(5).__enter__(), O, r"step: name must be a str"),
+    ("step-name", lambda: fr.algebra.step(5).__enter__(), O, r"step: name must be a str"),
     # ---------------------------------------------------------------- system files (strings are text, not code)
     ("parse_expression-injection", lambda: fr.parse_expression(INJ, {}), SF, r"__import__"),
     ("loads_model-none", lambda: fr.loads_model(None), SF, r"str"),
@@ -423,10 +435,24 @@ ROWS = [
     ("from_mechanics-string", lambda: fr.from_mechanics("x"), A, r"^from_mechanics: method: expected"),
     ("from_mechanics-injection", lambda: fr.from_mechanics(INJ), A, r"^from_mechanics: method: expected"),
     ("from_mechanics-none", lambda: fr.from_mechanics(None), A, r"^from_mechanics: method: .*NoneType"),
-    ("mechanics_import-injection", lambda: fr.mechanics_import(INJ), A, r"^from_mechanics: method: expected"),
-    ("mechanics_import-int", lambda: fr.mechanics_import(5), A, r"^from_mechanics: method: .*int"),
-    ("mechanics_rates-injection", lambda: fr.mechanics_rates(INJ, KE), A, r"^mechanics_rates: method: expected"),
-    ("mechanics_rates-model", lambda: fr.mechanics_rates(None, 5), A, r"^mechanics_rates: (method|model): expected"),
+    ("mechanics_import-injection", lambda: fr.app.mechanics_import(INJ), A, r"^from_mechanics: method: expected"),
+    ("mechanics_import-int", lambda: fr.app.mechanics_import(5), A, r"^from_mechanics: method: .*int"),
+    ("mechanics_rates-injection", lambda: fr.app.mechanics_rates(INJ, KE), A, r"^mechanics_rates: method: expected"),
+    (
+        "mechanics_rates-model",
+        lambda: fr.app.mechanics_rates(None, 5),
+        A,
+        r"^mechanics_rates: (method|model): expected",
+    ),
+    ("Model-params-int", lambda: dataclasses.replace(_KE, params=5), fr.errors.ParameterError, r"^Model 'knife-edge'"),
+    ("Model-m-7", lambda: dataclasses.replace(_KE, m=7), fr.errors.ConstraintError, r"^Model 'knife-edge': m: 7"),
+    (
+        "Model-lagrangian-string",
+        lambda: dataclasses.replace(_KE, lagrangian="L"),
+        E,
+        r"^Model 'knife-edge': lagrangian: 'L' is not a Lagrangian",
+    ),
+    ("Model-name-int", lambda: dataclasses.replace(_KE, name=3), E, r"^Model: name 3 must be a non-empty string"),
 ]
 
 #: Public callables of the numeric and app layers (and the budget functions) that the table covers.
@@ -450,6 +476,7 @@ COVERED = {
     "dumps_model",
     "dump_model",
     "from_mechanics",
+    "Model",
     "mechanics_import",
     "mechanics_rates",
 }

@@ -29,7 +29,7 @@ _SPEC.loader.exec_module(bicycle)
 def test_the_whipple_bicycle_imports_with_its_kinetic_energy_and_constraints():
     KM = bicycle.bicycle()
     with fr.budget(240):
-        imp = fr.mechanics_import(KM)
+        imp = fr.app.mechanics_import(KM)
     assert imp.chart.dim == 8 and imp.m == 3 and len(imp.configuration_constraints) == 1
     assert imp.constraints is not None and imp.constraints.matrix.rows == 5
     # an independent check of the Lagrangian: T = L(q, u) − L(q, 0) (L = T − V, T quadratic in u) against the

@@ -345,7 +345,7 @@ def test_large_expressions_are_not_printed_and_large_conditions_are_decided_at_p
     assert [(i.label, i.kind) for s in default.sections for i in s.items] == [
         (i.label, i.kind) for s in full.sections for i in s.items
     ]
-    with pytest.raises(fr.ArgumentError, match=r"^analyze: max_ops must be a positive integer or None"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"^analyze: max_ops must be a positive integer or None"):
         analyze(mdl, only=only, max_ops=0)
 
 

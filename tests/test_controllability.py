@@ -91,11 +91,11 @@ def test_integrable_distribution_is_not_bracket_generating():
 def test_bad_point_is_a_clear_error():
     import pytest
 
-    with pytest.raises(fr.InvalidExpressionError, match="point must give every coordinate"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match="point must give every coordinate"):
         HEISENBERG.growth_vector({x: 0})
-    with pytest.raises(fr.ArgumentError, match="point must be a mapping"):
+    with pytest.raises(fr.errors.ArgumentError, match="point must be a mapping"):
         HEISENBERG.growth_vector([0, 0, 0])
-    with pytest.raises(fr.InvalidExpressionError, match=r"point\[x\]: got the string"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"point\[x\]: got the string"):
         HEISENBERG.growth_vector({x: "__import__('os')", y: 0, z: 0})
 
 
@@ -336,24 +336,28 @@ def test_nilpotent_bad_input_is_a_clear_error():
     import pytest
 
     origin = {x: 0, y: 0, z: 0}
-    with pytest.raises(fr.InvalidExpressionError, match=r"nilpotent_approximation: point must give every coordinate"):
+    with pytest.raises(
+        fr.errors.InvalidExpressionError, match=r"nilpotent_approximation: point must give every coordinate"
+    ):
         HEISENBERG.nilpotent_approximation({x: 0, y: 0})
-    with pytest.raises(fr.InvalidExpressionError, match=r"nilpotent_approximation: point\[x\]: got the string"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"nilpotent_approximation: point\[x\]: got the string"):
         HEISENBERG.nilpotent_approximation({x: "__import__('os')", y: 0, z: 0})
-    with pytest.raises(fr.ArgumentError, match=r"nilpotent_approximation: point must be a mapping"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"nilpotent_approximation: point must be a mapping"):
         HEISENBERG.nilpotent_approximation([0, 0, 0])
-    with pytest.raises(fr.InvalidExpressionError, match=r"nilpotent_approximation: point\[x\]: .* is a float"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"nilpotent_approximation: point\[x\]: .* is a float"):
         HEISENBERG.nilpotent_approximation({x: 0.5, y: 0, z: 0})
-    with pytest.raises(fr.ConstraintError, match=r"nilpotent_approximation: fields: D is not bracket generating"):
+    with pytest.raises(
+        fr.errors.ConstraintError, match=r"nilpotent_approximation: fields: D is not bracket generating"
+    ):
         _D(C3, [1, 0, 0], [0, 1, 0]).nilpotent_approximation(origin)
-    with pytest.raises(fr.InvalidExpressionError, match=r"nilpotent_approximation: point: .* is not defined"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"nilpotent_approximation: point: .* is not defined"):
         _D(C3, [1, 0, -y / 2], [0, 1, 1 / x]).nilpotent_approximation(origin)
-    with pytest.raises(fr.ArgumentError, match=r"nilpotent_approximation: names: .* clash"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"nilpotent_approximation: names: .* clash"):
         _D(fr.Chart("z1 z2 z3"), [1, 0, 0], [0, 1, sp.Symbol("z1")]).nilpotent_approximation(
             {"z1": 0, "z2": 0, "z3": 0}
         )
     N = HEISENBERG.nilpotent_approximation(origin)
-    with pytest.raises(fr.ArgumentError, match=r"NilpotentApproximation: fields\[0\]: .* not of degree -1"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"NilpotentApproximation: fields\[0\]: .* not of degree -1"):
         type(N)(N.point, N.weights, N.chart, N.privileged, N.inverse, (N.fields[0] * 2 * N.coordinates[0],))
-    with pytest.raises(fr.ArgumentError, match=r"NilpotentApproximation: weights"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"NilpotentApproximation: weights"):
         type(N)(N.point, (2, 1, 1), N.chart, N.privileged, N.inverse, N.fields)

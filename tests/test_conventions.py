@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 import sympy as sp
 from hypothesis import given, settings
@@ -53,23 +51,19 @@ def test_frame_on_constraint_is_the_one_restriction_to_C():
     assert nh.on_C == F.on_constraint(mdl.m)
     assert nh.field().on_constraint == F.on_constraint(mdl.m)
     for bad in (4, -1, True, 1.5):
-        with pytest.raises(fr.InvalidExpressionError, match="on_constraint"):
+        with pytest.raises(fr.errors.InvalidExpressionError, match="on_constraint"):
             F.on_constraint(bad)
 
 
-def test_mvm_counts_constraints_with_k_and_m_is_deprecated():
-    """In the MVM the paper's m (number of constraints) is ``k``; ``m`` means rank D everywhere else."""
+def test_mvm_counts_constraints_with_k():
+    """In the MVM the paper's m (number of constraints) is ``k``; ``m`` means rank D everywhere else (no alias)."""
     mdl = fr.models.nonholonomic_particle()
     ch = mdl.chart
     q1, _q2, _q3 = ch.q
     u1, u2, u3 = ch.u
     mvm = fr.ModifiedVakonomic(mdl.lagrangian, constraints=[q1 * u2 + u3], auxiliary=[u1, u2])
     assert mvm.k == 1 == mdl.constraints.k == mdl.n - mdl.m
-    with pytest.warns(DeprecationWarning, match="use .k"):
-        assert mvm.m == 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert mvm.k == 1
+    assert not hasattr(mvm, "m")
 
 
 def test_a_field_is_integrated_by_the_one_door():
@@ -77,4 +71,4 @@ def test_a_field_is_integrated_by_the_one_door():
     assert not hasattr(fr.SecondOrderField, "integrate")
     mdl = fr.models.knife_edge()
     tr = fr.integrate(mdl.nonholonomic().field(), (0.0, 0.5), mdl.q0, mdl.u0, params=mdl.param_values)
-    assert isinstance(tr, fr.Trajectory) and tr.t[-1] == pytest.approx(0.5)
+    assert isinstance(tr, fr.results.Trajectory) and tr.t[-1] == pytest.approx(0.5)

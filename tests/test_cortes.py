@@ -49,22 +49,22 @@ def test_penny_final_submanifolds(penny):
     px, py = cc.p
     F = px * sp.sin(ph) - py * sp.cos(ph)
     # the algorithm from the branch {F = 0} of S_1: the defect is X_vk(F) = φ̇ (p_x cos φ + p_y sin φ)
-    st0 = cc.step(fr.Candidate((F,), (px,)))
+    st0 = cc.step(fr.natural.Candidate((F,), (px,)))
     assert st0.in_S1 and not st0.final
     assert is_zero(st0.defects[0] - (v2 * (px * sp.cos(ph) + py * sp.sin(ph))).xreplace(st0.parametrisation))
     # human choices inside {defect = 0}: φ̇ = 0, or p_x cos φ + p_y sin φ = 0
-    C1 = cc.step(fr.Candidate((v2, F), (v2, px)))
-    C2 = cc.step(fr.Candidate((px, py), (px, py)))
-    C3 = cc.step(fr.Candidate((v1, v2), (v1, v2)))
+    C1 = cc.step(fr.natural.Candidate((v2, F), (v2, px)))
+    C2 = cc.step(fr.natural.Candidate((px, py), (px, py)))
+    C3 = cc.step(fr.natural.Candidate((v1, v2), (v1, v2)))
     assert C1.final and C2.final and C3.final
     # The paper prints C_f1 = {φ̇ = 0}: it is not contained in S_1 (erratum CdLMM-2)
-    Cf1_printed = cc.step(fr.Candidate((v2,), (v2,)))
+    Cf1_printed = cc.step(fr.natural.Candidate((v2,), (v2,)))
     assert not Cf1_printed.in_S1
     # The paper prints C_f2 = {2θ̇ = p_x cos φ + p_y sin φ} and "p_x = 2θ̇ cos φ, p_y = 2θ̇ sin φ".
     # Those points lie in S_1 but X_vk is not tangent: p is conserved ((C3.4)) while 2θ̇ cos φ is not,
     # X_vk(p_x − 2θ̇ cos φ) = 2θ̇φ̇ sin φ. The library's C_f2 is {p_x = p_y = 0}: μ = (θ̇cosφ, θ̇sinφ) = π,
     # the printed values are its image under p ↦ 2π − p (sign slip of (2.4), erratum CdLMM-3).
-    printed = cc.step(fr.Candidate((px - 2 * v1 * sp.cos(ph), py - 2 * v1 * sp.sin(ph)), (px, py)))
+    printed = cc.step(fr.natural.Candidate((px - 2 * v1 * sp.cos(ph), py - 2 * v1 * sp.sin(ph)), (px, py)))
     assert printed.in_S1 and not printed.final
     assert is_zero(printed.defects[0] - 2 * v1 * v2 * sp.sin(ph))
     mu_on_C2 = [tidy(cc.mu_of_p[mu].xreplace({px: 0, py: 0})) for mu in cc.vk.mu]
@@ -102,7 +102,7 @@ def test_penny_run_with_choices(penny):
     _v1, v2 = mdl.frame.v[:2]
     px, py = cc.p
     F = px * sp.sin(ph) - py * sp.cos(ph)
-    hist = cc.run(fr.Candidate((F,), (px,)), choose=lambda s: fr.Candidate((F, v2), (px, v2)))
+    hist = cc.run(fr.natural.Candidate((F,), (px,)), choose=lambda s: fr.natural.Candidate((F, v2), (px, v2)))
     assert [s.final for s in hist] == [False, True]
 
 
@@ -131,7 +131,7 @@ def test_robot_S1_and_final_submanifolds_l_zero_and_special_l():
     P = R**2 * (J + m * c**2) / (4 * c**2) + J2
     Q = R**2 * (J - m * c**2) / (4 * c**2)
     G = px * sp.cos(th) + py * sp.sin(th) + K2**2 * (v1 + v2) / (R * (P + Q))
-    st3 = cc.step(fr.Candidate((F, G), (px, py)))
+    st3 = cc.step(fr.natural.Candidate((F, G), (px, py)))
     assert st3.in_S1
     K1 = (J2 + m * R**2 / 2) * (J2 + R**2 * J / (2 * c**2))  # R^4-corrected K1 (erratum CdLMM-1)
     assert is_zero(st3.defects[0])
@@ -153,13 +153,13 @@ def test_robot_S1_and_final_submanifolds_l_zero_and_special_l():
     _, cc0 = _robot({l: 0})
     Fl0 = px * sp.sin(th) - py * sp.cos(th)
     for cand in [
-        fr.Candidate((Fl0, v1 - v2), (px, v2)),
-        fr.Candidate((px, py), (px, py)),
-        fr.Candidate((v1, v2), (v1, v2)),
+        fr.natural.Candidate((Fl0, v1 - v2), (px, v2)),
+        fr.natural.Candidate((px, py), (px, py)),
+        fr.natural.Candidate((v1, v2), (v1, v2)),
     ]:
         assert cc0.step(cand).final
     # l ≠ 0, generic: {p_x = p_y = 0} is not final
-    assert not cc.step(fr.Candidate((px, py), (px, py))).final
+    assert not cc.step(fr.natural.Candidate((px, py), (px, py))).final
 
 
 # ---------------------------------------------------------------- Proposition 6.2
@@ -337,7 +337,7 @@ def test_penny_derived_final_submanifold(penny):
     assert all(b is not None and b.final for b in Cf)
     # independent check by the user-candidate route (sympy solve, not the algorithm's solver)
     for e, sf in [((v2, F), (v2, px)), ((px, py), (px, py)), ((v1, v2), (v1, v2))]:
-        assert cc.step(fr.Candidate(e, sf)).final
+        assert cc.step(fr.natural.Candidate(e, sf)).final
     # printed C_f1 = {φ̇ = 0} and C_f2 = {2θ̇ = p_x cos φ + p_y sin φ} are not derived
     assert _same_set(res, {v2: 0}) is None
     assert _same_set(res, {px: 2 * v1 - py * sp.sin(ph) / sp.cos(ph)}) is None
@@ -351,7 +351,7 @@ def test_comparison_algorithm_budget_and_unclosed(penny):
     assert not res.closed and not res.empty and res.steps == 1
     assert [b.final for b in res.S[0]].count(False) == 1
     _mdl_r, ccr = _robot()
-    with pytest.raises(fr.BudgetExceededError) as ei:
+    with pytest.raises(fr.errors.BudgetExceededError) as ei:
         ccr.algorithm(budget=0.2)
     # the innermost step reached is named (an algorithm step or a library step inside it), and the chain
     # of steps started shows the algorithm's own
@@ -471,9 +471,9 @@ def test_ball_on_rotating_table_derived_final_submanifolds():
     w = [(r * v2 - Om * Y).xreplace(circ.parametrisation), (-r * v1 + Om * X).xreplace(circ.parametrisation)]
     assert is_zero(w[0] + kap * Om * Y) and is_zero(w[1] - kap * Om * X)
     assert res.find({v1: 0, v2: 0, v3: 0, X: 0, Y: 0}) is not None
-    assert not cc.step(fr.Candidate((v3,), (v3,))).in_S1  # printed C_f2
+    assert not cc.step(fr.natural.Candidate((v3,), (v3,))).in_S1  # printed C_f2
     for b in res.final:  # independent: the user-candidate route agrees
-        st = cc.step(fr.Candidate(b.equations, tuple(b.parametrisation)))
+        st = cc.step(fr.natural.Candidate(b.equations, tuple(b.parametrisation)))
         assert st.in_S1 and st.final
 
 

@@ -616,10 +616,10 @@ def test_cortes_example_6_7_dimensions():
     dims = {m: M, m0: M, l: Ld, J: M * Ld**2, J2: M * Ld**2, R: Ld, c: Ld}
     K1p = J2 * (J2 + m * R**2 / 2 + R**2 * J / (2 * c**2)) + m * R**3 * J / (4 * c**2)
     K2 = m0 * l * R**2 / (2 * c)
-    assert not fr.is_dimensionally_homogeneous(K1p, dims)
-    assert fr.is_dimensionally_homogeneous(K2**2, dims)
+    assert not fr.dynamics.is_dimensionally_homogeneous(K1p, dims)
+    assert fr.dynamics.is_dimensionally_homogeneous(K2**2, dims)
     K1 = J2 * (J2 + m * R**2 / 2 + R**2 * J / (2 * c**2)) + m * R**4 * J / (4 * c**2)  # R³ -> R⁴
-    assert fr.is_dimensionally_homogeneous(K1, dims)
+    assert fr.dynamics.is_dimensionally_homogeneous(K1, dims)
     P = R**2 / (4 * c**2) * (J + m * c**2) + J2
     Q = R**2 / (4 * c**2) * (J - m * c**2)
     K = m0 * l * R**3 / (4 * c**2)

@@ -42,7 +42,7 @@ def test_domain_solve_solves_random_systems_exactly(data):
     b = sp.Matrix(n, 1, lambda i, j: data.draw(entries()))
     try:
         x = solve_linear(M, b, what="random system", method="domain")
-    except fr.RegularityError:
+    except fr.errors.RegularityError:
         assert is_zero(M.det(method="berkowitz"))
         return
     # the defining equations hold exactly (Pythagoras and exp(2q) = exp(q)² included)

@@ -114,7 +114,7 @@ def test_the_fast_path_refers_a_singular_block_to_the_exact_decision():
     ux, _, uz = ch.u
     L = fr.Lagrangian(ch, (ux**2 + uz**2) / 2)  # degenerate along y
     F = fr.Frame([fr.VectorField(ch, [0, 1, 0]), fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, 0, 1])])
-    with pytest.raises(fr.RegularityError, match="not regular"):
+    with pytest.raises(fr.errors.RegularityError, match="not regular"):
         fr.NonholonomicSystem(L, F, 1).field(canonical=False)
 
 
@@ -125,5 +125,5 @@ def test_with_coframe_keeps_the_given_coframe_and_checks_it():
     F = fr.Frame([fr.VectorField(ch, [1, 0]), fr.VectorField(ch, [-sp.sin(2 * x), 1])])
     G = F.with_coframe([[1, 2 * sp.sin(x) * sp.cos(x)], [0, 1]])
     assert G == F and G.coframe_matrix == sp.Matrix([[1, 2 * sp.sin(x) * sp.cos(x)], [0, 1]])
-    with pytest.raises(fr.SingularFrameError, match="not the dual coframe"):
+    with pytest.raises(fr.errors.SingularFrameError, match="not the dual coframe"):
         F.with_coframe([[1, 0], [0, 1]])

@@ -139,7 +139,7 @@ def test_anholonomy_transforms_under_change_of_frame(data):
     F = data.draw(fst.frames_on(ch))
     A = data.draw(fst.frames_on(ch)).matrix  # an invertible matrix of functions
     direct = F.change(A).anholonomy
-    via_rule = fr.anholonomy_after_change(F, A)
+    via_rule = fr.geometry.anholonomy_after_change(F, A)
     assert all(is_zero(a - b) for a, b in zip(entries(direct), entries(via_rule)))
 
 

@@ -165,9 +165,11 @@ def test_kane_py_rolling_disc_round_trip():
     mass matrix and forcing.
     """
     km3 = kane_py_disc()
-    with pytest.raises(fr.ConstraintError, match=r"^from_mechanics: method\.bodies\[0\] \(BodyD\): velocity of Dmc"):
+    with pytest.raises(
+        fr.errors.ConstraintError, match=r"^from_mechanics: method\.bodies\[0\] \(BodyD\): velocity of Dmc"
+    ):
         fr.from_mechanics(km3)
-    imp = fr.mechanics_import(kane_py_disc(contact_coordinates=True))
+    imp = fr.app.mechanics_import(kane_py_disc(contact_coordinates=True))
     assert imp.m == 3 and imp.frame.v[:3] == (U1, U2, U3)
     G = imp.field().Gamma
     assert all(zero(G[i] - KANE_PY_RHS[i]) for i in range(3))
@@ -186,7 +188,7 @@ def test_kane5_rolling_disc_round_trip():
     frames' Γ reproduces the numbers SymPy's test prints."""
     kane = kane5_disc()
     mdl = fr.from_mechanics(kane, name="kane5-disc")
-    imp = fr.mechanics_import(kane)
+    imp = fr.app.mechanics_import(kane)
     assert mdl.frame == imp.frame and mdl.m == 3
     G = imp.field().Gamma
     rates = imp.method_rates()
@@ -210,7 +212,7 @@ def test_kane5_rolling_disc_round_trip():
 def test_linearize_rolling_disc_dependent_coordinate():
     """test_linearize.py's disc: a dependent coordinate q6 with its configuration constraint (implied by
     the velocity constraints), speeds in the disc frame; same Γ as test_kane.py's printed rhs."""
-    imp = fr.mechanics_import(linearize_disc())
+    imp = fr.app.mechanics_import(linearize_disc())
     assert imp.chart.dim == 6 and imp.m == 3
     q2, r = imp.chart.q[1], imp.chart.params[2]
     assert imp.configuration_constraints == (imp.chart.q[5] + r * cos(q2),)
@@ -230,7 +232,7 @@ def test_lagranges_method_knife_edge():
     )
     LM.form_lagranges_equations()
     rhs = LM.rhs()
-    imp = fr.mechanics_import(LM)
+    imp = fr.app.mechanics_import(LM)
     mdl = fr.from_mechanics(LM, name="knife")
     assert mdl.chart.q == sp.symbols("x y theta") and mdl.params == {"J": J, "m": m}
     acc = mdl.nonholonomic().accelerations()
@@ -254,7 +256,7 @@ def test_lagranges_method_rolling_coin_with_gravity():
     T_ = m * (xd**2 + yd**2) / 2 + I * thd**2 / 2 + J * phd**2 / 2
     cons = [xd - R * cos(ph) * thd, yd - R * sin(ph) * thd]
     LM = LagrangesMethod(T_, [x, y, ph, th], nonhol_coneqs=cons, forcelist=[(P, m * g * sin(al) * N.x)], frame=N)
-    imp = fr.mechanics_import(LM)
+    imp = fr.app.mechanics_import(LM)
     assert zero(imp.lagrangian.expr - (T_ + m * g * sin(al) * x).xreplace(imp.names))
     mdl = imp.model()
     acc = mdl.nonholonomic().accelerations()
@@ -273,7 +275,7 @@ def test_time_dependent_lagrangian_and_specified_input():
     assert mdl.chart.t == T and mdl.params == {"f": f.func}
     field = mdl.nonholonomic().field()
     assert field.time_dependent
-    rates = fr.mechanics_import(LM).method_rates()
+    rates = fr.app.mechanics_import(LM).method_rates()
     on_c = mdl.frame.on_constraint(mdl.m)
     acc = mdl.nonholonomic().accelerations()
     assert all(zero(mdl.frame.to_quasi(a - b).xreplace(on_c)) for a, b in zip(rates, acc, strict=True))
@@ -283,10 +285,12 @@ def test_unconstrained_method_is_m_equals_n():
     """No constraints: the import works with m = n (Euler–Lagrange field), the Model needs one constraint."""
     q1, q2 = dynamicsymbols("q1 q2")
     LM = LagrangesMethod((q1.diff(T) ** 2 + q2.diff(T) ** 2) / 2 - q1**2 / 2, [q1, q2])
-    imp = fr.mechanics_import(LM)
+    imp = fr.app.mechanics_import(LM)
     assert imp.m == 2 and imp.constraints is None
     assert imp.field().Gamma[0] == -imp.chart.q[0]
-    with pytest.raises(fr.ConstraintError, match=r"^from_mechanics: method \(LagrangesMethod\): .*no nonholonomic"):
+    with pytest.raises(
+        fr.errors.ConstraintError, match=r"^from_mechanics: method \(LagrangesMethod\): .*no nonholonomic"
+    ):
         fr.from_mechanics(LM)
     N = ReferenceFrame("N")
     O = Point("O")
@@ -295,9 +299,9 @@ def test_unconstrained_method_is_m_equals_n():
     u1 = dynamicsymbols("u1")
     P.set_vel(N, u1 * N.x)
     KM = KanesMethod(N, [q1], [u1], kd_eqs=[q1.diff(T) - u1], bodies=[Particle("p", P, 1)], forcelist=[(P, -N.x)])
-    imp = fr.mechanics_import(KM)
+    imp = fr.app.mechanics_import(KM)
     assert imp.m == 1 and imp.lagrangian.expr == imp.chart.u[0] ** 2 / 2 - imp.chart.q[0]
-    with pytest.raises(fr.ConstraintError, match=r"^from_mechanics: method \(KanesMethod\)"):
+    with pytest.raises(fr.errors.ConstraintError, match=r"^from_mechanics: method \(KanesMethod\)"):
         fr.from_mechanics(KM)
 
 
@@ -341,13 +345,15 @@ def test_to_mechanics_agrees_with_the_nonholonomic_field(name):
     assert isinstance(km, KanesMethod) and [s.name for s in km.u] == [v.name for v in mdl.frame.v]
     ud = _kane_rates(mdl, km)
     assert all(zero(ud[i] - G[i]) for i in range(mdl.n))  # Γ^α, and u̇^a = 0 = Γ^a on C
-    assert all(zero(x - y) for x, y in zip(fr.mechanics_rates(km, mdl), G[: mdl.m], strict=True))
+    assert all(zero(x - y) for x, y in zip(fr.app.mechanics_rates(km, mdl), G[: mdl.m], strict=True))
     lm = mdl.to_mechanics("lagrange")
     assert isinstance(lm, LagrangesMethod)
     assert all(zero(e) for e in _lagrange_residuals(mdl, lm))
     F, on_c = mdl.frame, mdl.frame.on_constraint(mdl.m)
     acc = mdl.nonholonomic().accelerations()
-    assert all(zero(F.to_quasi(a - b).xreplace(on_c)) for a, b in zip(fr.mechanics_rates(lm, mdl), acc, strict=True))
+    assert all(
+        zero(F.to_quasi(a - b).xreplace(on_c)) for a, b in zip(fr.app.mechanics_rates(lm, mdl), acc, strict=True)
+    )
 
 
 @pytest.mark.parametrize("name", ["knife_edge", "nonholonomic_particle", "rolling_penny", "vertical_rolling_disk"])
@@ -361,7 +367,7 @@ def test_to_mechanics_round_trip_to_a_model(name):
     on_c = mdl.frame.on_constraint(mdl.m)
     assert all(zero(mdl.frame.to_quasi(a - b).xreplace(on_c)) for a, b in zip(acc, acc0, strict=True))
     if name in ("knife_edge", "nonholonomic_particle"):  # constant mass matrix: particles with positions
-        kb = fr.mechanics_import(mdl.to_mechanics("kane"))
+        kb = fr.app.mechanics_import(mdl.to_mechanics("kane"))
         assert kb.frame.matrix == mdl.frame.matrix and kb.frame.v == mdl.frame.v
         assert zero(kb.lagrangian.expr - mdl.lagrangian.expr)
 
@@ -441,25 +447,25 @@ def _aux_dep_disc():
 
 
 BAD = [
-    ("string", lambda: fr.from_mechanics("LagrangesMethod(L, q)"), fr.ArgumentError, r"^from_mechanics: method: expected"),
-    ("model", lambda: fr.from_mechanics(fr.models.knife_edge()), fr.ArgumentError, r"^from_mechanics: method: expected"),
-    ("nonlinear", lambda: fr.from_mechanics(_nonlinear_lm()), fr.ConstraintError, r"^from_mechanics: method: nonhol_coneqs\[0\]: .*not linear"),
-    ("affine", lambda: fr.from_mechanics(_affine_lm()), fr.ConstraintError, r"^from_mechanics: method: nonhol_coneqs\[0\]"),
-    ("rheonomic", lambda: fr.from_mechanics(_rheonomic_lm()), fr.InvalidExpressionError, r"^from_mechanics: method: nonhol_coneqs\[0\]: .*time"),
-    ("damping", lambda: fr.from_mechanics(_damped_lm()), fr.InvalidExpressionError, r"^from_mechanics: method\.loads\[0\]: the force"),
-    ("torque", lambda: fr.from_mechanics(_torqued_lm()), fr.InvalidExpressionError, r"^from_mechanics: method\.loads\[0\]: the torque"),
-    ("no-bodies", lambda: fr.from_mechanics(_kane_without_bodies()), fr.ArgumentError, r"^from_mechanics: method: .*no bodies"),
-    ("speeds", lambda: fr.from_mechanics(_aux_dep_disc()), fr.InvalidExpressionError, r"^from_mechanics: method: 6 generalized speeds for 4.* The speeds \['u4', 'u5'\] have no coordinate: add one"),
-    ("name", lambda: fr.from_mechanics(_affine_lm(), name=3), fr.ArgumentError, r"^from_mechanics: name"),
-    ("kind", lambda: fr.models.knife_edge().to_mechanics("hamel"), fr.ArgumentError, r"^to_mechanics: kind"),
-    ("kind-injection", lambda: fr.models.knife_edge().to_mechanics("__import__('os')"), fr.ArgumentError, r"^to_mechanics: kind"),
-    ("to-model", lambda: fr.app._interop.to_mechanics("knife_edge"), fr.ArgumentError, r"^to_mechanics: model"),
-    ("rates-model", lambda: fr.mechanics_rates(_free_particle(), "knife_edge"), fr.ArgumentError, r"^mechanics_rates: model"),
-    ("rates-method", lambda: fr.mechanics_rates("LM", fr.models.knife_edge()), fr.ArgumentError, r"^mechanics_rates: method"),
-    ("rates-names", lambda: fr.mechanics_rates(_free_particle(), fr.models.knife_edge()), fr.ArgumentError, r"^mechanics_rates: method: coordinates"),
-    ("rates-constraints", lambda: fr.mechanics_rates(_other_knife(), fr.models.knife_edge()), fr.ArgumentError, r"^mechanics_rates: method: its constraint 0"),
-    ("to_frames", lambda: fr.mechanics_import(_free_particle()).to_frames("x"), fr.InvalidExpressionError, r"^MechanicsImport\.to_frames: expr"),
-    ("to_frames-acceleration", lambda: fr.mechanics_import(_free_particle()).to_frames(dynamicsymbols("x").diff(T, 2)), fr.InvalidExpressionError, r"^MechanicsImport\.to_frames: expr: .*accelerations"),
+    ("string", lambda: fr.from_mechanics("LagrangesMethod(L, q)"), fr.errors.ArgumentError, r"^from_mechanics: method: expected"),
+    ("model", lambda: fr.from_mechanics(fr.models.knife_edge()), fr.errors.ArgumentError, r"^from_mechanics: method: expected"),
+    ("nonlinear", lambda: fr.from_mechanics(_nonlinear_lm()), fr.errors.ConstraintError, r"^from_mechanics: method: nonhol_coneqs\[0\]: .*not linear"),
+    ("affine", lambda: fr.from_mechanics(_affine_lm()), fr.errors.ConstraintError, r"^from_mechanics: method: nonhol_coneqs\[0\]"),
+    ("rheonomic", lambda: fr.from_mechanics(_rheonomic_lm()), fr.errors.InvalidExpressionError, r"^from_mechanics: method: nonhol_coneqs\[0\]: .*time"),
+    ("damping", lambda: fr.from_mechanics(_damped_lm()), fr.errors.InvalidExpressionError, r"^from_mechanics: method\.loads\[0\]: the force"),
+    ("torque", lambda: fr.from_mechanics(_torqued_lm()), fr.errors.InvalidExpressionError, r"^from_mechanics: method\.loads\[0\]: the torque"),
+    ("no-bodies", lambda: fr.from_mechanics(_kane_without_bodies()), fr.errors.ArgumentError, r"^from_mechanics: method: .*no bodies"),
+    ("speeds", lambda: fr.from_mechanics(_aux_dep_disc()), fr.errors.InvalidExpressionError, r"^from_mechanics: method: 6 generalized speeds for 4.* The speeds \['u4', 'u5'\] have no coordinate: add one"),
+    ("name", lambda: fr.from_mechanics(_affine_lm(), name=3), fr.errors.ArgumentError, r"^from_mechanics: name"),
+    ("kind", lambda: fr.models.knife_edge().to_mechanics("hamel"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
+    ("kind-injection", lambda: fr.models.knife_edge().to_mechanics("__import__('os')"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
+    ("to-model", lambda: fr.app._interop.to_mechanics("knife_edge"), fr.errors.ArgumentError, r"^to_mechanics: model"),
+    ("rates-model", lambda: fr.app.mechanics_rates(_free_particle(), "knife_edge"), fr.errors.ArgumentError, r"^mechanics_rates: model"),
+    ("rates-method", lambda: fr.app.mechanics_rates("LM", fr.models.knife_edge()), fr.errors.ArgumentError, r"^mechanics_rates: method"),
+    ("rates-names", lambda: fr.app.mechanics_rates(_free_particle(), fr.models.knife_edge()), fr.errors.ArgumentError, r"^mechanics_rates: method: coordinates"),
+    ("rates-constraints", lambda: fr.app.mechanics_rates(_other_knife(), fr.models.knife_edge()), fr.errors.ArgumentError, r"^mechanics_rates: method: its constraint 0"),
+    ("to_frames", lambda: fr.app.mechanics_import(_free_particle()).to_frames("x"), fr.errors.InvalidExpressionError, r"^MechanicsImport\.to_frames: expr"),
+    ("to_frames-acceleration", lambda: fr.app.mechanics_import(_free_particle()).to_frames(dynamicsymbols("x").diff(T, 2)), fr.errors.InvalidExpressionError, r"^MechanicsImport\.to_frames: expr: .*accelerations"),
 ]  # fmt: skip
 
 
@@ -477,6 +483,6 @@ def test_nonquadratic_lagrangian_has_no_kane_form():
         "quartic", mdl.chart, fr.Lagrangian(mdl.chart, mdl.lagrangian.expr + u**4), mdl.frame, mdl.m, mdl.constraints,
         mdl.params,
     )  # fmt: skip
-    with pytest.raises(fr.RegularityError, match=r"^to_mechanics: model 'quartic': .*not quadratic"):
+    with pytest.raises(fr.errors.RegularityError, match=r"^to_mechanics: model 'quartic': .*not quadratic"):
         quartic.to_mechanics("kane")
     assert isinstance(quartic.to_mechanics("lagrange"), LagrangesMethod)

@@ -241,18 +241,18 @@ def test_undecided_when_budget_runs_out():
 
 def test_bad_input_names_the_argument():
     nh = fr.models.nonholonomic_particle().nonholonomic()
-    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: system: expected a NonholonomicSystem"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"^invariant_measure: system: expected a NonholonomicSystem"):
         fr.invariant_measure(fr.models.nonholonomic_particle())
-    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: system"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"^invariant_measure: system"):
         fr.invariant_measure("nh = __import__('os')")
-    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: ansatz: must be one of 'basic'"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"^invariant_measure: ansatz: must be one of 'basic'"):
         fr.invariant_measure(nh, ansatz="fibre")
-    with pytest.raises(fr.ArgumentError, match=r"^invariant_measure: ansatz"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"^invariant_measure: ansatz"):
         fr.invariant_measure(nh, ansatz=None)
-    with pytest.raises(fr.ArgumentError, match=r"^InvariantMeasure: exists"):
-        fr.InvariantMeasure(exists="yes")
-    with pytest.raises(fr.ArgumentError, match=r"^InvariantMeasure: obstruction"):
-        fr.InvariantMeasure(exists=False)
+    with pytest.raises(fr.errors.ArgumentError, match=r"^InvariantMeasure: exists"):
+        fr.results.InvariantMeasure(exists="yes")
+    with pytest.raises(fr.errors.ArgumentError, match=r"^InvariantMeasure: obstruction"):
+        fr.results.InvariantMeasure(exists=False)
 
 
 def test_value_semantics_and_display():
@@ -464,7 +464,7 @@ def test_field_free_route_refuses_a_singular_hessian_and_a_time_dependent_frame(
     ch = fr.Chart("x y z")
     F = fr.Frame.coordinate(ch)
     nh = fr.NonholonomicSystem(fr.Lagrangian(ch, ch.u[1] ** 2 / 2 + ch.u[2] ** 2 / 2), F, 1)
-    with pytest.raises(fr.RegularityError, match="not regular with respect to D"):
+    with pytest.raises(fr.errors.RegularityError, match="not regular with respect to D"):
         fr.invariant_measure(nh, pointwise=True)
     cht = fr.Chart("x y z", time="t")
     x, t = cht.q[0], cht.t

@@ -71,7 +71,7 @@ def _drifts(tr) -> bool:
 
 def _scheme(mdl):
     nh = mdl.nonholonomic()
-    comp = fr.CompiledSystem(fr.ode_system(nh, form="multiplier"))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh, form="multiplier"))
     return LDAScheme(mdl.lagrangian, mdl.frame, mdl.m, comp.system.params), comp.bind(mdl.param_values)
 
 
@@ -232,7 +232,7 @@ def test_lda_step_divides_the_interval():
 
 def test_lda_needs_an_autonomous_lagrangian():
     mdl = models.charged_skate(time_dependent=True)
-    with pytest.raises(fr.OptionError, match=r"autonomous Lagrangian"):
+    with pytest.raises(fr.errors.OptionError, match=r"autonomous Lagrangian"):
         fr.integrate(
             mdl.nonholonomic(), (0, 1), mdl.q0, mdl.u0, params=dict(mdl.param_values), method="lda-midpoint", step=0.1
         )
@@ -256,7 +256,7 @@ def _batch(**kw):
     return fr.integrate(NH, args.pop("t_span", (0, 1)), [args.pop("q0", Q0)], [U0], **args)
 
 
-O, St = fr.OptionError, fr.StateError
+O, St = fr.errors.OptionError, fr.errors.StateError
 BAD = [
     # (row id, bad call, error class, pattern naming the offending argument)
     ("step-missing", lambda: _one(), O, r"needs the fixed step: pass step="),
@@ -276,17 +276,17 @@ BAD = [
     ("t_eval", lambda: _one(step=0.1, t_eval=[0, 1]), O, r"t_eval is not supported"),
     ("backend", lambda: _one(step=0.1, backend="numba"), O, r"has no backend='numba'"),
     ("max_steps-type", lambda: _one(step=0.1, max_steps="x"), O, r"max_steps='x' must be a positive integer"),
-    ("max_steps-exceeded", lambda: _one(step=1e-3, max_steps=10), fr.IntegrationBudgetError, r"max_steps=10"),
+    ("max_steps-exceeded", lambda: _one(step=1e-3, max_steps=10), fr.errors.IntegrationBudgetError, r"max_steps=10"),
     ("timeout", lambda: _one(step=0.1, timeout=-1), O, r"timeout=-1"),
     ("t_span-backwards", lambda: _one(step=0.1, t_span=(1, 0)), St, r"t_span=\(1\.0, 0\.0\) must be increasing"),
     ("t_span-nan", lambda: _one(step=0.1, t_span=(0, float("nan"))), St, r"t_span must be two distinct finite"),
     ("q0-nan", lambda: _one(step=0.1, q0=[float("nan"), 0, 0]), St, r"q0: not finite"),
     ("u0-inf", lambda: _one(step=0.1, u0=[1.0, float("inf"), 0.0]), St, r"u0: not finite"),
-    ("u0-not-in-D", lambda: _one(step=0.1, u0=[1.0, 0.0, 1.0]), fr.InconsistentInitialDataError, r"u0 = "),
+    ("u0-not-in-D", lambda: _one(step=0.1, u0=[1.0, 0.0, 1.0]), fr.errors.InconsistentInitialDataError, r"u0 = "),
     (
         "param-nan",
         lambda: _one(step=0.1, params={"m": math.nan, "I": 0.1, "a": 0.5}),
-        fr.ParameterError,
+        fr.errors.ParameterError,
         r"'m' is not finite",
     ),
     ("field-only", lambda: _one(step=0.1, system=NH.field()), O, r"needs a NonholonomicSystem or a Model"),

@@ -159,5 +159,5 @@ def test_compare_motion_rejects_non_motion(coin):
     mdl, (_m, _R, _g, _al), q, V = coin
     x, y, ph, th = q
     K = fr.KozlovSystem(mdl.lagrangian, V)
-    with pytest.raises(fr.ConstraintError):
+    with pytest.raises(fr.errors.ConstraintError):
         fr.compare_motion(K, {x: T, y: 0, ph: 0, th: 0}, T)

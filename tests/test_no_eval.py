@@ -107,7 +107,7 @@ def test_the_checker_catches_what_it_must(tmp_path):
 
 
 def test_as_expr_refuses_strings_and_non_finite_values():
-    with pytest.raises(fr.InvalidExpressionError, match=r"^f: got the string"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"^f: got the string"):
         as_expr("__import__('os').system('true')", name="f")
     for bad in (sp.nan, sp.zoo, sp.oo, float("nan"), sp.I, None, True, [1], sp.Eq(sp.Symbol("x"), 1)):
         with pytest.raises(fr.FramesError, match=r"^g: "):

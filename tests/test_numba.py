@@ -124,7 +124,7 @@ def test_numba_rhs_source_is_the_systems_rhs():
     rng = np.random.default_rng(5)
     for name in MODELS:
         mdl, nh = _model(name)
-        comp = fr.CompiledSystem(fr.ode_system(nh))
+        comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
         ns: dict = {"math": math}
         exec(nbm.rhs_source(comp), ns)
         p = comp.bind(mdl.param_values)
@@ -141,14 +141,14 @@ def test_numba_budget_and_singular_errors():
     q0, u0 = _batch(mdl, 3, 6)
     pv = mdl.param_values
     for backend in ("numpy", "numba"):
-        with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 5"):
+        with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 5"):
             fr.integrate(nh, (0, 5), q0, u0, params=pv, project=True, max_steps=5, backend=backend)
-    with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 5"):
+    with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 5"):
         fr.integrate(nh, (0, 5), q0[0], u0[0], params=pv, project=True, max_steps=5, backend="numba")
     # I = −m a²: the reduced equations divide by m a² + I = 0
     bad = {k.name: float(v) for k, v in pv.items()} | {"I": -1.0 * 0.5**2}
     for backend in ("numpy", "numba"):
-        with pytest.raises(fr.SingularityError, match=r"not finite|singular"):
+        with pytest.raises(fr.errors.SingularityError, match=r"not finite|singular"):
             fr.integrate(nh, (0, 1), q0, u0, params=bad, project="euclidean", backend=backend)
 
 
@@ -156,19 +156,19 @@ def test_numba_bad_options(monkeypatch):
     mdl, nh = _model("chaplygin_sleigh")
     q0, u0 = _batch(mdl, 2, 7)
     kw = dict(params=mdl.param_values, project=True)
-    with pytest.raises(fr.OptionError, match=r"backend='cuda' is not one of \['numpy', 'numba'\]"):
+    with pytest.raises(fr.errors.OptionError, match=r"backend='cuda' is not one of \['numpy', 'numba'\]"):
         fr.integrate(nh, (0, 1), q0, u0, backend="cuda", **kw)
-    with pytest.raises(fr.OptionError, match=r"backend=5 is not one of \['numpy', 'numba'\]"):
+    with pytest.raises(fr.errors.OptionError, match=r"backend=5 is not one of \['numpy', 'numba'\]"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend=5, **kw)
-    with pytest.raises(fr.OptionError, match=r"method='LSODA' is not one of \['RK45'\]"):
+    with pytest.raises(fr.errors.OptionError, match=r"method='LSODA' is not one of \['RK45'\]"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", method="LSODA", **kw)
-    with pytest.raises(fr.OptionError, match=r"max_step=-1 must be positive"):
+    with pytest.raises(fr.errors.OptionError, match=r"max_step=-1 must be positive"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", max_step=-1, **kw)
-    with pytest.raises(fr.OptionError, match=r"no backend='numba'"):
+    with pytest.raises(fr.errors.OptionError, match=r"no backend='numba'"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", method="lda-midpoint", step=0.1, **kw)
-    with pytest.raises(fr.OptionError, match=r"n_steps=0 must be a positive integer"):
+    with pytest.raises(fr.errors.OptionError, match=r"n_steps=0 must be a positive integer"):
         fr.integrate(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=0, **kw)
-    with pytest.raises(fr.OptionError, match=r"n_steps=50 exceeds max_steps=10"):
+    with pytest.raises(fr.errors.OptionError, match=r"n_steps=50 exceeds max_steps=10"):
         fr.integrate(nh, (0, 1), q0, u0, backend="numba", method="RK4", n_steps=50, max_steps=10, **kw)
     # max_step bounds the jitted steps
     few = fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", **kw)
@@ -176,9 +176,9 @@ def test_numba_bad_options(monkeypatch):
     assert many.info["steps"] >= 100 > few.info["steps"]
     # numba absent: a clean error naming the extra
     monkeypatch.setitem(sys.modules, "numba", None)
-    with pytest.raises(fr.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
+    with pytest.raises(fr.errors.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
         fr.integrate(nh, (0, 1), q0, u0, backend="numba", **kw)
-    with pytest.raises(fr.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
+    with pytest.raises(fr.errors.OptionalDependencyError, match=r"pip install 'frames\[numba\]'"):
         fr.integrate(nh, (0, 1), q0[0], u0[0], backend="numba", **kw)
     assert nbm.numba_available() is False
 
@@ -212,7 +212,7 @@ def test_numba_rhs_without_a_scalar_form_is_refused():
 
     x, t = sp.symbols("x t")
     fake = types.SimpleNamespace(states=(x,), params=(), time=t, rhs=(sp.besselj(0, x),))
-    with pytest.raises(fr.InvalidExpressionError, match=r"besselj"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"besselj"):
         nbm.rhs_source(types.SimpleNamespace(system=fake))
 
 
@@ -223,7 +223,7 @@ def test_numba_timeout_between_chunks_of_members():
     phi = rng.uniform(-np.pi, np.pi, n)
     q0 = np.stack([phi, np.zeros(n), np.zeros(n)], axis=1)
     u0 = np.stack([rng.uniform(-1, 1, n), np.cos(phi), np.sin(phi)], axis=1)  # along the blade: in D
-    with pytest.raises(fr.IntegrationBudgetError, match=r"timeout of 1e-09 s reached after 2048 of 3000"):
+    with pytest.raises(fr.errors.IntegrationBudgetError, match=r"timeout of 1e-09 s reached after 2048 of 3000"):
         fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", timeout=1e-9)
     ok = fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, backend="numba", t_eval=[0, 1])
     assert ok.state.shape == (n, 2, 5) and np.all(np.isfinite(ok.state))

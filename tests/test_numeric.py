@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import models
-from frames.dynamics._ode import _reduced_ode
+from frames.dynamics._ode import reduced_ode
 
 # ----------------------------------------------------------------------------- fixtures
 
@@ -54,7 +54,7 @@ def _free_particle_1d(gamma_of, time=False):
 
 def test_generated_rhs_matches_sympy_and_batch(sleigh):
     mdl, nh = sleigh
-    comp = fr.CompiledSystem(fr.ode_system(nh))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
     S = comp.system
     rng = np.random.default_rng(0)
     Y = rng.normal(size=(S.n_state, 7))
@@ -75,7 +75,7 @@ def test_generated_rhs_matches_sympy_and_batch(sleigh):
 @given(st.lists(st.floats(-3, 3), min_size=5, max_size=5), st.floats(0.1, 3), st.floats(0.05, 2), st.floats(-1, 1))
 def test_multiplier_form_rhs_matches_accelerations(sleigh, y, m, I, a):
     mdl, nh = sleigh
-    comp = fr.CompiledSystem(fr.ode_system(nh, form="multiplier"))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh, form="multiplier"))
     q = y[:3]
     u = [y[3], y[4], 0.0]
     p = comp.bind({"m": m, "I": I, "a": a})
@@ -91,7 +91,7 @@ def test_multiplier_form_rhs_matches_accelerations(sleigh, y, m, I, a):
 
 def test_compiled_system_pickles(sleigh):
     mdl, nh = sleigh
-    comp = fr.CompiledSystem(fr.ode_system(nh))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
     comp2 = pickle.loads(pickle.dumps(comp))
     p = comp.bind(mdl.param_values)
     y = np.array([0.3, 0.1, -0.2, 0.7, 1.1])
@@ -100,8 +100,8 @@ def test_compiled_system_pickles(sleigh):
 
 def test_undefined_functions_are_rejected():
     mdl = models.abelian_chaplygin(1)
-    with pytest.raises(fr.InvalidExpressionError, match="undefined function"):
-        fr.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
+    with pytest.raises(fr.errors.InvalidExpressionError, match="undefined function"):
+        fr.numeric.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
 
 
 # ----------------------------------------------------------------------------- single trajectories
@@ -193,7 +193,7 @@ def test_inconsistent_initial_data_raises_or_projects(sleigh):
     q0 = [0.4, 0.0, 0.0]
     u0 = [1.0, 1.0, 1.0]  # not in D at θ = 0.4
     pv = mdl.param_values
-    with pytest.raises(fr.InconsistentInitialDataError, match="violate the constraints"):
+    with pytest.raises(fr.errors.InconsistentInitialDataError, match="violate the constraints"):
         fr.integrate(nh, (0, 1), q0, u0, params=pv)
     A = np.array([[0.0, -math.sin(0.4), math.cos(0.4)]])
     for how in ("kinetic", "euclidean", "frame"):
@@ -224,18 +224,18 @@ def test_inconsistent_initial_data_raises_or_projects(sleigh):
 @pytest.mark.parametrize(
     ("kwargs", "exc", "pattern"),
     [
-        ({"q0": [0.0, 0.0]}, fr.StateError, "expected 3 values"),
-        ({"u0": [1.0, 1.0, 0.0, 0.0]}, fr.StateError, "expected 3 values"),
-        ({"q0": [0.0, float("nan"), 0.0]}, fr.StateError, "not finite"),
-        ({"u0": [float("inf"), 1.0, 0.0]}, fr.StateError, "not finite"),
-        ({"q0": {"theta": 0.0, "x": 0.0}}, fr.StateError, "missing values"),
-        ({"q0": {"theta": 0.0, "x": 0.0, "y": 0, "z": 1}}, fr.StateError, "unknown keys"),
-        ({"params": {"m": 1.0, "I": 0.1}}, fr.ParameterError, "missing values for parameters"),
-        ({"params": {"m": 1.0, "I": 0.1, "a": 0.5, "b": 2}}, fr.ParameterError, "unknown parameter"),
-        ({"params": {"m": 1.0, "I": float("nan"), "a": 0.5}}, fr.ParameterError, "not finite"),
-        ({"params": {"m": 1.0, "I": "heavy", "a": 0.5}}, fr.ParameterError, "not a number"),
-        ({"t_span": (0.0, 0.0)}, fr.StateError, "t_span"),
-        ({"mu0": [1.0]}, fr.StateError, "unknown extra initial data"),
+        ({"q0": [0.0, 0.0]}, fr.errors.StateError, "expected 3 values"),
+        ({"u0": [1.0, 1.0, 0.0, 0.0]}, fr.errors.StateError, "expected 3 values"),
+        ({"q0": [0.0, float("nan"), 0.0]}, fr.errors.StateError, "not finite"),
+        ({"u0": [float("inf"), 1.0, 0.0]}, fr.errors.StateError, "not finite"),
+        ({"q0": {"theta": 0.0, "x": 0.0}}, fr.errors.StateError, "missing values"),
+        ({"q0": {"theta": 0.0, "x": 0.0, "y": 0, "z": 1}}, fr.errors.StateError, "unknown keys"),
+        ({"params": {"m": 1.0, "I": 0.1}}, fr.errors.ParameterError, "missing values for parameters"),
+        ({"params": {"m": 1.0, "I": 0.1, "a": 0.5, "b": 2}}, fr.errors.ParameterError, "unknown parameter"),
+        ({"params": {"m": 1.0, "I": float("nan"), "a": 0.5}}, fr.errors.ParameterError, "not finite"),
+        ({"params": {"m": 1.0, "I": "heavy", "a": 0.5}}, fr.errors.ParameterError, "not a number"),
+        ({"t_span": (0.0, 0.0)}, fr.errors.StateError, "t_span"),
+        ({"mu0": [1.0]}, fr.errors.StateError, "unknown extra initial data"),
     ],
 )
 def test_bad_input(sleigh, kwargs, exc, pattern):
@@ -257,19 +257,19 @@ def test_singular_hessian_along_the_motion_is_reported():
     u1, u2 = ch.u
     L = fr.Lagrangian(ch, (u1**2 + q1 * u2**2) / 2)
     G = L.euler_lagrange_field()
-    with pytest.raises(fr.SingularityError, match="singular") as info:
+    with pytest.raises(fr.errors.SingularityError, match="singular") as info:
         fr.integrate(G, (0, 2), [1.0, 0.0], [-1.0, 0.0], lagrangian=L)
     assert info.value.t == pytest.approx(1.0, abs=1e-8)
     assert info.value.state[0] == pytest.approx(0.0, abs=1e-8)
-    with pytest.raises(fr.SingularityError, match="initial point"):
+    with pytest.raises(fr.errors.SingularityError, match="initial point"):
         fr.integrate(G, (0, 2), [0.0, 0.0], [1.0, 0.0])
-    assert isinstance(info.value, fr.RegularityError)
+    assert isinstance(info.value, fr.errors.RegularityError)
 
 
 def test_non_finite_rhs_is_reported():
     """q̈ = sqrt(q): undefined once q < 0 (no denominators, so only the RHS check sees it)."""
     _, _, G = _free_particle_1d(lambda q, v: sp.sqrt(q))
-    with pytest.raises(fr.SingularityError, match="not defined") as info:
+    with pytest.raises(fr.errors.SingularityError, match="not defined") as info:
         fr.integrate(G, (0, 5), [1.0], [-2.0])
     assert info.value.t is not None and 0 < info.value.t < 5
 
@@ -277,9 +277,9 @@ def test_non_finite_rhs_is_reported():
 def test_solver_failure_is_reported_not_truncated():
     """q̈ = q̇²: q = −log(1 − t) blows up at t = 1."""
     _, _, G = _free_particle_1d(lambda q, v: v**2)
-    with pytest.raises(fr.IntegrationError, match=r"RK45 failed at t = 0\.99") as info:
+    with pytest.raises(fr.errors.IntegrationError, match=r"RK45 failed at t = 0\.99") as info:
         fr.integrate(G, (0, 2), [0.0], [1.0])
-    assert not isinstance(info.value, fr.SingularityError)
+    assert not isinstance(info.value, fr.errors.SingularityError)
     assert info.value.state is not None
 
 
@@ -299,7 +299,7 @@ def test_trajectory_is_frozen_and_exports(sleigh, tmp_path, monkeypatch):
     out = tr.plot(tmp_path / "sleigh.png")
     assert out.exists() and out.stat().st_size > 1000
     monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(fr.OptionalDependencyError, match="pandas"):
+    with pytest.raises(fr.errors.OptionalDependencyError, match="pandas"):
         tr.to_dataframe()
 
 
@@ -332,14 +332,14 @@ def test_batch_rk45_matches_solve_ivp(sleigh):
     te = np.linspace(0, 5, 11)
     b = fr.integrate(nh, (0, 5), q0, u0, params=mdl.param_values, rtol=1e-10, atol=1e-12, t_eval=te)
     assert b.q.shape == (12, 11, 3) and b.residual.max() < 1e-14 and len(b) == 12
-    comp = fr.CompiledSystem(fr.ode_system(nh))
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
     p = comp.bind(mdl.param_values)
     for j in (0, 5, 11):
         y0 = comp.initial_state(0.0, q0[j], u0[j], np.zeros(0), p)
         sol = solve_ivp(comp.fun(p), (0, 5), y0, rtol=1e-10, atol=1e-12, t_eval=te)
         np.testing.assert_allclose(b.state[j], sol.y.T, atol=1e-8)
         one = b[j]
-        assert isinstance(one, fr.Trajectory) and one.q.shape == (11, 3)
+        assert isinstance(one, fr.results.Trajectory) and one.q.shape == (11, 3)
     assert np.max(np.abs(b.energy - b.energy[:, :1])) < 1e-9
 
 
@@ -368,19 +368,19 @@ def test_batch_parameter_sweep_in_one_run(sleigh):
 def test_batch_bad_input(sleigh):
     mdl, nh = sleigh
     q0, u0 = _sleigh_batch_data(mdl, 3)
-    with pytest.raises(fr.StateError, match="shape"):
+    with pytest.raises(fr.errors.StateError, match="shape"):
         fr.integrate(nh, (0, 1), q0[:, :2], u0, params=mdl.param_values)
     u0b = u0.copy()
     u0b[1, 0] = np.nan
-    with pytest.raises(fr.StateError, match=r"batch members \[1\]"):
+    with pytest.raises(fr.errors.StateError, match=r"batch members \[1\]"):
         fr.integrate(nh, (0, 1), q0, u0b, params=mdl.param_values)
-    with pytest.raises(fr.ParameterError, match="2 values for a batch of 3"):
+    with pytest.raises(fr.errors.ParameterError, match="2 values for a batch of 3"):
         fr.integrate(nh, (0, 1), q0, u0, params={"m": 1.0, "I": 0.1, "a": [0.1, 0.2]})
     u0c = u0.copy()
     u0c[2, 2] += 1.0
-    with pytest.raises(fr.InconsistentInitialDataError, match=r"batch members \[2\]"):
+    with pytest.raises(fr.errors.InconsistentInitialDataError, match=r"batch members \[2\]"):
         fr.integrate(nh, (0, 1), q0, u0c, params=mdl.param_values)
-    with pytest.raises(fr.OptionError, match="n_steps"):
+    with pytest.raises(fr.errors.OptionError, match="n_steps"):
         fr.integrate(nh, (0, 1), q0, u0, params=mdl.param_values, method="RK4")
 
 
@@ -396,8 +396,8 @@ def test_batch_blow_up_is_reported():
 @pytest.fixture(scope="module")
 def sweep_job(sleigh):
     mdl, nh = sleigh
-    comp = fr.CompiledSystem(fr.ode_system(nh))
-    return fr.IntegrateJob(
+    comp = fr.numeric.CompiledSystem(fr.ode_system(nh))
+    return fr.numeric.IntegrateJob(
         comp, (0.0, 2.0), mdl.q0, mdl.u0, params={"m": 1.0}, options={"rtol": 1e-9, "atol": 1e-12}, final_only=True
     )
 
@@ -406,13 +406,13 @@ GRID = {"I": [0.05, 0.1, 0.2, 0.4], "a": [-0.5, 0.1, 0.3, 0.7]}
 
 
 def test_grid_points():
-    pts = fr.grid_points(GRID)
+    pts = fr.numeric.grid_points(GRID)
     assert len(pts) == 16 and pts[0] == {"I": 0.05, "a": -0.5} and pts[1] == {"I": 0.05, "a": 0.1}
-    assert fr.grid_points([1, 2]) == [1, 2]
+    assert fr.numeric.grid_points([1, 2]) == [1, 2]
 
 
 def test_sweep_default_executor_matches_serial(sweep_job):
-    ref = [sweep_job(pt) for pt in fr.grid_points(GRID)]
+    ref = [sweep_job(pt) for pt in fr.numeric.grid_points(GRID)]
     res = fr.sweep(sweep_job, GRID)  # process pool
     assert len(res) == 16
     for r, s in zip(res, ref, strict=True):
@@ -444,7 +444,7 @@ def test_reduced_ode_with_extra_states(knife):
     F = mdl.frame
     z = sp.Symbol("z")
     G = nh.field()
-    ode = _reduced_ode(
+    ode = reduced_ode(
         F,
         2,
         list(G.Gamma[:2]),
@@ -462,7 +462,7 @@ def test_reduced_ode_with_extra_states(knife):
     np.testing.assert_allclose(tr.extras["mu"][:, 0], 1.5 * np.exp(-(tr.q[:, 0] - tr.q[0, 0])), rtol=1e-9)
     np.testing.assert_allclose(tr.extras["twice_mu"][:, 0], 2 * tr.extras["mu"][:, 0])
     assert tr.multipliers is not None and tr.energy is not None and tr.residual.max() < 1e-14
-    with pytest.raises(fr.StateError, match="missing initial data mu0"):
+    with pytest.raises(fr.errors.StateError, match="missing initial data mu0"):
         fr.integrate(ode, (0, 2), mdl.q0, mdl.u0, params=mdl.param_values)
     b = fr.integrate(ode, (0, 2), [list(mdl.q0.values())] * 2, [list(mdl.u0.values())] * 2,
                      params=mdl.param_values, extra0={"mu": [[1.5], [3.0]]}, t_eval=te)  # fmt: skip

@@ -31,18 +31,18 @@ def _variable_mass():
 def test_max_steps_caps_a_run_to_t_1e300():
     G = _oscillator(1e6)
     start = time.monotonic()
-    with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 2000") as info:
+    with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 2000") as info:
         fr.integrate(G, (0.0, 1e300), [1.0], [0.0], max_steps=2000)
     assert time.monotonic() - start < 30
     err = info.value
-    assert isinstance(err, fr.IntegrationError) and isinstance(err, fr.BudgetExceededError)
+    assert isinstance(err, fr.errors.IntegrationError) and isinstance(err, fr.errors.BudgetExceededError)
     assert err.t is not None and 0 < err.t < 1e300 and err.state is not None and err.state.shape == (2,)
 
 
 def test_timeout_stops_a_stiff_run():
     G = _oscillator(1e6)
     start = time.monotonic()
-    with pytest.raises(fr.IntegrationBudgetError, match=r"timeout of 0\.3 s") as info:
+    with pytest.raises(fr.errors.IntegrationBudgetError, match=r"timeout of 0\.3 s") as info:
         fr.integrate(G, (0.0, 1e300), [1.0], [0.0], timeout=0.3)
     assert time.monotonic() - start < 10
     assert info.value.state is not None and np.all(np.isfinite(info.value.state))
@@ -50,10 +50,10 @@ def test_timeout_stops_a_stiff_run():
 
 def test_batch_budget():
     G = _oscillator(1e4)
-    with pytest.raises(fr.IntegrationBudgetError, match="max_steps = 50") as info:
+    with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 50") as info:
         fr.integrate(G, (0.0, 1e3), [[1.0], [0.5]], [[0.0], [0.0]], max_steps=50)
     assert info.value.state is not None
-    with pytest.raises(fr.IntegrationBudgetError, match="timeout"):
+    with pytest.raises(fr.errors.IntegrationBudgetError, match="timeout"):
         fr.integrate(G, (0.0, 1e9), [[1.0], [0.5]], [[0.0], [0.0]], timeout=0.2)
 
 
@@ -75,7 +75,7 @@ def test_batch_budget():
 )
 def test_bad_solver_options_name_the_argument(kwargs, name):
     G = _oscillator()
-    with pytest.raises(fr.OptionError, match=name):
+    with pytest.raises(fr.errors.OptionError, match=name):
         fr.integrate(G, (0.0, 1.0), [1.0], [0.0], **kwargs)
 
 
@@ -90,7 +90,7 @@ def test_bad_solver_options_name_the_argument(kwargs, name):
 )
 def test_bad_batch_options_name_the_argument(kwargs, name):
     G = _oscillator()
-    with pytest.raises(fr.OptionError, match=name):
+    with pytest.raises(fr.errors.OptionError, match=name):
         fr.integrate(G, (0.0, 1.0), [[1.0]], [[0.0]], **kwargs)
 
 
@@ -105,12 +105,12 @@ def test_every_scipy_method_and_backward_time():
 
 def test_singular_hessian_is_a_singularity_error_with_state():
     L, G = _variable_mass()
-    with pytest.raises(fr.SingularityError) as info:
+    with pytest.raises(fr.errors.SingularityError) as info:
         fr.integrate(G, (0.0, 5.0), [1.0], [-1.0], lagrangian=L)
     err = info.value
     assert err.t is not None and 0 < err.t < 5 and err.state is not None
     assert abs(err.state[0]) < 1e-6  # stopped where the Hessian x vanishes
-    with pytest.raises(fr.SingularityError) as binfo:
+    with pytest.raises(fr.errors.SingularityError) as binfo:
         fr.integrate(G, (0.0, 5.0), [[1.0], [2.0]], [[-1.0], [-1.0]], lagrangian=L)
     assert binfo.value.state is not None and binfo.value.t is not None
 
@@ -123,10 +123,10 @@ def test_frame_singular_where_D_is_regular_is_blamed_on_the_frame():
     nh = fr.NonholonomicSystem(mdl.lagrangian, F, mdl.m)
     q0 = {"phi": 0.0, "x": 0.0, "y": 0.0}
     u0 = {"u_phi": 0.3, "u_x": 1.0, "u_y": 0.0}
-    with pytest.raises(fr.SingularFrameError, match="frame is singular at q0") as info:
+    with pytest.raises(fr.errors.SingularFrameError, match="frame is singular at q0") as info:
         fr.integrate(nh, (0.0, 1.0), q0, u0, params=mdl.param_values)
     assert "not at fault" in str(info.value) and "adapted_frame" in str(info.value)
-    with pytest.raises(fr.SingularFrameError, match="batch member 0"):
+    with pytest.raises(fr.errors.SingularFrameError, match="batch member 0"):
         fr.integrate(nh, (0.0, 1.0), [[0.0, 0.0, 0.0]], [[0.3, 1.0, 0.0]], params=mdl.param_values)
     # the remedies: a completion regular at the point, or the constraint rows as complement
     for G in (fr.complete_frame(mdl.constraints.distribution(), at=q0), mdl.constraints.adapted_frame()):
@@ -134,5 +134,5 @@ def test_frame_singular_where_D_is_regular_is_blamed_on_the_frame():
         assert tr.q[-1, 0] == pytest.approx(0.3)
     nh2 = fr.NonholonomicSystem.from_constraints(mdl.lagrangian, mdl.constraints)
     assert fr.tidy(nh2.frame.determinant) == 1
-    with pytest.raises(fr.InvalidExpressionError, match="no value for"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match="no value for"):
         fr.complete_frame(mdl.constraints.distribution(), at={"phi": 0.0})

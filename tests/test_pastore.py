@@ -346,7 +346,9 @@ def caseB(td):
     _q1, _q2, q3 = mdl.chart.q
     u1, u2, u3 = mdl.chart.u
     s, c = sp.sin(q3), sp.cos(q3)
-    return fr.w_from_partial_auxiliaries(mdl.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)])
+    return fr.natural.w_from_partial_auxiliaries(
+        mdl.lagrangian, [s * u1 - c * u2], [u3], [c * u1 + s * u2], free=[(0, 0)]
+    )
 
 
 @BOTH
@@ -510,8 +512,8 @@ def test_bridge_theorem1_is_weak_consistency_on_p_section():
 
 # ================================================================ property-based
 def _W_routes_agree(chart, omegas):
-    Wc = fr.w_from_coordinates(chart, omegas)
-    Wf = fr.w_from_frame(chart, omegas)
+    Wc = fr.natural.w_from_coordinates(chart, omegas)
+    Wf = fr.natural.w_from_frame(chart, omegas)
     return zero(Wc - Wf)
 
 
@@ -557,8 +559,8 @@ def _exact_case(data, n, timed):
             f += ch.t * data.draw(functions_on_Q(chq, trig=False, max_terms=1))
         phis.append(f)
     omegas = [ch.total_derivative(f) for f in phis]
-    assert zero(fr.w_from_coordinates(ch, omegas))
-    assert zero(fr.w_from_frame(ch, omegas))
+    assert zero(fr.natural.w_from_coordinates(ch, omegas))
+    assert zero(fr.natural.w_from_frame(ch, omegas))
 
 
 @settings(max_examples=8)
@@ -577,11 +579,11 @@ def test_exact_rheonomic_quasi_velocities_give_W_zero(data, n):
 def test_bad_input():
     mdl, _ = coin()
     u1, u2, u3, u4 = mdl.chart.u
-    with pytest.raises(fr.ConstraintError):
+    with pytest.raises(fr.errors.ConstraintError):
         fr.ModifiedVakonomic(mdl.lagrangian, [u1 * u2], [u2, u3, u4])  # not affine in u
-    with pytest.raises(fr.ConstraintError):
+    with pytest.raises(fr.errors.ConstraintError):
         fr.ModifiedVakonomic(mdl.lagrangian, [u1, u2], [u1 + u2, u4])  # singular H
-    with pytest.raises(fr.ConstraintError):
+    with pytest.raises(fr.errors.ConstraintError):
         fr.ModifiedVakonomic(mdl.lagrangian, [u1], [u2])  # not a coframe
 
 

@@ -115,10 +115,10 @@ def test_an_error_in_the_child_is_raised_in_the_parent(forking, monkeypatch):
     def boom(a):
         if os.getpid() == parent:
             return Section("errata", "E")
-        raise fr.BudgetExceededError(f"spent in {os.getpid()}", step="section errata")
+        raise fr.errors.BudgetExceededError(f"spent in {os.getpid()}", step="section errata")
 
     _patch_last(monkeypatch, boom)
-    with pytest.raises(fr.BudgetExceededError) as info:
+    with pytest.raises(fr.errors.BudgetExceededError) as info:
         analyze(models.knife_edge(), jobs=2)
     assert info.value.step == "section errata"
     assert str(info.value) != f"spent in {parent}"  # raised in the child, carried over
@@ -163,7 +163,7 @@ def test_a_budget_spent_in_the_child_names_its_step(forking, monkeypatch):
         return Section("errata", "E")
 
     _patch_last(monkeypatch, slow)
-    with pytest.raises(fr.BudgetExceededError) as info:  # the other sections take far less than the budget
+    with pytest.raises(fr.errors.BudgetExceededError) as info:  # the other sections take far less than the budget
         analyze(models.knife_edge(), only=["chart", "frame", "errata"], jobs=2, budget=1.0)
     assert info.value.step == "section errata"
 
@@ -171,9 +171,9 @@ def test_a_budget_spent_in_the_child_names_its_step(forking, monkeypatch):
 def test_jobs_is_checked():
     rep = analyze(models.knife_edge(), only=["lagrangian"])
     for bad in (0, -1, True, 1.5, "2"):
-        with pytest.raises(fr.ArgumentError, match="jobs"):
+        with pytest.raises(fr.errors.ArgumentError, match="jobs"):
             analyze(models.knife_edge(), jobs=bad)
-        with pytest.raises(fr.ArgumentError, match="jobs"):
+        with pytest.raises(fr.errors.ArgumentError, match="jobs"):
             rep.format("text", jobs=bad)
 
 
@@ -310,7 +310,7 @@ def test_an_exception_that_does_not_unpickle_is_raised_by_the_parent_itself(fork
     _patch_last(monkeypatch, bad)
     with pytest.raises(_TwoParts, match=r"f\.toml"):
         analyze(models.knife_edge(), jobs=2)
-    err = pickle.loads(pickle.dumps(fr.SystemFileError("f.toml", "L", "bad")))  # frames' own does
+    err = pickle.loads(pickle.dumps(fr.errors.SystemFileError("f.toml", "L", "bad")))  # frames' own does
     assert (err.source, err.key, err.reason, str(err)) == ("f.toml", "L", "bad", "f.toml: L: bad")
 
 

@@ -38,7 +38,7 @@ def _on_chart(e: sp.Expr, chart: fr.Chart) -> sp.Expr:
     return e.xreplace({f: names[f.func.__name__] for f in e.atoms(sp.Function) if f.func.__name__ in names})
 
 
-def _measured(KM: KanesMethod, name: str, params: str) -> tuple[fr.InvariantMeasure, fr.Chart, list[sp.Symbol]]:
+def _measured(KM: KanesMethod, name: str, params: str) -> tuple[fr.results.InvariantMeasure, fr.Chart, list[sp.Symbol]]:
     """The invariant measure of the imported body (within a 120 s budget), its chart, and the named parameters."""
     nh = fr.from_mechanics(KM, name=name).nonholonomic()
     ch = nh.lagrangian.chart

@@ -61,14 +61,14 @@ def test_heisenberg_has_no_martinet_surface():
 
 
 def test_bad_input():
-    with pytest.raises(fr.ArgumentError, match="subriemannian: fields"):
+    with pytest.raises(fr.errors.ArgumentError, match="subriemannian: fields"):
         fr.subriemannian(["x"])
-    with pytest.raises(fr.RegularityError, match="not positive definite"):
+    with pytest.raises(fr.errors.RegularityError, match="not positive definite"):
         fr.subriemannian(HEIS, metric=[[1, 0], [0, -1]])
-    with pytest.raises(fr.RegularityError, match="not symmetric"):
+    with pytest.raises(fr.errors.RegularityError, match="not symmetric"):
         fr.subriemannian(HEIS, metric=[[1, 1], [0, 1]])
-    with pytest.raises(fr.InvalidExpressionError, match=r"metric\[0,0\]: got the string"):
+    with pytest.raises(fr.errors.InvalidExpressionError, match=r"metric\[0,0\]: got the string"):
         fr.subriemannian(HEIS, metric=[["__import__('os')", 0], [0, 1]])
     c4 = fr.Chart("a b c d")
-    with pytest.raises(fr.ConstraintError, match="rank-2 distribution on a 3-manifold"):
+    with pytest.raises(fr.errors.ConstraintError, match="rank-2 distribution on a 3-manifold"):
         fr.martinet_abnormals([fr.VectorField(c4, [1, 0, 0, 0]), fr.VectorField(c4, [0, 1, 0, 0])])

@@ -533,7 +533,7 @@ def test_printed_expressions_read_back_exactly(expr):
 
 
 def test_writer_refuses_what_it_cannot_write():
-    with pytest.raises(fr.ArgumentError, match="dumps_model: model"):
+    with pytest.raises(fr.errors.ArgumentError, match="dumps_model: model"):
         dumps_model("x")
     mdl = models.knife_edge()
     import dataclasses

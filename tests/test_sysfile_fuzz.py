@@ -5,7 +5,7 @@ drives them through ``st.randoms()``, so a failure shrinks to a small sequence o
 every case:
 
 * nothing is executed — the payloads would create a sentinel file, which must never appear;
-* the only exception is :class:`frames.SystemFileError`, and never the reader's safety net
+* the only exception is :class:`frames.errors.SystemFileError`, and never the reader's safety net
   ("internal error");
 * the case (reading, and for a file that loads, writing and reading back) takes less than 2 s;
 * a file that must be refused (code payloads, non-finite values, bounds exceeded, deep nesting) is;

@@ -43,15 +43,15 @@ def test_plot_bad_axes_and_panels_are_argument_errors(sleigh_traj, tmp_path):
     from matplotlib.figure import Figure
 
     ax = Figure().subplots()
-    with pytest.raises(fr.ArgumentError, match=r"plot: ax: expected 2 axes"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"plot: ax: expected 2 axes"):
         sleigh_traj.plot(ax=ax, panels=("q", "v"))
-    with pytest.raises(fr.ArgumentError, match=r"plot: ax: expected matplotlib Axes, got str"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"plot: ax: expected matplotlib Axes, got str"):
         sleigh_traj.plot(ax="axes", panels=("q",))
-    with pytest.raises(fr.ArgumentError, match=r"panels: unknown panel 'speed'"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"panels: unknown panel 'speed'"):
         sleigh_traj.plot(ax=ax, panels=("speed",))
-    with pytest.raises(fr.ArgumentError, match=r"panels: expected a sequence"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"panels: expected a sequence"):
         sleigh_traj.plot(ax=ax, panels="q")
-    with pytest.raises(fr.ArgumentError, match=r"either path .* or ax"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"either path .* or ax"):
         sleigh_traj.plot(tmp_path / "x.png", ax=ax)
     assert not (tmp_path / "x.png").exists()
 
@@ -75,7 +75,7 @@ def test_to_xarray_has_every_column_and_the_parameters(sleigh_traj):
 
 def test_to_xarray_without_xarray_is_a_clean_error(sleigh_traj, monkeypatch):
     monkeypatch.setitem(sys.modules, "xarray", None)
-    with pytest.raises(fr.OptionalDependencyError, match=r"frames\[data\]"):
+    with pytest.raises(fr.errors.OptionalDependencyError, match=r"frames\[data\]"):
         sleigh_traj.to_xarray()
 
 
@@ -111,5 +111,5 @@ def test_sweep_progress_bar_counts_points_and_keeps_order(capsys):
     with ThreadPoolExecutor(2) as ex:
         assert fr.sweep(_square, [2], executor=ex) == [4]
     assert capsys.readouterr().err == ""  # progress=False by default: silent
-    with pytest.raises(fr.ArgumentError, match=r"sweep: progress: expected True, False or None"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"sweep: progress: expected True, False or None"):
         fr.sweep(_square, [1], progress="yes")

@@ -74,9 +74,9 @@ def test_dense_output_reproduces_the_samples_and_an_independent_run_off_the_grid
 def test_dense_output_is_off_by_default_and_does_not_extrapolate():
     assert run((0.0, 1.0)).sol is None
     tr = run((0.0, 1.0), dense_output=True)
-    with pytest.raises(fr.ArgumentError, match=r"sol: t = 1.5 outside the integrated interval \[0.0, 1.0\]"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"sol: t = 1.5 outside the integrated interval \[0.0, 1.0\]"):
         tr.sol(1.5)
-    with pytest.raises(fr.ArgumentError, match=r"sol: t must be finite"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"sol: t must be finite"):
         tr.sol(math.nan)
 
 
@@ -144,14 +144,16 @@ def test_an_event_that_fails_is_an_integration_error_naming_it():
             raise ZeroDivisionError("no")
         return 1.0
 
-    with pytest.raises(fr.IntegrationError, match=r"events\[1\] \(boom\) raised ZeroDivisionError at t = ") as info:
+    with pytest.raises(
+        fr.errors.IntegrationError, match=r"events\[1\] \(boom\) raised ZeroDivisionError at t = "
+    ) as info:
         run(events=[x_half, boom])
     assert info.value.t > 1 and info.value.state is not None
 
     def vector(t, q, u):
         return q
 
-    with pytest.raises(fr.IntegrationError, match=r"events\[0\] \(vector\) returned .*one finite real number"):
+    with pytest.raises(fr.errors.IntegrationError, match=r"events\[0\] \(vector\) returned .*one finite real number"):
         run(events=vector)
 
 
@@ -173,7 +175,7 @@ def test_status_and_message_of_every_path():
     assert ("status", "0") in tr._summary_rows()
     lda = run((0.0, 1.0), method="lda-midpoint", step=0.1)
     assert lda.status == 0 and "lda-midpoint" in lda.message and lda.sol is None and lda.t_events is None
-    with pytest.raises(fr.OptionError, match=r"dense_output=True needs one of scipy's methods"):
+    with pytest.raises(fr.errors.OptionError, match=r"dense_output=True needs one of scipy's methods"):
         run((0.0, 1.0), method="lda-midpoint", step=0.1, dense_output=True)
 
 
@@ -182,7 +184,7 @@ def test_status_and_message_of_the_numba_backend():
     pytest.importorskip("numba")
     nb = run((0.0, 1.0), backend="numba")
     assert nb.status == 0 and "numba" in nb.message and nb.sol is None and nb.t_events is None
-    with pytest.raises(fr.OptionError, match=r"events need one of scipy's methods .*backend='numba'"):
+    with pytest.raises(fr.errors.OptionError, match=r"events need one of scipy's methods .*backend='numba'"):
         run((0.0, 1.0), backend="numba", events=x_half)
 
 

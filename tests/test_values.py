@@ -124,7 +124,9 @@ def test_numerical_results_compare_by_identity():
     a = fr.integrate(nh, (0.0, 0.2), mdl.q0, mdl.u0, params=mdl.param_values)
     b = fr.integrate(nh, (0.0, 0.2), mdl.q0, mdl.u0, params=mdl.param_values)
     assert a == a and a != b
-    assert "identity" in (fr.Trajectory.__doc__ or "") and "identity" in (fr.CompiledSystem.__doc__ or "")
+    assert "identity" in (fr.results.Trajectory.__doc__ or "") and "identity" in (
+        fr.numeric.CompiledSystem.__doc__ or ""
+    )
     assert fr.ode_system(nh) == fr.ode_system(mdl.nonholonomic())  # OdeSystem is a value
 
 

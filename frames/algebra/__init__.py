@@ -17,7 +17,8 @@ Knows no geometry. Everything above calls these instead of ``sympy.simplify``:
 * time budgets and progress for every long computation — :func:`budget`, :func:`step` (``_budget.py``).
 """
 
-from ._budget import Budget, budget, budgeted, checkpoint, current_budget, step
+from ._budget import Budget, budget, budgeted, checkpoint, current_budget, publishing_steps, step
+from ._coerce import _short as short_repr
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._convert import is_known_tidy, replace_atoms
 from ._diff import derivative, hessian
@@ -29,7 +30,7 @@ from ._solve import cramer_size_bound, solve_linear, tidy_affine
 from ._solve_general import reduce_conditions
 from ._sparse import determinant, structure_functions
 from ._tree import tree_derivative, tree_subs, tree_values
-from ._zero import ZeroDecision, decide_zero, generic_rank
+from ._zero import ZeroDecision, decide_zero, generic_rank, proved_full_rank, proved_nonsingular
 
 __all__ = [
     "Budget",
@@ -62,8 +63,12 @@ __all__ = [
     "is_known_tidy",
     "is_zero",
     "op_count",
+    "proved_full_rank",
+    "publishing_steps",
+    "proved_nonsingular",
     "reduce_conditions",
     "replace_atoms",
+    "short_repr",
     "solve_linear",
     "step",
     "structure_functions",

@@ -4,7 +4,7 @@ A budget is opened with :func:`budget` (a context manager, also used by the ``bu
 the library's long computations and by ``frames analyze --budget``). Inside it
 
 * :func:`step` names the step that is running and reports it to the progress callback;
-* :func:`checkpoint` raises :class:`~frames.BudgetExceededError`, naming the step, once the budget is
+* :func:`checkpoint` raises :class:`~frames.errors.BudgetExceededError`, naming the step, once the budget is
   spent. The normal forms of this layer (:func:`~frames.algebra.canon`, :func:`~frames.algebra.tidy`,
   :func:`~frames.algebra.is_zero`) and the elimination loops call it, so every symbolic computation of
   the library is interruptible between two of its elementary operations;
@@ -24,7 +24,7 @@ one context-variable look-up.
 
 >>> import frames as fr
 >>> with fr.budget(60, progress=lambda name: None) as b:
-...     with fr.step("anholonomy"):
+...     with fr.algebra.step("anholonomy"):
 ...         R = fr.models.nonholonomic_particle().frame.anholonomy
 >>> b.steps
 ['anholonomy']
@@ -44,12 +44,26 @@ from typing import Any, TypeVar
 
 from ..errors import BudgetExceededError, OptionError
 
-__all__ = ["Budget", "budget", "budgeted", "checkpoint", "current_budget", "step"]
+__all__ = ["Budget", "budget", "budgeted", "checkpoint", "current_budget", "publishing_steps", "step"]
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
 #: told the name of every step that starts (the hard limit of ``frames analyze`` publishes it to its parent)
-_publish: Callable[[str], Any] | None = None
+_PUBLISH: ContextVar[Callable[[str], Any] | None] = ContextVar("frames_publish_steps", default=None)
+
+
+@contextlib.contextmanager
+def publishing_steps(callback: Callable[[str], Any]) -> Iterator[None]:
+    """Inside the block, ``callback(name)`` is told the name of every step that starts, whatever budget is open.
+
+    Independent of a budget's ``progress``: the hard limit of ``frames analyze`` publishes the step reached to
+    its parent process with it.
+    """
+    token = _PUBLISH.set(callback)
+    try:
+        yield
+    finally:
+        _PUBLISH.reset(token)
 
 
 @dataclass
@@ -88,7 +102,7 @@ HEARTBEAT = 4.0
 
 
 def checkpoint() -> None:
-    """Raise :class:`~frames.BudgetExceededError` if the open budget is spent (cheap otherwise).
+    """Raise :class:`~frames.errors.BudgetExceededError` if the open budget is spent (cheap otherwise).
 
     Every :data:`HEARTBEAT` seconds it also reports the running step to the progress callback, as
     ``"<step> (running, <seconds since the budget opened> s)"``.
@@ -134,8 +148,9 @@ def _step(name: str) -> Iterator[None]:
     """:func:`step` under the budget already open."""
     if not isinstance(name, str):
         raise OptionError(f"step: name must be a str, got {name!r}")
-    if _publish is not None:
-        _publish(name)
+    publish = _PUBLISH.get()
+    if publish is not None:
+        publish(name)
     b = _CURRENT.get()
     if b is None:
         yield
@@ -166,7 +181,7 @@ def budget(seconds: float | None, *, progress: Callable[[str], Any] | None = Non
     Parameters
     ----------
     seconds : float or None
-        Wall-clock seconds. Exceeding them raises :class:`~frames.BudgetExceededError` naming the
+        Wall-clock seconds. Exceeding them raises :class:`~frames.errors.BudgetExceededError` naming the
         step that was running.
     progress : callable, optional
         Called with the name of every step started inside the block (see :func:`step`), and every
@@ -195,7 +210,7 @@ _budget = budget  # the argument ``budget`` of step shadows the function there
 _BUDGET_DOC = """
         budget : float, optional (keyword only)
             Wall-clock seconds for this call; exceeding them raises
-            :class:`~frames.BudgetExceededError` naming the step reached. Default: the budget already
+            :class:`~frames.errors.BudgetExceededError` naming the step reached. Default: the budget already
             open (:func:`frames.budget`), if any.
         progress : callable, optional (keyword only)
             Called with the name of each step as it starts (this call is the step ``{name}``).

@@ -60,14 +60,12 @@ _RING_FORMS: dict[sp.Expr, tuple[tuple[sp.Expr, ...], dict[Any, Any], dict[Any, 
 _RING_FORMS_MAX = 256
 #: and at most this many terms in all (memory: a term is an exponent tuple and a rational)
 _RING_FORMS_MAX_TERMS = 1_000_000
-_RING_FORMS_TERMS = 0
 #: ring forms with fewer terms are not stored (converting the tree is cheap)
 _RING_FORMS_MIN_TERMS = 64
 
 
 def _store_ring_form(e: sp.Expr, atoms: tuple[sp.Expr, ...], num: dict[Any, Any], den: dict[Any, Any]) -> None:
     """Record ``e -> (atoms, num, den)`` in :data:`_RING_FORMS`, the oldest entries dropped beyond its bounds."""
-    global _RING_FORMS_TERMS
     if e in _RING_FORMS:
         return
     size = len(num) + len(den)
@@ -77,11 +75,11 @@ def _store_ring_form(e: sp.Expr, atoms: tuple[sp.Expr, ...], num: dict[Any, Any]
         atoms = tuple(atoms[i] for i in used)
         num = {tuple(m[i] for i in used): c for m, c in num.items()}
         den = {tuple(m[i] for i in used): c for m, c in den.items()}
-    while _RING_FORMS and (len(_RING_FORMS) >= _RING_FORMS_MAX or _RING_FORMS_TERMS + size > _RING_FORMS_MAX_TERMS):
+    held = sum(len(n) + len(d) for _, n, d in _RING_FORMS.values())  # at most 256 entries
+    while _RING_FORMS and (len(_RING_FORMS) >= _RING_FORMS_MAX or held + size > _RING_FORMS_MAX_TERMS):
         _, old_num, old_den = _RING_FORMS.pop(next(iter(_RING_FORMS)))
-        _RING_FORMS_TERMS -= len(old_num) + len(old_den)
+        held -= len(old_num) + len(old_den)
     _RING_FORMS[e] = (atoms, num, den)
-    _RING_FORMS_TERMS += size
 
 
 def replace_atoms(e: sp.Expr, sub: dict[Any, Any]) -> sp.Expr:

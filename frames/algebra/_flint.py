@@ -18,9 +18,6 @@ from typing import Any
 from ..errors import BudgetExceededError
 from ._budget import checkpoint, current_budget
 
-_flint: Any = None
-_loaded = False
-
 __all__ = [
     "enabled",
     "flint_cancel",
@@ -36,31 +33,31 @@ __all__ = [
 MIN_TERMS = 200
 
 
+@lru_cache(maxsize=1)
+def _module() -> Any:
+    """python-flint if it is installed in a usable release (0.9: ``fmpq_mpoly`` contexts by name), else None;
+    imported on first use, not by ``import frames``."""
+    try:  # pragma: no cover - depends on the installed extras
+        import flint
+    except ImportError:  # pragma: no cover
+        return None
+    return flint if hasattr(getattr(flint, "fmpq_mpoly_ctx", None), "get") else None
+
+
 def enabled() -> bool:
-    """True if python-flint is installed and not switched off by ``FRAMES_FLINT=0`` (imported on first use,
-    not by ``import frames``)."""
-    global _flint, _loaded
+    """True if python-flint is installed and not switched off by ``FRAMES_FLINT=0``."""
     if os.environ.get("FRAMES_FLINT", "1") == "0":
         return False
-    if not _loaded:
-        _loaded = True
-        try:  # pragma: no cover - depends on the installed extras
-            import flint
-
-            # fmpq_mpoly contexts by name: python-flint 0.9 (older releases are not used)
-            _flint = flint if hasattr(getattr(flint, "fmpq_mpoly_ctx", None), "get") else None
-        except ImportError:  # pragma: no cover
-            _flint = None
-    return _flint is not None
+    return _module() is not None
 
 
 @lru_cache(maxsize=64)
 def _context(ngens: int) -> Any:
-    return _flint.fmpq_mpoly_ctx.get(tuple(f"x{i}" for i in range(ngens)), "lex")
+    return _module().fmpq_mpoly_ctx.get(tuple(f"x{i}" for i in range(ngens)), "lex")
 
 
 def _to(p: Any, ctx: Any) -> Any:
-    fmpq = _flint.fmpq
+    fmpq = _module().fmpq
     return ctx.from_dict({m: fmpq(int(c.numerator), int(c.denominator)) for m, c in p.items()})
 
 
@@ -112,7 +109,7 @@ GRACE = 2.0
 
 
 def _afford(products: int) -> None:
-    """Raise the open budget's :class:`~frames.BudgetExceededError` now if ``products`` term products would
+    """Raise the open budget's :class:`~frames.errors.BudgetExceededError` now if ``products`` term products would
     run past it (the estimate is coarse; without a budget nothing is checked)."""
     b = current_budget()
     if b is not None and products / PRODUCTS_PER_SECOND > b.remaining + GRACE:

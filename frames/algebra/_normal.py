@@ -425,7 +425,7 @@ def _scalar_arg(expr: object, name: str) -> sp.Expr:
     """A scalar argument of the public :func:`tidy` / :func:`is_zero` (cheap: no tree walk for a sympy scalar).
 
     Strings (never parsed), ``None``, booleans, matrices and other objects are refused with an
-    :class:`~frames.InvalidExpressionError` naming ``name``; ``I`` and ``±oo``/``zoo`` are accepted
+    :class:`~frames.errors.InvalidExpressionError` naming ``name``; ``I`` and ``±oo``/``zoo`` are accepted
     (a zero test of them is meaningful), ``nan`` is refused after canonicalisation.
     """
     if isinstance(expr, sp.Expr) and not isinstance(expr, sp.MatrixBase | sp.MatrixExpr):

@@ -417,7 +417,7 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
     ``DomainMatrix.solve_den`` (no gcd during the elimination: the heuristic gcd of sympy's
     fraction field is what made a dense 3-dof system take minutes), and each entry
     ``x_num / x_den`` is cancelled once. A singular ``M`` raises
-    :class:`~frames.RegularityError` naming ``what``. Domains other than ZZ, QQ and their
+    :class:`~frames.errors.RegularityError` naming ``what``. Domains other than ZZ, QQ and their
     polynomial rings / fraction fields (floats, ``EX``) get sympy's LU solve.
     """
     aug = M.row_join(b)

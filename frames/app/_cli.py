@@ -44,13 +44,10 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._version import __version__
-from ..dynamics._nonholonomic import NonholonomicSystem
+from ..dynamics import NonholonomicSystem
 from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
-from ..numeric._integrate import integrate
-from ..numeric._plot import Panel, plot_panels, write_csv
-from ..numeric._progress import ProgressBar
+from ..geometry import Frame, VectorField
+from ..numeric import Panel, ProgressBar, integrate, plot_panels, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze

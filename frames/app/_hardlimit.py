@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..algebra import _budget
+from ..algebra import publishing_steps
 from ._parallel import _die_with_parent, available
 
 __all__ = ["GRACE", "available", "supervise"]
@@ -64,8 +64,8 @@ def supervise(run: Callable[[], int], seconds: float, *, grace: float = GRACE) -
         code = 1
         try:
             _die_with_parent()
-            _budget._publish = lambda name: _write_step(shared, name)
-            code = run()
+            with publishing_steps(lambda name: _write_step(shared, name)):
+                code = run()
         finally:
             for stream in (sys.stdout, sys.stderr):
                 try:

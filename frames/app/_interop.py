@@ -45,8 +45,7 @@ from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
 from ..algebra import canon, is_zero, solve_linear, step, tidy, trig_normal
-from ..dynamics._lagrangian import Lagrangian
-from ..dynamics._nonholonomic import NonholonomicSystem
+from ..dynamics import Lagrangian, NonholonomicSystem
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -56,11 +55,7 @@ from ..errors import (
     RegularityError,
     UndecidedError,
 )
-from ..geometry import SecondOrderField
-from ..geometry._chart import Chart
-from ..geometry._distribution import LinearConstraints
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame, LinearConstraints, SecondOrderField, VectorField
 from ..natural import to_dynamic
 from ._model import Model
 
@@ -383,7 +378,7 @@ class MechanicsImport:
         if self.constraints is None:
             raise ConstraintError(
                 f"{what}: the method has no nonholonomic constraints (m = n = {self.chart.dim}); a frames Model "
-                "needs at least one. Use frames.mechanics_import(method).field() for the unconstrained system"
+                "needs at least one. Use frames.app.mechanics_import(method).field() for the unconstrained system"
             )
         notes = f"Imported from sympy.physics.mechanics.{type(self.method).__name__} by frames.from_mechanics."
         if self.configuration_constraints:

@@ -16,8 +16,7 @@ from sympy.core.function import UndefinedFunction
 
 from .._value import Value
 from ..algebra import is_zero
-from ..dynamics._lagrangian import Lagrangian
-from ..dynamics._nonholonomic import NonholonomicSystem
+from ..dynamics import Lagrangian, NonholonomicSystem
 from ..errors import (
     ChartMismatchError,
     ConstraintError,
@@ -27,9 +26,7 @@ from ..errors import (
     ParameterError,
     StateError,
 )
-from ..geometry._chart import Chart
-from ..geometry._distribution import LinearConstraints
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame, LinearConstraints
 
 __all__ = ["Model"]
 
@@ -78,23 +75,23 @@ class Model(Value):
     and the reason (the part is also the error's attribute ``part``):
 
     * the Lagrangian, frame and constraints live on ``chart`` (same q, u and t):
-      :class:`~frames.ChartMismatchError`;
+      :class:`~frames.errors.ChartMismatchError`;
     * ``m`` is an int with ``0 < m < n`` (there is at least one constraint), the constraints have
       ``n − m`` rows and annihilate the first ``m`` frame fields, which therefore span D
-      (:func:`frames.algebra.is_zero`): :class:`~frames.ConstraintError`;
+      (:func:`frames.algebra.is_zero`): :class:`~frames.errors.ConstraintError`;
     * ``params`` maps each name to the chart's parameter symbol of that name (or, on a chart with
       time, to an undefined function of that name); the keys of ``param_values`` are declared
-      parameters and its values finite real numbers: :class:`~frames.ParameterError`;
+      parameters and its values finite real numbers: :class:`~frames.errors.ParameterError`;
     * the keys of ``q0`` are coordinates and those of ``u0`` velocities, the values finite:
-      :class:`~frames.StateError`; ``u0`` lies in D at ``q0`` (missing entries are 0, as the
+      :class:`~frames.errors.StateError`; ``u0`` lies in D at ``q0`` (missing entries are 0, as the
       ``frames`` command uses them) within a relative ``1e-9`` whenever the constraint
-      coefficients are numbers there: :class:`~frames.InconsistentInitialDataError`;
+      coefficients are numbers there: :class:`~frames.errors.InconsistentInitialDataError`;
     * ``group`` lists distinct transverse frame indices (``m ≤ index < n``), the indices of
-      ``structure_constants`` are group indices: :class:`~frames.InvalidExpressionError`;
+      ``structure_constants`` are group indices: :class:`~frames.errors.InvalidExpressionError`;
     * ``auxiliary`` (when given) has ``m`` functions and ``mvm_constraints`` (when given) ``n − m``,
       so that together they form the ``n`` quasi-velocities of the MVM; ``deltas`` (when given) has
-      ``n − m`` entries: :class:`~frames.ConstraintError`; these expressions and ``symbols`` are
-      sympy expressions on the chart: :class:`~frames.InvalidExpressionError`.
+      ``n − m`` entries: :class:`~frames.errors.ConstraintError`; these expressions and ``symbols`` are
+      sympy expressions on the chart: :class:`~frames.errors.InvalidExpressionError`.
 
     Two models are equal when all their parts are equal (mappings compared as sorted items, sympy
     objects structurally), and equal models have equal hashes.

@@ -20,12 +20,9 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import as_expr, solve_linear
-from ..dynamics._lagrangian import Lagrangian
+from ..dynamics import Lagrangian
 from ..errors import FramesError
-from ..geometry._chart import Chart
-from ..geometry._distribution import LinearConstraints
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame, LinearConstraints, VectorField
 from ._model import Model
 
 __all__ = [

@@ -37,12 +37,9 @@ from ..algebra import (
     tidy,
     trig_normal,
 )
-from ..dynamics._chaplygin import ChaplyginSystem
-from ..dynamics._consistency import strong_consistency, weak_consistency
-from ..dynamics._measure import invariant_measure
-from ..dynamics._vakonomic import VakonomicSystem
+from ..dynamics import ChaplyginSystem, VakonomicSystem, invariant_measure, strong_consistency, weak_consistency
 from ..errors import ArgumentError, FramesError
-from ..geometry._growth import bracket_flag
+from ..geometry import bracket_flag
 from ..natural import ModifiedVakonomic, compare_mvm_with_nonholonomic
 from . import _parallel
 from ._display import display_form

@@ -26,7 +26,7 @@ sympy sees them. Reading and checking a file is limited in time
 (``LOAD_SECONDS``, the ``timeout`` argument): sympy's exact checks of hostile
 but bounded expressions can still run long.
 
-Every failure is a :class:`~frames.SystemFileError` naming the file (``source``),
+Every failure is a :class:`~frames.errors.SystemFileError` naming the file (``source``),
 the key and the reason; where a place in the text is at fault the reason starts
 with ``line L, column C:`` (1-based, in the file; for :func:`parse_expression`,
 in the expression) and the error has the attributes ``line`` and ``column``
@@ -63,12 +63,9 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import budget
-from ..dynamics._lagrangian import Lagrangian
+from ..dynamics import Lagrangian
 from ..errors import BudgetExceededError, FramesError, SystemFileError
-from ..geometry._chart import Chart
-from ..geometry._distribution import LinearConstraints, complete_frame
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame, LinearConstraints, VectorField, complete_frame
 from ._models import Model
 from ._safe_parser import (
     FUNCTIONS,

@@ -1,7 +1,7 @@
 """Positions in TOML text: which line and column a key path of a system file came from.
 
 ``tomllib`` forgets positions; the scanner here re-reads the text (bounded, never recursing deeper than
-``MAX_TOML_DEPTH``) so that :class:`~frames.SystemFileError` can say ``line L, column C`` for a bad value.
+``MAX_TOML_DEPTH``) so that :class:`~frames.errors.SystemFileError` can say ``line L, column C`` for a bad value.
 """
 
 from __future__ import annotations

@@ -14,6 +14,18 @@
 
 from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
+from ._checks import (
+    check_flag_choice,
+    check_symbols,
+    expect_obj,
+    exprs_on_TQ,
+    index_pairs,
+    n_exprs_on_TQ,
+    optional_time,
+    prefix_symbols,
+    sequence,
+    symbol_values,
+)
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._lagrangian import Equations, Lagrangian
@@ -21,7 +33,7 @@ from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
-from ._ode import OdeSystem
+from ._ode import OdeSystem, check_ode_form, check_ode_sources, field_ode, free_params, natural_ode, substituted
 from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
@@ -47,16 +59,32 @@ __all__ = [
     "VakonomicTangentField",
     "VariationalCheck",
     "change_of_adapted_frame",
+    "check_flag_choice",
+    "check_ode_form",
+    "check_ode_sources",
+    "check_symbols",
     "consistency_along_motion",
     "dimension_terms",
+    "expect_obj",
+    "exprs_on_TQ",
+    "field_ode",
     "find_sections",
+    "free_params",
+    "index_pairs",
     "invariant_measure",
     "is_dimensionally_homogeneous",
     "martinet_abnormals",
     "motion_equations",
+    "n_exprs_on_TQ",
+    "natural_ode",
+    "optional_time",
+    "prefix_symbols",
+    "sequence",
     "split_conditions",
     "strong_consistency",
     "subriemannian",
+    "substituted",
+    "symbol_values",
     "transform_field",
     "transform_multipliers",
     "vakonomic_lift",

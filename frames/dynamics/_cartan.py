@@ -33,12 +33,11 @@ from ..algebra import (
     tidy,
 )
 from ..errors import InvalidExpressionError
-from ..geometry import SecondOrderField, TangentVectorField
-from ..geometry._forms import Form
-from ..geometry._frame import Frame
+from ..geometry import Form, Frame, SecondOrderField, TangentVectorField
 from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
 from ._lagrangian import Equations, Lagrangian
 from ._method import motion_equations, natural_accelerations
+from ._ode import OdeSystem, natural_ode
 
 __all__ = ["CartanSolution", "CartanSystem"]
 
@@ -299,6 +298,10 @@ class CartanSystem(Value):
         """
         G = self.solve().as_second_order_field().Gamma
         return sp.ImmutableMatrix([tidy(canon(x)) for x in natural_accelerations(self.frame, self.n, list(G))])
+
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
+        r"""The unique solution of ``Γ ⌟ ω = −dE`` as a first-order system: state ``(q, u)`` (the method protocol)."""
+        return natural_ode(self.frame.chart, None, list(self.accelerations()), form="cartan", subs=subs)
 
     def equations(self) -> Equations:
         r"""``q̈^j(t) = f^j`` in functions of time (the method protocol; see :meth:`accelerations`)."""

@@ -44,10 +44,7 @@ from ..algebra import (
     trig_normal,
 )
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError
-from ..geometry import SecondOrderField, TangentVectorField
-from ..geometry._distribution import AdaptedIndices
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from ..geometry import AdaptedIndices, Frame, SecondOrderField, TangentVectorField, VectorField
 from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian, frame_el_terms

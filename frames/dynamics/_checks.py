@@ -15,10 +15,9 @@ import numpy as np
 import sympy as sp
 
 from ..algebra import as_expr, as_exprs, as_int
-from ..algebra._coerce import _short
+from ..algebra import short_repr as _short
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError
-from ..geometry._chart import Chart
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame
 
 __all__ = [
     "ObjectTypeError",

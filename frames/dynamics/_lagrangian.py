@@ -21,12 +21,9 @@ from sympy.logic.boolalg import BooleanTrue
 
 from .._value import Value, cached_method
 from ..algebra import as_expr, as_flag, budgeted, canon, derivative, hessian, is_zero, solve_linear, tidy
-from ..algebra._coerce import _short
+from ..algebra import short_repr as _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
-from ..geometry import SecondOrderField
-from ..geometry._chart import Chart
-from ..geometry._fields import VectorField
-from ..geometry._frame import Frame
+from ..geometry import Chart, Frame, SecondOrderField, VectorField
 from ._checks import check_same_chart, expect_obj
 
 __all__ = ["Equations", "Lagrangian", "frame_el_terms"]

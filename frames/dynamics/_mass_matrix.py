@@ -30,7 +30,7 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import checkpoint, solve_linear, tree_derivative, tree_subs
-from ..geometry._frame import Frame
+from ..geometry import Frame
 from ._lagrangian import Lagrangian
 
 __all__ = ["MassMatrixForm"]

@@ -94,7 +94,7 @@ from ..algebra import (
     trig_normal,
 )
 from ..errors import ArgumentError, BudgetExceededError, FramesError
-from ..geometry._fields import VectorField
+from ..geometry import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._measure_flag import _flag_steps, _pointwise_flag

@@ -37,14 +37,21 @@ from ..algebra import (
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
-from ..geometry import SecondOrderField
-from ..geometry._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints, complete_frame
-from ..geometry._frame import Frame
+from ..geometry import (
+    AdaptedIndices,
+    Distribution,
+    Frame,
+    FrobeniusResult,
+    LinearConstraints,
+    SecondOrderField,
+    complete_frame,
+)
 from ._checks import check_m, check_same_chart, expect_obj
 from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
 from ._measure_algebra import _RationalAlgebra
 from ._method import motion_equations, natural_accelerations, natural_constraints
+from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
 
@@ -737,6 +744,15 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return motion_equations(
             self.lagrangian.chart, list(self.accelerations()), constraints=natural_constraints(self.frame, self.m)
         )
+
+    def ode_system(self, form: str = "reduced", **options: Any) -> OdeSystem:
+        r"""The first-order system of the nonholonomic motion (the method protocol).
+
+        ``form="reduced"``: state ``(q, v^α)``, ``q̇ = v^α X_α``, ``v̇^α = Γ^α`` (the constraints hold by
+        construction); ``form="multiplier"``: state ``(q, u)`` with ``q̈`` from :meth:`accelerations`. The
+        multipliers and the energy are recorded along the motion. See :func:`frames.ode_system`.
+        """
+        return nonholonomic_ode(self, form, **options)
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""

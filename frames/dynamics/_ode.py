@@ -33,12 +33,23 @@ from typing import Any, Protocol, runtime_checkable
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, expect
+from ..algebra import as_expr, as_exprs, as_int, as_subs, expect, hessian
 from ..errors import ArgumentError, FramesError, InvalidExpressionError
 from ..geometry import Chart, Frame, SecondOrderField
 from ._lagrangian import Lagrangian
 
-__all__ = ["OdeSystem"]
+__all__ = [
+    "OdeSystem",
+    "check_ode_form",
+    "check_ode_sources",
+    "field_ode",
+    "free_params",
+    "natural_ode",
+    "nonholonomic_ode",
+    "reduced_ode",
+    "substituted",
+    "vakonomic_ode",
+]
 
 
 def _symbols(x: Any, name: str) -> tuple[sp.Symbol, ...]:
@@ -71,8 +82,8 @@ def _matrix(x: Any, name: str, cols: int, rows: int | None = None) -> sp.Immutab
 class OdeSystem(Value):
     r"""A symbolic first-order system ``ẏ = f(t, y; p)`` with the data needed to integrate it.
 
-    Every field is checked at construction (a wrong type raises :class:`~frames.ArgumentError`, a
-    wrong expression or shape :class:`~frames.InvalidExpressionError`, each naming the field).
+    Every field is checked at construction (a wrong type raises :class:`~frames.errors.ArgumentError`, a
+    wrong expression or shape :class:`~frames.errors.InvalidExpressionError`, each naming the field).
 
     Attributes
     ----------
@@ -216,7 +227,7 @@ class _MultiplierSource(Protocol):
     def hessian_D(self) -> Any: ...
 
 
-def _free_params(exprs: Iterable[sp.Expr], known: set[sp.Symbol], chart: Chart) -> tuple[sp.Symbol, ...]:
+def free_params(exprs: Iterable[sp.Expr], known: set[sp.Symbol], chart: Chart) -> tuple[sp.Symbol, ...]:
     free: set[sp.Symbol] = set()
     for e in exprs:
         free |= {s for s in sp.sympify(e, strict=True).free_symbols if isinstance(s, sp.Symbol)}
@@ -242,7 +253,7 @@ def _denominator_guard(exprs: Iterable[sp.Expr]) -> sp.Expr | None:
 _FORMS = {"reduced": "reduced", "multiplier": "multiplier", "natural": "multiplier"}
 
 
-def _check_form(what: str, form: Any) -> str:
+def check_ode_form(what: str, form: Any) -> str:
     if not isinstance(form, str):
         raise ArgumentError(f"{what}: form must be 'reduced' or 'multiplier', got {form!r}")
     if form not in _FORMS:
@@ -250,7 +261,7 @@ def _check_form(what: str, form: Any) -> str:
     return _FORMS[form]
 
 
-def _check_sources(what: str, system: Any, lagrangian: Any) -> None:
+def check_ode_sources(what: str, system: Any, lagrangian: Any) -> None:
     """``system=`` must be a NonholonomicSystem and ``lagrangian=`` a Lagrangian (or None)."""
     if system is not None and not isinstance(system, _MultiplierSource):
         raise ArgumentError(f"{what}: system must be a NonholonomicSystem, got {type(system).__name__}")
@@ -258,7 +269,7 @@ def _check_sources(what: str, system: Any, lagrangian: Any) -> None:
         raise ArgumentError(f"{what}: lagrangian must be a Lagrangian, got {type(lagrangian).__name__}")
 
 
-def _field_ode(
+def field_ode(
     field: SecondOrderField, form: str = "reduced", *, system: Any = None, lagrangian: Lagrangian | None = None
 ) -> OdeSystem:
     r"""The :class:`OdeSystem` of a second-order field (see :func:`ode_system`).
@@ -267,8 +278,8 @@ def _field_ode(
     """
     if not isinstance(field, SecondOrderField):
         raise InvalidExpressionError(f"ode_system: field: {field!r} is not a SecondOrderField")
-    _check_sources("ode_system", system, lagrangian)
-    form = _check_form("ode_system", form)
+    check_ode_sources("ode_system", system, lagrangian)
+    form = check_ode_form("ode_system", form)
     F = field.frame
     ch = F.chart
     n = F.dim
@@ -283,7 +294,7 @@ def _field_ode(
     Th = F.coframe_matrix
     Gam = tuple(sp.sympify(field.Gamma[i], strict=True).xreplace(on_C) for i in range(m))
     if form == "reduced":
-        return _reduced_ode(
+        return reduced_ode(
             F,
             m,
             Gam,
@@ -320,7 +331,7 @@ def _field_ode(
         everything += list(metric)
     if guard is not None:
         everything.append(guard)
-    params = _free_params(everything, known, ch)
+    params = free_params(everything, known, ch)
     return OdeSystem(
         states=states,
         rhs=rhs,
@@ -338,17 +349,17 @@ def _field_ode(
     )
 
 
-def _nonholonomic_ode(
+def nonholonomic_ode(
     system: Any, form: str = "reduced", *, lagrangian: Lagrangian | None = None, **options: Any
 ) -> OdeSystem:
     """The :class:`OdeSystem` of a :class:`~frames.NonholonomicSystem`: its field, with its multipliers and energy."""
     if options:
         raise ArgumentError(f"ode_system: unknown options {sorted(options)} for a NonholonomicSystem")
-    _check_sources("ode_system", system, lagrangian)
-    return _field_ode(system.field(), form, system=system, lagrangian=lagrangian)
+    check_ode_sources("ode_system", system, lagrangian)
+    return field_ode(system.field(), form, system=system, lagrangian=lagrangian)
 
 
-def _reduced_ode(
+def reduced_ode(
     frame: Any,
     m: int,
     Gamma: Sequence[Any],
@@ -364,7 +375,7 @@ def _reduced_ode(
 
     State ``(q, v^α, z)``: ``q̇ = v^α X_α(q)``, ``v̇^α = Γ^α``, ``ż = Z(q, v^α, z)``. This is the
     building block of the methods' systems: the vakonomic field on ``C × R^{n−m}`` (Proposition 4)
-    is ``_reduced_ode(F, m, Gamma_alpha, extra_states={"mu": (mu, A_a)}, form="vakonomic")``.
+    is ``reduced_ode(F, m, Gamma_alpha, extra_states={"mu": (mu, A_a)}, form="vakonomic")``.
 
     Parameters
     ----------
@@ -450,7 +461,7 @@ def _reduced_ode(
     everything += list(A) if A is not None else []
     everything += list(metric) if metric is not None else []
     everything += [guard] if guard is not None else []
-    params = _free_params(everything, known, ch)
+    params = free_params(everything, known, ch)
     return OdeSystem(
         states=states,
         rhs=rhs,
@@ -469,7 +480,7 @@ def _reduced_ode(
     )
 
 
-def _substituted(e: Any, subs: Mapping[Any, Any] | None) -> sp.Expr:
+def substituted(e: Any, subs: Mapping[Any, Any] | None) -> sp.Expr:
     """``e`` with the (checked) substitution ``subs`` applied."""
     e = sp.sympify(e, strict=True)
     if subs:
@@ -477,7 +488,7 @@ def _substituted(e: Any, subs: Mapping[Any, Any] | None) -> sp.Expr:
     return e  # type: ignore[no-any-return]
 
 
-def _vakonomic_ode(vk: Any, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
+def vakonomic_ode(vk: Any, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
     r"""The vakonomic field of Proposition 4 on ``C × R^{n−m}`` as an :class:`OdeSystem`.
 
     State ``(q, v^α, μ_a)``: ``q̇ = v^α X_α``, ``v̇^α = Γ^α(q, v, μ)``, ``μ̇_a = A_a(q, v, μ)``
@@ -494,6 +505,61 @@ def _vakonomic_ode(vk: Any, *, subs: Mapping[Any, Any] | None = None) -> OdeSyst
     """
     tf = vk.tangent_field()
     m = vk.m
-    Gam = [_substituted(tf.Gamma[al], subs) for al in range(m)]
-    A = [_substituted(a, subs) for a in tf.A]
-    return _reduced_ode(vk.frame, m, Gam, lagrangian=vk.lagrangian, extra_states={"mu": (vk.mu, A)}, form="vakonomic")
+    Gam = [substituted(tf.Gamma[al], subs) for al in range(m)]
+    A = [substituted(a, subs) for a in tf.A]
+    return reduced_ode(vk.frame, m, Gam, lagrangian=vk.lagrangian, extra_states={"mu": (vk.mu, A)}, form="vakonomic")
+
+
+def natural_ode(
+    chart: Chart,
+    lagrangian: Lagrangian | None,
+    accelerations: Sequence[Any],
+    *,
+    extra: Sequence[sp.Symbol] = (),
+    rates: Sequence[Any] = (),
+    extra_name: str = "lambda",
+    form: str = "natural",
+    subs: Mapping[Any, Any] | None = None,
+) -> OdeSystem:
+    r"""A method's equations in natural form as an :class:`OdeSystem`: state ``(q, u, x)``.
+
+    ``q̇ = u``, ``u̇ = q̈`` (``accelerations``, in ``q, u, t``, the parameters and ``x``), ``ẋ = rates`` for the
+    method's extra states ``x`` (``extra``: multipliers that the method integrates, given initially as the extra
+    input ``extra_name``). The energy of ``lagrangian`` (when given) and the extra states are recorded. The
+    constraints are kept only to the integrator's accuracy (no reduced form). Used by the methods whose
+    ``ode_system()`` has no reduced form (Kozlov's, Chetaev's, the Cartan-form method).
+    """
+    q, u = tuple(chart.q), tuple(chart.u)
+    n = len(q)
+    if len(accelerations) != n or len(rates) != len(extra):
+        raise InvalidExpressionError(
+            f"ode_system: {len(accelerations)} accelerations for {n} coordinates, {len(rates)} rates for "
+            f"{len(extra)} extra states"
+        )
+    t = chart.t if chart.t is not None else sp.Symbol("t")
+    extra = tuple(extra)
+    states = q + u + extra
+    rhs = u + tuple(substituted(a, subs) for a in accelerations) + tuple(substituted(r, subs) for r in rates)
+    obs: dict[str, tuple[sp.Expr, ...]] = {"q": q, "u": u}
+    metric = None
+    if lagrangian is not None:
+        obs["energy"] = (substituted(lagrangian.energy(), subs),)
+        metric = sp.ImmutableMatrix(hessian(substituted(lagrangian.expr, subs), u))
+    if extra:
+        obs[extra_name] = extra
+    everything = list(rhs) + [e for vals in obs.values() for e in vals] + (list(metric) if metric is not None else [])
+    return OdeSystem(
+        states=states,
+        rhs=rhs,
+        params=free_params(everything, set(states) | {t}, chart),
+        time=t,
+        chart=chart,
+        initial=states,
+        extra_inputs={extra_name: extra} if extra else {},
+        observables=obs,
+        constraint_matrix=None,
+        metric=metric,
+        guard=None,
+        form=form,
+        names={"q": tuple(map(str, q)), "u": tuple(map(str, u))},
+    )

@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from ..algebra import RationalFunctions, UnsupportedExpression, derivative
-from ..geometry._tangent import derivation
+from ..geometry import derivation
 from ._vakonomic import VakonomicSystem
 
 __all__ = ["conditions_at_points"]

@@ -21,7 +21,7 @@ from ..algebra import (
     tidy,
     trig_normal,
 )
-from ..algebra._coerce import _short
+from ..algebra import short_repr as _short
 from ..errors import ArgumentError
 from ._checks import check_flag_choice, check_symbols, sequence
 from ._consistency import ConsistencyResult, _check_vk, strong_consistency, weak_consistency

@@ -37,9 +37,7 @@ import sympy as sp
 from .._value import Value
 from ..algebra import as_matrix, canon, is_zero, tidy, trig_normal
 from ..errors import ArgumentError, ConstraintError, RegularityError
-from ..geometry._distribution import Distribution
-from ..geometry._fields import VectorField
-from ..geometry._frame import complete_frame
+from ..geometry import Distribution, VectorField, complete_frame
 from ._checks import prefix_symbols
 from ._lagrangian import Lagrangian
 from ._vakonomic import VakonomicSystem

@@ -48,13 +48,12 @@ from ..algebra import (
     tidy_affine,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
-from ..geometry import SecondOrderField
-from ..geometry._distribution import AdaptedIndices
-from ..geometry._frame import Frame
+from ..geometry import AdaptedIndices, Frame, SecondOrderField
 from ._checks import expect_obj, prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
 from ._method import motion_equations, natural_accelerations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
+from ._ode import OdeSystem, vakonomic_ode
 
 __all__ = ["VariationalCheck", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
 
@@ -593,6 +592,14 @@ class VakonomicSystem(AdaptedIndices, Value):
             rates=list(zip(self.mu, A, strict=True)),
             constraints=natural_constraints(self.frame, self.m),
         )
+
+    def ode_system(self, **options: Any) -> OdeSystem:
+        r"""The vakonomic field of Proposition 4 on ``C × R^{n−m}``: state ``(q, v^α, μ_a)`` (the method protocol).
+
+        ``q̇ = v^α X_α``, ``v̇^α = Γ^α(q, v, μ)``, ``μ̇_a = A_a(q, v, μ)``; ``subs=`` specialises the right-hand
+        sides. See :func:`frames.ode_system`.
+        """
+        return vakonomic_ode(self, **options)
 
     def multipliers(self) -> Multipliers:
         r"""The vakonomic multipliers ``(μ_{m+1}, …, μ_n)``: states of the motion, so their symbols."""

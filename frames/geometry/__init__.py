@@ -15,10 +15,10 @@ from ._distribution import AdaptedIndices, Distribution, FrobeniusResult, Linear
 from ._fields import OneForm, VectorField, bracket
 from ._forms import Form, vector_components
 from ._frame import Frame, anholonomy_after_change, complete_frame
-from ._growth import BracketFlag
+from ._growth import BracketFlag, bracket_flag
 from ._nilpotent import NilpotentApproximation
 from ._second_order import SecondOrderField
-from ._tangent import TangentVectorField
+from ._tangent import TangentVectorField, derivation
 
 __all__ = [
     "AdaptedIndices",
@@ -36,6 +36,8 @@ __all__ = [
     "VectorField",
     "anholonomy_after_change",
     "bracket",
+    "bracket_flag",
     "complete_frame",
+    "derivation",
     "vector_components",
 ]

@@ -35,10 +35,11 @@ from ..algebra import (
     entries,
     expect,
     is_zero,
+    proved_full_rank,
+    proved_nonsingular,
     solve_linear,
     structure_functions,
 )
-from ..algebra._zero import proved_full_rank, proved_nonsingular
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
 from ._chart import Chart
 from ._fields import OneForm, VectorField

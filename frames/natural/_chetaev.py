@@ -26,8 +26,7 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian
-from ..dynamics._checks import check_flag_choice, expect_obj, exprs_on_TQ
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_flag_choice, expect_obj, exprs_on_TQ, natural_ode
 from ..errors import ArgumentError
 from ..geometry import Chart
 from ._kozlov import KozlovSystem, check_constrained, multiplier_symbols
@@ -194,6 +193,10 @@ class ChetaevSystem(Value):
         f = self.on_constraint if on_constraint else tidy
         n = len(self.acc)
         return sp.ImmutableMatrix([f(e) for e in x[:n]]), sp.ImmutableMatrix([f(e) for e in x[n:]])
+
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
+        r"""The Chetaev equations (52a) as a first-order system: state ``(q, u)``, ``u̇ = q̈`` (the method protocol)."""
+        return natural_ode(self.chart, self.lagrangian, list(self.accelerations()), form="chetaev", subs=subs)
 
     def accelerations(self, on_constraint: bool = False) -> sp.ImmutableMatrix:
         r"""The natural accelerations ``q̈`` (n entries) of the Chetaev motion, functions of ``(q, u, t)``.

@@ -23,8 +23,7 @@ import sympy as sp
 from .._value import Value, latex_of
 from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, is_zero, tidy
 from ..algebra import step as budget_step
-from ..dynamics import VakonomicSystem
-from ..dynamics._checks import check_symbols, expect_obj, sequence
+from ..dynamics import VakonomicSystem, check_symbols, expect_obj, sequence
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 
 __all__ = [

@@ -20,7 +20,7 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import as_matrix, as_subs, budgeted, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics._checks import check_flag_choice, expect_obj, prefix_symbols
+from ..dynamics import check_flag_choice, expect_obj, prefix_symbols
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._chetaev import ChetaevSystem, span_minors, transpositional_matrix
 

@@ -14,7 +14,7 @@ checks this on any system). Talamucci's (T58) is the same system with ``μ^T = �
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
@@ -22,8 +22,7 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import as_expr, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian
-from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, expect_obj, exprs_on_TQ, natural_ode
 from ..errors import ConstraintError, InvalidExpressionError, NoMultipliersError, RegularityError
 from ..geometry import Chart
 
@@ -179,6 +178,17 @@ class KozlovSystem(Value):
             raise RegularityError(f"KozlovSystem.solution: {exc}") from exc
         n = len(self.acc)
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
+
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
+        r"""Kozlov's equations (17) as a first-order system: state ``(q, u, λ)`` (the method protocol).
+
+        ``u̇ = q̈`` and ``λ̇`` from :meth:`accelerations`; initial ``λ`` is the extra input ``"lambda"``.
+        """
+        acc = list(self.accelerations())
+        n = self.chart.dim
+        return natural_ode(
+            self.chart, self.lagrangian, acc[:n], extra=self.lam, rates=acc[n:], form="kozlov", subs=subs
+        )
 
     def accelerations(self) -> sp.ImmutableMatrix:
         r"""``(q̈, λ̇)`` as one column of ``n + k`` entries, functions of ``(q, u, λ, t)``.

@@ -13,8 +13,7 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import canon, is_zero, tidy
-from ..dynamics import VakonomicSystem
-from ..dynamics._checks import expect_obj
+from ..dynamics import VakonomicSystem, expect_obj
 from ..geometry import SecondOrderField
 from ._kozlov import KozlovSystem
 

@@ -19,8 +19,7 @@ import sympy as sp
 
 from .._lazy import LazyModule
 from ..algebra import as_flag, canon, derivative, solve_linear
-from ..dynamics import Lagrangian
-from ..dynamics._checks import expect_obj, exprs_on_TQ
+from ..dynamics import Lagrangian, expect_obj, exprs_on_TQ
 from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry import Chart
 

@@ -18,7 +18,7 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import as_expr, canon, derivative, is_zero, tidy
-from ..dynamics._checks import expect_obj, optional_time, symbol_values
+from ..dynamics import expect_obj, optional_time, symbol_values
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._kozlov import KozlovSystem
 

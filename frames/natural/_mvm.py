@@ -16,7 +16,6 @@ the nonholonomic motion (Theorem 1) and the Crampin–Mestdag bridge in ``_mvm_e
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import field
 from functools import cached_property
@@ -26,11 +25,11 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian
-from ..dynamics._checks import check_symbols, expect_obj, exprs_on_TQ
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, expect_obj, exprs_on_TQ
 from ..errors import ConstraintError, NoMultipliersError, RegularityError
 from ..geometry import Chart, Frame, VectorField
 from ._mvm_w import jacobian_and_offset, w_from_coordinates, w_from_frame
+from ._ode import mvm_ode
 
 __all__ = ["ModifiedVakonomic"]
 
@@ -168,17 +167,6 @@ class ModifiedVakonomic(Value):
         The library reserves ``m`` for the rank of D (the Crampin–Mestdag classes), here ``n − k``.
         """
         return len(self.constraints)
-
-    @property
-    def m(self) -> int:
-        """Deprecated: the number of constraints, now :attr:`k` (``m`` means the rank of D elsewhere)."""
-        warnings.warn(
-            "ModifiedVakonomic.m (number of constraints) is deprecated; use .k. "
-            "Elsewhere in frames m is the rank of the constraint distribution.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.k
 
     @property
     def omega(self) -> tuple[sp.Expr, ...]:
@@ -382,6 +370,13 @@ class ModifiedVakonomic(Value):
         qdd = P * f - Mi * A.T * Si * bc
         lamd = -Si * (A * Mi * f + bc)
         return sp.ImmutableMatrix(qdd.applyfunc(tidy)), sp.ImmutableMatrix(lamd.applyfunc(tidy))
+
+    def ode_system(self, **options: Any) -> OdeSystem:
+        r"""The MVM equations (51a–b) as a first-order system: state ``(q, u, λ)`` (the method protocol).
+
+        ``subs=`` specialises the right-hand sides; ``form`` labels the system. See :func:`frames.ode_system`.
+        """
+        return mvm_ode(self, **options)
 
     def accelerations(self) -> sp.ImmutableMatrix:
         r"""``(q̈, λ̇)`` (51a–b) as one column of ``n + k`` entries, functions of ``(q, u, t)``.

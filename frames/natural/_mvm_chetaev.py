@@ -11,7 +11,7 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import budgeted, canon, derivative, is_zero, tidy
-from ..dynamics._checks import expect_obj
+from ..dynamics import expect_obj
 from ..errors import ArgumentError
 from ._chetaev import ChetaevSystem
 from ._mvm import ModifiedVakonomic

@@ -18,8 +18,7 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Lagrangian
-from ..dynamics._checks import expect_obj, exprs_on_TQ, index_pairs
+from ..dynamics import Lagrangian, expect_obj, exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
 from ._mvm import ModifiedVakonomic
 

@@ -28,7 +28,7 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics._checks import check_symbols, n_exprs_on_TQ, prefix_symbols
+from ..dynamics import check_symbols, n_exprs_on_TQ, prefix_symbols
 from ..errors import ConstraintError
 from ..geometry import Chart, Frame, VectorField
 

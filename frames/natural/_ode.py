@@ -7,13 +7,13 @@ from typing import Any
 
 import sympy as sp
 
-from ..dynamics._ode import OdeSystem, _free_params, _substituted
+from ..dynamics import OdeSystem, free_params, substituted
 from ..errors import InvalidExpressionError
 
-__all__: list[str] = []
+__all__ = ["mvm_ode"]
 
 
-def _mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm") -> OdeSystem:
+def mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm") -> OdeSystem:
     r"""The MVM equations (51a–b) of a :class:`~frames.ModifiedVakonomic` system as an :class:`OdeSystem`.
 
     State ``(q, u, λ)``: ``q̇ = u``, ``u̇ = q̈(q, u, t)`` and ``λ̇ = λ̇(q, u, t)`` from
@@ -48,26 +48,26 @@ def _mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mv
     ch = mvm.chart
     q, u = tuple(ch.q), tuple(ch.u)
     t = ch.t if ch.t is not None else sp.Symbol("t")
-    qdd, lamd = mvm.solve()
+    qdd, lamd = mvm.solution()
     lam = tuple(mvm.lam)
     states = q + u + lam
-    rhs = tuple(u) + tuple(_substituted(e, subs) for e in qdd) + tuple(_substituted(e, subs) for e in lamd)
-    omega = tuple(_substituted(e, subs) for e in mvm.omega)
+    rhs = tuple(u) + tuple(substituted(e, subs) for e in qdd) + tuple(substituted(e, subs) for e in lamd)
+    omega = tuple(substituted(e, subs) for e in mvm.omega)
     obs: dict[str, tuple[sp.Expr, ...]] = {
         "q": q,
         "u": u,
         "v": omega,
         "lambda": lam,
-        "p": tuple(_substituted(e, subs) for e in mvm.p),
-        "energy": (_substituted(mvm.lagrangian.energy(), subs),),
+        "p": tuple(substituted(e, subs) for e in mvm.p),
+        "energy": (substituted(mvm.lagrangian.energy(), subs),),
     }
-    A = None if mvm.is_affine else sp.ImmutableMatrix(mvm.A.applyfunc(lambda e: _substituted(e, subs)))
+    A = None if mvm.is_affine else sp.ImmutableMatrix(mvm.A.applyfunc(lambda e: substituted(e, subs)))
     Dm = (
         None
         if A is None
-        else sp.ImmutableMatrix(sp.Matrix(mvm.X)[mvm.k :, :].applyfunc(lambda e: _substituted(e, subs)))
+        else sp.ImmutableMatrix(sp.Matrix(mvm.X)[mvm.k :, :].applyfunc(lambda e: substituted(e, subs)))
     )
-    metric = sp.ImmutableMatrix(sp.hessian(_substituted(mvm.lagrangian.expr, subs), u))
+    metric = sp.ImmutableMatrix(sp.hessian(substituted(mvm.lagrangian.expr, subs), u))
     known = set(states) | {t}
     everything = list(rhs) + [e for vals in obs.values() for e in vals] + list(metric)
     everything += list(A) if A is not None else []
@@ -75,7 +75,7 @@ def _mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mv
     bad = sorted(map(str, free & set(mvm.extra_symbols)))
     if bad:
         raise InvalidExpressionError(f"ode_system: W contains the free functions {bad}; substitute them (subs=)")
-    params = _free_params(everything, known, ch)
+    params = free_params(everything, known, ch)
     names = {
         "q": tuple(map(str, q)),
         "u": tuple(map(str, u)),

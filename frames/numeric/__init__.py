@@ -71,6 +71,8 @@ Examples
 from ..dynamics import OdeSystem
 from ._compiled import CompiledSystem
 from ._integrate import integrate
+from ._plot import Panel, plot_panels, write_csv
+from ._progress import ProgressBar
 from ._resolve import ode_system
 from ._sweep import IntegrateJob, grid_points, sweep
 from ._trajectory import Trajectory, TrajectoryBatch
@@ -79,10 +81,14 @@ __all__ = [
     "CompiledSystem",
     "IntegrateJob",
     "OdeSystem",
+    "Panel",
+    "ProgressBar",
     "Trajectory",
     "TrajectoryBatch",
     "grid_points",
     "integrate",
     "ode_system",
+    "plot_panels",
     "sweep",
+    "write_csv",
 ]

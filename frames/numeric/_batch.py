@@ -14,10 +14,10 @@ from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_messa
 from ._lda import lda_midpoint
 from ._numba import dp45_numba, rk4_numba
 from ._options import IntegrationOptions, _check_t_eval
+from ._progress import ProgressBar
 from ._resolve import Target
 from ._rk import dp45_batch, rk4_batch
 from ._single import lda_scheme
-from ._progress import ProgressBar
 from ._trajectory import TrajectoryBatch, _frozen
 
 __all__ = ["run_batch"]

@@ -119,7 +119,7 @@ def rhs_source(comp: Any) -> str:
     --------
     >>> import frames as fr
     >>> mdl = fr.models.chaplygin_sleigh()
-    >>> comp = fr.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
+    >>> comp = fr.numeric.CompiledSystem(fr.ode_system(mdl.nonholonomic()))
     >>> src = rhs_source(comp)
     >>> src.splitlines()[0], "math.cos" in src
     ('def _rhs(_t, _y, _p, _out):', True)

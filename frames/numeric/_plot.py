@@ -108,7 +108,7 @@ def plot_panels(
 def write_csv(columns: Mapping[str, np.ndarray], path: str | os.PathLike[str], what: str = "to_csv") -> Path:
     """Write named 1-d columns of equal length as CSV with a header row (full float precision).
 
-    The directory of ``path`` must exist (:class:`~frames.ArgumentError` naming the path otherwise).
+    The directory of ``path`` must exist (:class:`~frames.errors.ArgumentError` naming the path otherwise).
     """
     out = _target(path, what)
     names = list(columns)

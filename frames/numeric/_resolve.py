@@ -7,12 +7,10 @@ import weakref
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..dynamics import NonholonomicSystem, OdeSystem, VakonomicSystem
-from ..dynamics._ode import _check_form, _check_sources, _field_ode, _nonholonomic_ode, _vakonomic_ode
+from ..dynamics import NonholonomicSystem, OdeSystem, VakonomicSystem, check_ode_form, check_ode_sources, field_ode
 from ..errors import ArgumentError, InvalidExpressionError, OptionError
 from ..geometry import SecondOrderField
 from ..natural import ModifiedVakonomic
-from ..natural._ode import _mvm_ode
 from ._compiled import CompiledSystem
 
 __all__ = ["Target", "compiled", "ode_system", "resolve"]
@@ -56,17 +54,10 @@ def ode_system(x: Any, **options: Any) -> OdeSystem:
             raise ArgumentError(f"ode_system: an OdeSystem takes no options, got {sorted(options)}")
         return x
     if isinstance(x, SecondOrderField):
-        return _field_ode(x, **options)
+        return field_ode(x, **options)
     method = getattr(x, "ode_system", None)
     if callable(method):  # the method protocol
         return method(**options)  # type: ignore[no-any-return]
-    # methods that do not yet offer ode_system() themselves
-    if isinstance(x, NonholonomicSystem):
-        return _nonholonomic_ode(x, **options)
-    if isinstance(x, VakonomicSystem):
-        return _vakonomic_ode(x, **options)
-    if isinstance(x, ModifiedVakonomic):
-        return _mvm_ode(x, **options)
     raise InvalidExpressionError(
         f"ode_system: {x!r:.80} is not a SecondOrderField, a dynamics method (NonholonomicSystem, "
         "VakonomicSystem, ModifiedVakonomic, ...) or an OdeSystem"
@@ -129,7 +120,7 @@ def resolve(
         system = x if system is None else system
         x = x.field()
     if isinstance(x, SecondOrderField):
-        _check_sources("field", system, lagrangian)
+        check_ode_sources("field", system, lagrangian)
         if options:
             raise ArgumentError(f"integrate: unknown options {sorted(options)} for a field")
         lag = system.lagrangian if lagrangian is None and system is not None else lagrangian
@@ -165,14 +156,14 @@ def _options_key(options: Mapping[str, Any]) -> Any:
 
 def _field_compiled(field: SecondOrderField, form: str, system: Any, lagrangian: Any) -> CompiledSystem:
     """The compiled system of a field (cached per field, form, system and Lagrangian)."""
-    key = (_check_form("integrate", form), id(system), id(lagrangian))
+    key = (check_ode_form("integrate", form), id(system), id(lagrangian))
     per = _BY_SOURCE.setdefault(field, {})
     hit = per.get(key)
     if hit is not None:
         sref, lref, comp = hit
         if (sref() if sref is not None else None) is system and (lref() if lref is not None else None) is lagrangian:
             return comp
-    comp = compiled(_field_ode(field, form, system=system, lagrangian=lagrangian))
+    comp = compiled(field_ode(field, form, system=system, lagrangian=lagrangian))
     per[key] = (
         weakref.ref(system) if system is not None else None,
         weakref.ref(lagrangian) if lagrangian is not None else None,

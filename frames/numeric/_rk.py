@@ -64,7 +64,7 @@ def dp45_batch(
 
     ``guard(t, Y)`` (one value per member, zero where the system is singular) classifies a
     step-size failure: members whose guard has dropped to ``1e-6`` of its initial size make it a
-    :class:`~frames.SingularityError`.
+    :class:`~frames.errors.SingularityError`.
 
     The step-size control is scipy's RK45 (safety 0.9, factors 0.2..10, exponent −1/5); the step is
     common to the batch. Output at ``t_eval`` by the method's 4th-order dense output.

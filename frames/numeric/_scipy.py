@@ -187,10 +187,10 @@ def solve_single(
 
     The loop is :func:`scipy.integrate.solve_ivp`'s (same solvers, same dense output at
     ``t_eval``, same event location, same ``sol``) with three additions: at most ``max_steps``
-    accepted steps and ``timeout`` wall seconds (else :class:`~frames.IntegrationBudgetError` with
-    the time and state reached); a solver failure is an :class:`~frames.IntegrationError` carrying
+    accepted steps and ``timeout`` wall seconds (else :class:`~frames.errors.IntegrationBudgetError` with
+    the time and state reached); a solver failure is an :class:`~frames.errors.IntegrationError` carrying
     the time and state; and a sign change or non-finite value of ``guard`` (zero where the system is
-    singular) is located on the dense output and raised as :class:`~frames.SingularityError` with
+    singular) is located on the dense output and raised as :class:`~frames.errors.SingularityError` with
     its time and state.
 
     ``events`` are ``(g, max_events, direction)``: ``g(t, y)`` is evaluated after every step; where
@@ -202,7 +202,7 @@ def solve_single(
     ``dense_output`` keeps every step's interpolant and returns them as an
     :class:`~scipy.integrate.OdeSolution` (``sol``). ``solver_options`` are passed to the solver's
     constructor (see :func:`solver_option_names`); a value the solver refuses is an
-    :class:`~frames.OptionError`.
+    :class:`~frames.errors.OptionError`.
     """
     import scipy.integrate as si
 

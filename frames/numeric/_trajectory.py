@@ -149,7 +149,7 @@ class Trajectory:
     status : int
         As :func:`scipy.integrate.solve_ivp`: 0 the end of ``t_span`` was reached, 1 a terminal
         event stopped the integration (its time is then ``t[-1]`` when ``t_eval`` was not given). A
-        failure (scipy's −1) raises :class:`~frames.IntegrationError` instead.
+        failure (scipy's −1) raises :class:`~frames.errors.IntegrationError` instead.
     message : str
         Why the integration stopped, in words.
 
@@ -280,7 +280,7 @@ class Trajectory:
         path : path, optional
             Write the figure to this file (its own Agg canvas; the pyplot backend is not touched)
             and return the path. Its directory must exist: no directory is created (a missing one
-            raises :class:`~frames.ArgumentError` naming the path). Without it the panels are drawn on ``ax`` and the axes returned.
+            raises :class:`~frames.errors.ArgumentError` naming the path). Without it the panels are drawn on ``ax`` and the axes returned.
         title : str, optional
         ax : matplotlib Axes, or a sequence of them, optional
             One axes per panel drawn (a single ``Axes`` for one panel). Default: a new pyplot figure.
