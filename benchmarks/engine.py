@@ -1,4 +1,4 @@
-"""Benchmark (issue 16): the frames engine against sympy.physics.mechanics, side by side in one run.
+"""Benchmark: the frames engine against sympy.physics.mechanics, side by side in one run.
 
 Systems: the [CM] section 7.1 class ``abelian_chaplygin(k)`` with ``Δ_a = q1^(a-2)`` (k = 1, 2, 3, 4, 8, 16, 32),
 the two-wheeled carriage, random dense systems on n = 3, 4, 5, 6 coordinates built from fixed
@@ -62,7 +62,7 @@ SCRIPT = os.path.abspath(__file__)
 TIMEOUT_ENV = "FRAMES_ENGINE_TIMEOUT"
 #: seconds the parent waits beyond the limit before it kills a subprocess (the child stops itself first)
 GRACE = 30.0
-SEED = 16  # the issue number; system n uses random.Random(SEED * 100 + n)
+SEED = 16  # fixed, so that the figures are reproducible: system n uses random.Random(SEED * 100 + n)
 RANDOM_NS = (3, 4, 5, 6)
 QUICK = {"ks": [1, 2, 4], "random": [3, 4]}
 
@@ -450,7 +450,7 @@ def targets(results: dict[str, dict[str, dict]], anh: dict, cmd: dict[str, float
             f"- frames q̈ (canonical) no slower than SymPy (Lagrange and Kane{kind or ', no simplification'}) on the "
             f"§7.1 class: {verdict}"
         )
-    # issue 33 part 4: the fast path against SymPy without simplification, on every system measured
+    # the fast path against SymPy without simplification, on every system measured
     counted = [c for c in results if c.startswith(("k", "rand")) or c in ("carriage", "bicycle")]
     slower = [
         label(c).split(" (")[0]

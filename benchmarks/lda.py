@@ -1,4 +1,4 @@
-"""Energy error against time: the LDA-midpoint integrator against RK45 on the reduced form (issue 18).
+"""Energy error against time: the LDA-midpoint integrator against RK45 on the reduced form.
 
 For the Chaplygin sleigh, the nonholonomic particle and the vertical rolling disk, each as catalogued
 (free motion) and in the harmonic potential ``V = (x² + y²)/2`` of the contact point (``(q1² + q2²)/2``

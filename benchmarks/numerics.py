@@ -1,4 +1,4 @@
-"""Numerics benchmark (issue 8, acceptance item 7).
+"""Numerics benchmark: generated right-hand sides, batches and backends against SymPy mechanics and scipy.
 
 Prints three ratios, with the same solver and tolerances on both sides:
 
@@ -11,7 +11,7 @@ Prints three ratios, with the same solver and tolerances on both sides:
    ``scipy.integrate.solve_ivp(method="RK45")`` calls (with the frames-generated RHS, the fastest per-call RHS);
 3. the constraint residual ``max_t dist(u, D_q)`` (Euclidean distance of u from D) over ``[0, T]``, T = 1000: reduced form ``(q, v^α)`` against the
    natural-coordinate multiplier form ``(q, u)``, both ``solve_ivp`` RK45 at the same rtol/atol;
-4. (issue 19) the backends side by side, on 10⁴ initial conditions of the sleigh and of Pastore's coin, in one
+4. the backends side by side, on 10⁴ initial conditions of the sleigh and of Pastore's coin, in one
    run: the NumPy batch (lock-step RK45), the numba batch (``backend="numba"``: jitted RHS and per-member
    Dormand–Prince 5(4), members in ``prange``), a ``solve_ivp`` loop with the frames RHS and a ``solve_ivp`` loop
    with SymPy mechanics' ``lambdify(LM.rhs(), cse=True)``; trajectories/s, RHS evaluations/s (during the

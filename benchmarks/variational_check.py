@@ -7,14 +7,14 @@ the Euler–Lagrange field of ``L̃ = L − φ_a θ^a(u)``:
 * ``frames``: ``VakonomicSystem.variational_check(section, subs=...)`` (residuals of Γ_C, the field of L̃
   solved on C only in the frame, fraction-free over the polynomial ring, and the comparison);
 * ``frames-gj``: the same with the linear solve forced onto the expression-level Gauss–Jordan
-  fallback (the engine before the polynomial-ring solve);
+  fallback (the expression-level engine);
 * ``Lagrange``: ``LagrangesMethod(L̃, q).form_lagranges_equations()``, ``rhs()`` (all of TQ),
   then ``q̈`` restricted to C (``u = v^α X_α``) and simplified with ``tidy``.
 
 Each run is a fresh subprocess with a time limit (``--timeout``); the library's q̈ on C and
 SymPy's agree exactly where both finish (checked, untimed, in the SymPy run: ``agree``).
 
-Run:  python benchmarks/theorem1.py [--timeout 300]
+Run:  python benchmarks/variational_check.py [--timeout 300]
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SymPy's Whipple bicycle (``test_kane3.py``) with 8 coordinates through ``from_mechanics`` (issue 33, part 3).
+"""SymPy's Whipple bicycle (``test_kane3.py``) with 8 coordinates through ``from_mechanics``.
 
 The model is built by ``benchmarks/bicycle.py``: the wheel angles and the rear contact point added as
 coordinates, the front contact point written with ``.normalize()`` (a square root), 5 velocity constraints and
@@ -76,7 +76,7 @@ def _state(KM, hc, vc, pv, seed):
 
 @pytest.mark.slow
 def test_the_bicycles_nonholonomic_field_equals_kanes_rates_at_random_states_on_C():
-    """Issue 33 part 3: the bicycle's field (the fast path, ``canonical=False``) and its q̈ equal KanesMethod's
+    """The bicycle's field (the fast path, ``canonical=False``) and its q̈ equal KanesMethod's
     own rates ``u̇`` at random states on C, the pitch solved from the holonomic constraint."""
     KM = bicycle.bicycle()
     with fr.budget(240):

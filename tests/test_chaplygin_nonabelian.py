@@ -335,7 +335,7 @@ def test_carriage_routhian_identities(carriage, quartic_carriage):
 
 
 def test_carriage_invariant_measure_density_terminates(carriage):
-    """Issue 16: the density of the non-abelian carriage is found in seconds by the terminating method
+    """The density of the non-abelian carriage is found in seconds by the terminating method
     (a budget of 60 s is never reached), and it passes the independent check div(N Γ) = 0."""
     mdl, _ch = carriage
     ch = fr.ChaplyginSystem.from_model(mdl)  # fresh: nothing cached

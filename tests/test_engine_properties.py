@@ -61,7 +61,7 @@ def test_exp_generators_keep_identities(a, b, c):
 
 
 # ---------------------------------------------------------------------------------------------------
-# The polynomial-domain engine against plain sympy on random systems (issue 16)
+# The polynomial-domain engine against plain sympy on random systems
 
 
 @st.composite
@@ -715,7 +715,7 @@ def test_drift_with_an_undefined_function_of_a_combination_of_coordinates():
 
 def test_shifted_trig_arguments_are_one_lattice_and_their_identities_vanish_in_the_ring():
     """``sin x`` and ``sin(x + 1)`` lie on one lattice (basis ``1, x``): the ring itself finds the addition
-    identity inside a large expression (it used to need ``trig_normal``'s expansion of the shift)."""
+    identity inside a large expression, without ``trig_normal``'s expansion of the shift."""
     x, y = sp.symbols("x y")
     zero = sp.sin(x) * sp.cos(1) + sp.cos(x) * sp.sin(1) - sp.sin(x + 1)
     e0 = sp.expand(zero * sum((k + 1) * x**k * y ** (k % 3) for k in range(80))) / (1 + x**2)

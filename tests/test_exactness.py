@@ -198,7 +198,7 @@ def test_no_simplify_on_the_zero_test_path():
 
 # ------------------------------------------------------------------ verdicts under rewriting
 def test_holonomic_constraint_written_with_a_double_angle_is_integrable():
-    """``z = b sin 2a`` entered as its differential: D is integrable and not bracket generating (issue example)."""
+    """``z = b sin 2a`` entered as its differential: D is integrable and not bracket generating."""
     ch = fr.Chart("a z w", params="b")
     a = ch.q[0]
     (b,) = ch.params

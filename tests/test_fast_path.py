@@ -1,4 +1,4 @@
-"""The fast path (issue 33, part 4): equations derived on trees, never canonicalised, equal the canonical ones.
+"""The fast path: equations derived on trees, never canonicalised, equal the canonical ones.
 
 * the tree primitives of :mod:`frames.algebra._tree` against sympy (``diff``, ``xreplace``, ``LUsolve``), exactly;
 * ``NonholonomicSystem.field(canonical=False)`` and ``accelerations(canonical=False)`` against the default

@@ -1,4 +1,4 @@
-"""Property-based tests of the geometric identities (issue: geometric core).
+"""Property-based tests of the geometric identities of the geometric core.
 
 Every identity is checked exactly with the library's zero test on
 hypothesis-generated charts, fields, functions and frames.
@@ -170,7 +170,7 @@ def test_quasi_velocity_substitutions_are_inverse(data):
     assert is_zero(F.to_natural(F.to_quasi(f)) - f)
 
 
-# ---------------------------------------------------------------- anholonomy: sparse polynomial path (issue 16)
+# ---------------------------------------------------------------- anholonomy: sparse polynomial path
 
 
 def _reference_anholonomy(F):

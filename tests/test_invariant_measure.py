@@ -460,7 +460,7 @@ def test_report_decides_the_invariant_measure_without_the_field(monkeypatch):
 
 def test_field_free_route_refuses_a_singular_hessian_and_a_time_dependent_frame():
     """Review findings: with ``g_αβ`` singular the field does not exist, and the route raises as the formed route
-    does (it used to answer "exists" for m = 1); a frame depending on t is refused (``c_α`` would depend on t)."""
+    does (it must not answer "exists", also for m = 1); a frame depending on t is refused (``c_α`` would depend on t)."""
     ch = fr.Chart("x y z")
     F = fr.Frame.coordinate(ch)
     nh = fr.NonholonomicSystem(fr.Lagrangian(ch, ch.u[1] ** 2 / 2 + ch.u[2] ** 2 / 2), F, 1)

@@ -1,7 +1,7 @@
 """The discrete Lagrange–d'Alembert integrator (Cortés–Martínez 2001; McLachlan–Perlmutter 2006).
 
 ``method="lda-midpoint"`` of :func:`frames.integrate` (single and batch runs). The long-time
-energy tests use the three systems of issue 18 as catalogued (free motion) and in a harmonic potential
+energy tests use the sleigh, the particle and the disk as catalogued (free motion) and in a harmonic potential
 ``V = (x² + y²)/2`` of the contact point (sleigh, disk) or ``V = (q1² + q2²)/2`` (particle): free, the
 sleigh and the particle settle to uniform motion and the disk rolls uniformly, which any integrator
 follows without drift; in the potential the motion stays non-trivial for all time.

@@ -1,4 +1,4 @@
-"""Lemos (2022), numerically: no μ(0) makes the vakonomic coin follow the nonholonomic one when Ω ≠ 0 (issue 8, item 3).
+"""Lemos (2022), numerically: no μ(0) makes the vakonomic coin follow the nonholonomic one when Ω ≠ 0.
 
 The coin on the inclined plane (``rolling_coin_incline``, Table 1 parameters) from the same (q, u), nonholonomic
 (reduced form) vs vakonomic (Proposition 4, state (q, v^α, μ)) for a grid of μ(0). Control: with Ω = 0 and

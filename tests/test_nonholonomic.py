@@ -34,7 +34,7 @@ def _agrees_with_sympy_mechanics(lagrangian, constraints, nh):
     return all(is_zero((a - b).xreplace(sub)) for a, b in zip(acc, ref, strict=True))
 
 
-# ------------------------------------------------ item 5: SymPy mechanics
+# ------------------------------------------------------- SymPy mechanics
 FAST_MODELS = [models.nonholonomic_particle, models.knife_edge, models.chaplygin_sleigh]
 SLOW_MODELS = [
     models.vertical_rolling_disk,
@@ -142,7 +142,7 @@ def test_model_frame_spans_the_constraint_distribution(make):
         assert all(is_zero(f.xreplace(dict(zip(mdl.chart.u, X.components)))) for f in mdl.constraints.functions)
 
 
-# ------------------------------------------------- item 6: frame independence
+# ---------------------------------------------------- frame independence
 def _other_frames(mdl):
     """Rescaled/mixed X_α and a different complement, for a model with m = 2."""
     F = mdl.frame
@@ -266,7 +266,7 @@ def test_integrable_distribution_is_reported_holonomic_and_field_computed():
     assert _agrees_with_sympy_mechanics(L, cons.functions, nh)
 
 
-# ------------------------------------------------------------- item 7: bad input
+# --------------------------------------------------------------------- bad input
 def test_deficient_rank_rows_raise():
     ch = fr.Chart("q1 q2 q3")
     q1 = ch.q[0]

@@ -1,4 +1,4 @@
-"""Vakonomic motion numerically: the two-wheeled carriage on its consistent sections (CM section 7.2; issue 8, item 4).
+"""Vakonomic motion numerically: the two-wheeled carriage on its consistent sections (CM section 7.2).
 
 The vakonomic field of Proposition 4 with free multipliers (state (q, v^α, μ), μ̇ = A) is integrated from
 μ(0) = φ(q0, v0) and compared with the nonholonomic motion from the same (q0, u0). Strong consistency

@@ -72,9 +72,9 @@ def skate_syms(mdl):
 BOTH = pytest.mark.parametrize("td", [False, True], ids=["B0", "B0(t)"])
 
 
-# =============================================================== Task A: catalogue
+# ====================================================== the catalogue against TNHM
 def test_coin_tnhm_62_and_multipliers():
-    """Issue 4 item 3: accelerations and multipliers of the library agree with TNHM (62a-d).
+    """Accelerations and multipliers of the library agree with TNHM (62a-d).
 
     The library's λ_a are the components of ε on the complement X3 = ∂_x, X4 = ∂_y, whose dual
     coframe rows are exactly the constraint rows (61a-b); hence λ_3 ≡ μ_1 and λ_4 ≡ μ_2 (and,
@@ -102,7 +102,7 @@ def test_coin_tnhm_62_and_multipliers():
 
 @BOTH
 def test_skate_tnhm_100_and_p3(td):
-    """Issue 4 item 4: (100a-d) and conservation of p3 (101c), with B0 constant and B0(t)."""
+    """(100a-d) and conservation of p3 (101c), with B0 constant and B0(t)."""
     mdl, _ = skate(td)
     m, ell, sigma, g, alpha, Q, B0, B0d, I3 = skate_syms(mdl)
     q1, q2, q3 = mdl.chart.q

@@ -1,4 +1,4 @@
-"""Pastore, Giammarini & Grillo (2024): the nonholonomic rolling coin, numerically (issue 8, acceptance 1).
+"""Pastore, Giammarini & Grillo (2024): the nonholonomic rolling coin, numerically.
 
 The library's nonholonomic field of ``frames.models.rolling_coin_incline`` is integrated in the reduced
 form at the Table 1 parameters (R = 11.625 mm, m = 7.5 g, g = 9.81, α = π/6, T = 2 s) and compared with
@@ -102,7 +102,7 @@ def test_coin_residual_over_1000_seconds(coin):
     assert mul.residual.max() > red.residual.max()
 
 
-# ============================================================ charged skate: p3 (issue 8, acceptance 5)
+# ============================================================ charged skate: p3
 SKATE_T = 10.0
 
 

@@ -125,9 +125,9 @@ def test_constant_pivot_path_inverts_unipotent_frames(data):
 
 
 def test_is_zero_with_an_unevaluated_shifted_angle():
-    """Regression (issue 16): ``sin(q2 + π/2)`` left unevaluated (as a parser may build it) next to
+    """Regression: ``sin(q2 + π/2)`` left unevaluated (as a parser may build it) next to
     ``cos(q2)`` made the Pythagorean reduction use sin q2, cos q2, cos q2, −sin q2 as four generators
-    (sympy ``GeneratorsError``); angles shifted by a constant are now expanded onto one pair."""
+    (sympy ``GeneratorsError``); angles shifted by a constant are expanded onto one pair."""
     q1, q2 = sp.symbols("q1 q2")
     s = sp.sin(q2 + sp.pi / 2, evaluate=False)
     assert is_zero(s - sp.cos(q2))

@@ -290,7 +290,7 @@ def test_frame_defaults_complement_and_units():
     assert models_equal(mdl, loads_model(dumps_model(mdl)))
 
 
-# ----------------------------------------------------------------------------- hardening (issue: hostile files)
+# ----------------------------------------------------------------------------- hardening: hostile files
 def _sfe(call, *args, **kwargs) -> SystemFileError:
     """The SystemFileError raised by the call, which must come in well under a second."""
     t0 = time.perf_counter()

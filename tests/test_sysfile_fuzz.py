@@ -1,8 +1,8 @@
 """Acceptance fuzzing of system files: hostile files are refused cleanly and fast, valid ones round-trip.
 
-The generators live in ``benchmarks/fuzz_sysfile.py`` (also a stand-alone benchmark); here hypothesis
-drives them through ``st.randoms()``, so a failure shrinks to a small sequence of random choices. For
-every case:
+The generators live in ``tests/_sysfile_fuzz_gen.py`` (also run over many seeded cases by the stand-alone
+``benchmarks/fuzz_sysfile.py``); here hypothesis drives them through ``st.randoms()``, so a failure shrinks to
+a small sequence of random choices. For every case:
 
 * nothing is executed — the payloads would create a sentinel file, which must never appear;
 * the only exception is :class:`frames.errors.SystemFileError`, and never the reader's safety net
@@ -14,22 +14,13 @@ every case:
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 import time
-from pathlib import Path
 
+import _sysfile_fuzz_gen as fuzz
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_sysfile.py"
-_spec = importlib.util.spec_from_file_location("frames_bench_fuzz_sysfile", _PATH)
-assert _spec is not None and _spec.loader is not None
-fuzz = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = fuzz
-_spec.loader.exec_module(fuzz)
 
 LIMIT = 2.0  # seconds per case
 
@@ -75,8 +66,8 @@ def test_the_generators_cover_every_kind_and_both_outcomes(tmp_path):
     assert not os.path.exists(fuzz.SENTINEL)
 
 
-def test_the_benchmark_prints_its_table(capsys):
-    assert fuzz.main(["--n", "40", "--seed", "3"]) == 0
+def test_the_summary_prints_its_table(capsys):
+    assert fuzz.summary(40, seed=3) == 0
     out = capsys.readouterr().out
     for label in ("tried", "clean error", "raw exception", "hang", "silent acceptance", "executed", "corrupted"):
         assert label in out

@@ -1,4 +1,4 @@
-"""Trajectory like scipy's result (issue 19, item 5): dense output, events, solver options, status.
+"""Trajectory like scipy's result: dense output, events, solver options, status.
 
 The knife edge rolling freely from ``q0 = 0`` with ``u0 = (1/2, 1, 0)`` has the closed-form motion
 ``φ = t/2``, ``x = 2 sin(t/2)``, ``y = 2(1 − cos(t/2))``, ``u_x = cos(t/2)``, so the event times checked

@@ -67,7 +67,7 @@ def test_fixed_abelian_chaplygin():
 @pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 2])
 def test_random_abelian_chaplygin(k):
-    """Proposition 5, Γ(p_a) = λ_a, and Proposition 6 ⇔ weak consistency at φ = p (item 7 of issue 5)."""
+    """Proposition 5, Γ(p_a) = λ_a, and Proposition 6 ⇔ weak consistency at φ = p."""
 
     @settings(max_examples=3)
     @given(abelian_chaplygin(k))

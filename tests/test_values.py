@@ -131,7 +131,7 @@ def test_numerical_results_compare_by_identity():
 
 
 def test_multipliers_show_as_latex_equations_and_stay_tuples():
-    """Issue 19 item 3: the multipliers tuple has ``_repr_latex_`` (λ_a = …, a = m+1..n) and is a tuple."""
+    """The multipliers tuple has ``_repr_latex_`` (λ_a = …, a = m+1..n) and is a tuple."""
     import frames as fr
 
     nh = fr.models.knife_edge().nonholonomic()
