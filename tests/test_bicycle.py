@@ -1,6 +1,6 @@
 """SymPy's Whipple bicycle (``test_kane3.py``) with 8 coordinates through ``from_mechanics``.
 
-The model is built by ``benchmarks/bicycle.py``: the wheel angles and the rear contact point added as
+The model is built by ``examples/whipple_bicycle.py``: the wheel angles and the rear contact point added as
 coordinates, the front contact point written with ``.normalize()`` (a square root), 5 velocity constraints and
 the holonomic front-contact constraint.
 """
@@ -18,7 +18,7 @@ import frames as fr
 from frames.algebra import tree_values
 
 _SPEC = importlib.util.spec_from_file_location(
-    "bicycle_benchmark", Path(__file__).resolve().parent.parent / "benchmarks" / "bicycle.py"
+    "whipple_bicycle", Path(__file__).resolve().parent.parent / "examples" / "whipple_bicycle.py"
 )
 assert _SPEC is not None and _SPEC.loader is not None
 bicycle = importlib.util.module_from_spec(_SPEC)
