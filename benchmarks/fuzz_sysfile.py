@@ -1,7 +1,7 @@
 """Fuzzing of system files: random valid files and hostile ones, each read by ``frames.loads_model``.
 
 The generators and the classification of outcomes are those of the test suite, ``tests/_sysfile_fuzz_gen.py``
-(see its docstring for the kinds of case and the outcomes); ``tests/test_sysfile_fuzz.py`` drives them with
+(see its docstring for the kinds of case and the outcomes); ``tests/app/test_sysfile_fuzz.py`` drives them with
 hypothesis, this script with a seeded ``random.Random`` over many cases, and prints the count of each outcome.
 The exit status is 1 if any case raised a raw exception, hung, was silently accepted, ran code or did not
 round-trip.

@@ -1,6 +1,6 @@
 """Generators of random system files, valid and hostile, and the classification of how the reader handles them.
 
-Shared by ``tests/test_sysfile_fuzz.py`` (hypothesis drives the generators through ``st.randoms()``) and the
+Shared by ``tests/app/test_sysfile_fuzz.py`` (hypothesis drives the generators through ``st.randoms()``) and the
 stand-alone fuzzer ``benchmarks/fuzz_sysfile.py`` (a seeded ``random.Random``, :func:`summary`).
 
 Each case is a TOML text (or raw bytes, read through ``frames.load_model``), made from a random

@@ -1,6 +1,11 @@
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
+
+# the shared helpers (_bad_input, _sysfile_fuzz_gen) sit here, beside the layer directories that use them
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 settings.register_profile(
     "default",

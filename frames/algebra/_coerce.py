@@ -15,7 +15,7 @@ Every refusal is an :class:`~frames.errors.InvalidExpressionError` or
 :class:`~frames.errors.ArgumentError` (both :class:`~frames.errors.FramesError`) whose
 message starts with the argument's name and gives the reason.
 
-``tests/test_no_eval.py`` fails if any other module calls ``sympify``, ``S(…)`` or
+``tests/app/test_safe_parser.py`` fails if any other module calls ``sympify``, ``S(…)`` or
 ``parse_expr`` on a non-constant value.
 
 >>> import sympy as sp

@@ -7,7 +7,7 @@ that was a sixth of the time. :func:`derivative` differentiates a term ``c·a`` 
 ``x`` directly when ``a`` is ``x``, ``x^k``, ``sin x``, ``cos x`` or an integer power of these, and hands
 every other term to :func:`sympy.diff`. The result is sympy's expression exactly: sympy's ``Mul`` rule for
 one dependent factor is ``a′ · Mul(c)`` and its ``Add`` rule is ``Add(terms′)``, both canonical (property
-test ``tests/test_engine_properties.py::test_derivative_equals_sympy_diff``).
+test ``tests/algebra/test_sparse.py::test_derivative_equals_sympy_diff``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ domain, or for an input sympy treats otherwise (a relation, an object with ``_ev
 It exists because a report's display forms (:func:`frames.app.display_form`) spend most of their time in
 sympy's multivariate factorisation, Wang's algorithm in Python. The control flow below is sympy's
 (``sympy/polys/polytools.py``, ``_symbolic_factor_list``, BSD licence), reduced to ``method="factor"``.
-Property test: ``tests/test_engine_properties.py::test_factor_equals_sympy_factor``.
+Property test: ``tests/algebra/test_sparse.py::test_factor_equals_sympy_factor``.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def flint_factor_list(p: Any) -> tuple[Any, list[tuple[Any, int]]] | None:
     constant ``c`` with ``p = c·Π fᵢ^kᵢ``, and the factors in the order of sympy's ``_sort_factors`` (dense
     representation). Exists because sympy's multivariate factorisation (Wang's algorithm in Python) is most of
     the time of a report's display forms. Property test:
-    ``tests/test_engine_properties.py::test_flint_factorisation_equals_sympy_factorisation``.
+    ``tests/algebra/test_sparse.py::test_flint_factorisation_equals_sympy_factorisation``.
     """
     ring = p.ring
     K = ring.domain

@@ -10,7 +10,7 @@ r"""Polynomial arithmetic under :class:`~frames.algebra.RationalFunctions`: exac
   division of fraction-free elimination and of the Bareiss determinant) is :func:`exact_quotient`.
 
 Each returns exactly what the sympy operation it replaces returns (property tests in
-``tests/test_engine_properties.py``); they exist because sympy's versions are quadratic in the number of
+``tests/algebra/test_sparse.py``); they exist because sympy's versions are quadratic in the number of
 terms (a leading-term search of the whole remainder at every step) or rebuild every term.
 """
 
@@ -78,7 +78,7 @@ class _Canceller:
 def cancel(num: Any, den: Any) -> tuple[Any, Any]:
     """``num.cancel(den)`` exactly, the gcd computed by FLINT when installed (:func:`~frames.algebra._flint.flint_cancel`,
     the ``fast`` extra; the normal form is unique, so the result is sympy's). Property test:
-    ``tests/test_engine_properties.py::test_flint_cancel_equals_sympy_cancel``."""
+    ``tests/algebra/test_sparse.py::test_flint_cancel_equals_sympy_cancel``."""
     coprime = flint_cancel(num, den)
     return num.cancel(den) if coprime is None else cancel_coprime(*coprime)  # type: ignore[no-any-return]
 

@@ -1,7 +1,7 @@
 """The errata found in the papers, keyed by catalogue model (beside the models).
 
 Each entry is ``(id, one-line summary)``; every id is a heading ``### ID:`` of ``docs/errata.md``, where
-the derivation that settles it is given (``tests/test_cli.py`` checks the correspondence). The report's
+the derivation that settles it is given (``tests/app/test_cli.py`` checks the correspondence). The report's
 ``errata`` section lists the entries of the model analysed.
 """
 

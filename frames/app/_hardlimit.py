@@ -10,7 +10,7 @@ each one (in shared memory). Output goes straight from the child to the terminal
 
 Only in the console script, where :func:`available` (a process that can fork: Linux and the BSDs, one
 thread); ``frames.app.main`` called in-process keeps the cooperative budget alone. Test:
-``tests/test_budget.py``.
+``tests/algebra/test_budget.py``.
 """
 
 from __future__ import annotations

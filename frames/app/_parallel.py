@@ -26,7 +26,7 @@ same time: more CPU, not more time. The report is the serial one, item for item:
 Only where :func:`available` (Linux and the BSDs, in a process with one thread started by :mod:`threading`: a
 thread started by a C extension is not seen, and a lock it holds at the fork would block the child until the
 budget runs out); elsewhere, and with ``jobs=1``, everything runs in one process. Test:
-``tests/test_report_parallel.py``.
+``tests/app/test_parallel.py``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ represent the same forms as multivectors of a Euclidean geometric algebra
 internally with ``simplify``/``trigsimp`` and handles a full multivector of
 ``2^N`` blades, which is slow for the 13 coordinates of the vakonomic
 two-wheeled carriage. It is used instead as an independent oracle in the tests
-(``tests/test_lagrangian.py``).
+(``tests/dynamics/test_lagrangian.py``).
 
 Conventions: ``(Z ⌟ ω)(Y) = ω(Z, Y)``; ``(α ∧ β)(X, Y) = α(X)β(Y) − α(Y)β(X)``
 (determinant convention), so ``dx^1 ∧ dx^2 (∂_1, ∂_2) = 1``.

@@ -38,7 +38,7 @@ NumPy batch kernels), their coefficients written out as literals:
 The NumPy batch path (:func:`frames.numeric._rk.dp45_batch`) steps the whole batch in lock-step (a step
 is accepted only when every member's error norm is ≤ 1); here each member takes its own steps, which
 is what a loop of ``solve_ivp(method="RK45")`` calls does. Both meet the tolerance per member; at
-``rtol=1e-12`` they agree to 1e-10 (``tests/test_numba.py``).
+``rtol=1e-12`` they agree to 1e-10 (``tests/numeric/test_numba.py``).
 
 ``info`` of a numba run: ``steps`` (most accepted steps of a member), ``rejected`` (rejected steps,
 all members), ``nfev`` (single-state right-hand-side evaluations, summed over the members: the NumPy

@@ -8,7 +8,7 @@ coefficients. A stage is ``y + h Σ_j a_sj k_j`` at ``t + c_s h``; a step is
 * :data:`RK4`: the classical fourth-order scheme (fixed step);
 * :data:`DP45`: Dormand–Prince 5(4) (Dormand & Prince 1980) with the error weights ``e`` and the
   4th-order dense output ``p`` of Shampine (1986) — scipy's ``RK45`` table, the same floats
-  (``tests/test_numba.py`` compares them).
+  (``tests/numeric/test_numba.py`` compares them).
 """
 
 from __future__ import annotations

@@ -340,18 +340,6 @@ def test_canon_is_idempotent_with_fractions_of_generators(terms, f, k):
     assert is_zero(c - e)
 
 
-def test_a_spent_budget_in_the_mechanics_import_is_a_budget_error():
-    """``from_mechanics`` under a spent budget raises BudgetExceededError naming the step, not a claim that the
-    speeds do not form a coframe."""
-    from tests.test_interop import kane_py_disc
-
-    kane = kane_py_disc(contact_coordinates=True)
-    assert fr.from_mechanics(kane).m == 3  # it imports
-    with pytest.raises(fr.errors.BudgetExceededError) as info, fr.budget(1e-9):
-        fr.from_mechanics(kane)
-    assert not isinstance(info.value, fr.errors.InvalidExpressionError)
-
-
 @pytest.mark.parametrize("make", [fr.models.knife_edge, fr.models.chaplygin_sleigh], ids=lambda f: f.__name__)
 def test_verdicts_are_invariant_under_a_half_angle_disguise(make):
     """The same system written in half angles (``sin θ = 2 sin(θ/2) cos(θ/2)``, ``cos θ = cos²(θ/2) − sin²(θ/2)``):

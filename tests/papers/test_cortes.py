@@ -423,7 +423,7 @@ def test_robot_derived_final_submanifold_special_l():
     mdl = models.two_wheeled_carriage()
     m, m0, l, J, J2, R, c = (mdl.params[k] for k in ("m", "m0", "l", "J", "J2", "R", "c"))
     (Jspecial,) = sp.solve(_K1_minus_K2sq_numerator(mdl), J)
-    # the same condition as l = l_cm of tests/test_crampin_mestdag.py
+    # the same condition as l = l_cm of tests/papers/test_crampin_mestdag.py
     l_cm = sp.sqrt((m * R**2 + 2 * J2) * (R**2 * J + 2 * c**2 * J2)) / (m0 * R**2)
     assert is_zero(sp.expand(l_cm**2 - l**2).xreplace({J: Jspecial}))
     _, cc = _robot({J: Jspecial})

@@ -23,7 +23,7 @@ from frames.app._sysfile import (
     parse_expression,
 )
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "systems" / "sleigh_offset_mass.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "systems" / "sleigh_offset_mass.toml"
 x, y, t = sp.symbols("x y t")
 SYMS = {"x": x, "y": y, "t": t}
 

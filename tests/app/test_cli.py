@@ -18,7 +18,7 @@ from frames import app as cli
 from frames import models
 from frames.app._report import ERRATA, SECTIONS, analyze, display_form
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "analyze.schema.json").read_text())
 EXAMPLE = ROOT / "examples" / "systems" / "sleigh_offset_mass.toml"
 FORMATS = ["text", "markdown", "latex", "json"]

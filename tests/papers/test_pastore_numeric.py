@@ -220,7 +220,7 @@ def figures():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "pastore_figures.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / "pastore_figures.py"
     spec = importlib.util.spec_from_file_location("pastore_figures", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

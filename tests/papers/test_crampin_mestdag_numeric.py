@@ -18,7 +18,7 @@ import sympy as sp
 import frames as fr
 
 _spec = importlib.util.spec_from_file_location(
-    "carriage_consistency", Path(__file__).parents[1] / "examples" / "carriage_consistency.py"
+    "carriage_consistency", Path(__file__).parents[2] / "examples" / "carriage_consistency.py"
 )
 cc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cc)

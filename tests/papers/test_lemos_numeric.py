@@ -16,7 +16,7 @@ import pytest
 
 import frames as fr
 
-_spec = importlib.util.spec_from_file_location("lemos_coin", Path(__file__).parents[1] / "examples" / "lemos_coin.py")
+_spec = importlib.util.spec_from_file_location("lemos_coin", Path(__file__).parents[2] / "examples" / "lemos_coin.py")
 lc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lc)
 P = lc.PARAMS

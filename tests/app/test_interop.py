@@ -30,7 +30,7 @@ import frames as fr
 from frames.natural import from_dynamic, to_dynamic
 
 T = dynamicsymbols._t
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def zero(e) -> bool:
@@ -486,3 +486,13 @@ def test_nonquadratic_lagrangian_has_no_kane_form():
     with pytest.raises(fr.errors.RegularityError, match=r"^to_mechanics: model 'quartic': .*not quadratic"):
         quartic.to_mechanics("kane")
     assert isinstance(quartic.to_mechanics("lagrange"), LagrangesMethod)
+
+
+def test_a_spent_budget_in_the_mechanics_import_is_a_budget_error():
+    """``from_mechanics`` under a spent budget raises BudgetExceededError naming the step, not a claim that the
+    speeds do not form a coframe."""
+    kane = kane_py_disc(contact_coordinates=True)
+    assert fr.from_mechanics(kane).m == 3  # it imports
+    with pytest.raises(fr.errors.BudgetExceededError) as info, fr.budget(1e-9):
+        fr.from_mechanics(kane)
+    assert not isinstance(info.value, fr.errors.InvalidExpressionError)

@@ -19,7 +19,7 @@ from frames.algebra import is_zero, op_count
 from frames.natural import lagranges_method_accelerations
 
 _SPEC = importlib.util.spec_from_file_location(
-    "compound_angles", Path(__file__).resolve().parent.parent / "examples" / "compound_angles.py"
+    "compound_angles", Path(__file__).resolve().parents[2] / "examples" / "compound_angles.py"
 )
 assert _SPEC is not None and _SPEC.loader is not None
 vehicles = importlib.util.module_from_spec(_SPEC)

@@ -18,7 +18,7 @@ import frames as fr
 from frames.algebra import tree_values
 
 _SPEC = importlib.util.spec_from_file_location(
-    "whipple_bicycle", Path(__file__).resolve().parent.parent / "examples" / "whipple_bicycle.py"
+    "whipple_bicycle", Path(__file__).resolve().parents[2] / "examples" / "whipple_bicycle.py"
 )
 assert _SPEC is not None and _SPEC.loader is not None
 bicycle = importlib.util.module_from_spec(_SPEC)

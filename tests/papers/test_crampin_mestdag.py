@@ -282,7 +282,7 @@ def test_two_wheeled_carriage_nonholonomic_field():
     from the printed equations ``P Γ1 − Q Γ2 + K (v1−v2) v2 = 0``, ``−Q Γ1 + P Γ2 − K (v1−v2) v1 = 0``.
     With the corrected X_α^C(L) the K terms change sign, and so do Γ_1, Γ_2. The library's Γ
     agrees with the textbook Lagrange-multiplier equations from sympy.physics.mechanics
-    (tests/test_nonholonomic.py::test_carriage_agrees_with_sympy_mechanics), here checked through
+    (tests/dynamics/test_nonholonomic.py::test_carriage_agrees_with_sympy_mechanics), here checked through
     the equations of motion: ψ̈_i = Γ_i since v_i = u_ψi.
     """
     mdl, nh, _, P, Q, K = _carriage_nh()

@@ -20,7 +20,7 @@ from frames import strategies as fst
 from frames.dynamics._measure import _ratint_primitive
 from frames.dynamics._measure_linear import _linear_rows_ratfunc, _rref_small, _rref_solve
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _constant(e):

@@ -23,7 +23,7 @@ import frames as fr
 from frames.algebra import derivative, is_zero, tree_subs, tree_values
 
 _spec = importlib.util.spec_from_file_location(
-    "rolling_bodies", Path(__file__).resolve().parent.parent / "examples" / "rolling_bodies.py"
+    "rolling_bodies", Path(__file__).resolve().parents[2] / "examples" / "rolling_bodies.py"
 )
 assert _spec is not None and _spec.loader is not None
 bodies = importlib.util.module_from_spec(_spec)
