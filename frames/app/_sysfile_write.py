@@ -273,12 +273,14 @@ def dump_model(model: Model, path: str | os.PathLike[str]) -> Path:
     Raises
     ------
     ArgumentError
-        If ``model`` is not a :class:`~frames.models.Model`.
+        If ``model`` is not a :class:`~frames.models.Model` or ``path`` is not a path.
     SystemFileError
         If the model cannot be written exactly (see :func:`dumps_model`) or the file cannot be written.
     """
     if not isinstance(model, Model):
         raise ArgumentError(f"dump_model: model must be a Model, got {type(model).__name__}")
+    if not isinstance(path, str | os.PathLike) or (isinstance(path, str) and not path):
+        raise ArgumentError(f"dump_model: path must be a file path (str or os.PathLike), got {path!r:.60}")
     p = Path(path)
     text = dumps_model(model)
     try:

@@ -444,6 +444,8 @@ ROWS = [
         A,
         r"^mechanics_rates: (method|model): expected",
     ),
+    ("dump_model-path-int", lambda: fr.dump_model(_KE, 5), A, r"^dump_model: path must be a file path"),
+    ("dump_model-path-empty", lambda: fr.dump_model(_KE, ""), A, r"^dump_model: path must be a file path"),
     ("Model-params-int", lambda: dataclasses.replace(_KE, params=5), fr.errors.ParameterError, r"^Model 'knife-edge'"),
     ("Model-m-7", lambda: dataclasses.replace(_KE, m=7), fr.errors.ConstraintError, r"^Model 'knife-edge': m: 7"),
     (
