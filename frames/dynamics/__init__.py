@@ -33,7 +33,16 @@ from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
-from ._ode import OdeSystem, check_ode_form, check_ode_sources, field_ode, free_params, natural_ode, substituted
+from ._ode import (
+    OdeSystem,
+    assembled_ode,
+    check_ode_form,
+    check_ode_sources,
+    field_ode,
+    free_params,
+    natural_ode,
+    substituted,
+)
 from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
@@ -51,6 +60,7 @@ __all__ = [
     "MotionConsistency",
     "NonholonomicSystem",
     "OdeSystem",
+    "assembled_ode",
     "RouthianReduction",
     "SectionFamily",
     "VakonomicField",

@@ -40,6 +40,7 @@ from ._lagrangian import Lagrangian
 
 __all__ = [
     "OdeSystem",
+    "assembled_ode",
     "check_ode_form",
     "check_ode_sources",
     "field_ode",
@@ -241,6 +242,41 @@ def free_params(exprs: Iterable[sp.Expr], known: set[sp.Symbol], chart: Chart) -
     return tuple(p for p in chart.params if p in free)
 
 
+def assembled_ode(
+    *,
+    states: tuple[sp.Symbol, ...],
+    rhs: tuple[Any, ...],
+    time: sp.Symbol,
+    chart: Chart,
+    initial: tuple[Any, ...],
+    observables: dict[str, tuple[sp.Expr, ...]],
+    known: set[sp.Symbol],
+    constraint_matrix: sp.ImmutableMatrix | None = None,
+    metric: sp.ImmutableMatrix | None = None,
+    guard: sp.Expr | None = None,
+    **rest: Any,
+) -> OdeSystem:
+    """The :class:`OdeSystem` of a builder; its parameters are the free symbols, outside ``known``, of every
+    expression it holds (right-hand sides, observables, initial map, constraint matrix, metric, guard)."""
+    everything: list[Any] = list(rhs) + [e for vals in observables.values() for e in vals] + list(initial)
+    for M in (constraint_matrix, metric):
+        everything += list(M) if M is not None else []
+    everything += [guard] if guard is not None else []
+    return OdeSystem(
+        states=states,
+        rhs=rhs,
+        params=free_params(everything, known, chart),
+        time=time,
+        chart=chart,
+        initial=initial,
+        observables=observables,
+        constraint_matrix=constraint_matrix,
+        metric=metric,
+        guard=guard,
+        **rest,
+    )
+
+
 def _denominator_guard(exprs: Iterable[sp.Expr]) -> sp.Expr | None:
     dens: list[sp.Expr] = []
     for e in exprs:
@@ -323,23 +359,14 @@ def field_ode(
         guard = _denominator_guard(acc)
     if "multipliers" in obs:
         names["multipliers"] = tuple(f"lambda{a + 1}" for a in range(m, n))
-    known = set(states) | set(u) | set(q) | {t}
-    everything: list[sp.Expr] = list(rhs) + [e for vals in obs.values() for e in vals] + list(initial)
-    if A is not None:
-        everything += list(A)
-    if metric is not None:
-        everything += list(metric)
-    if guard is not None:
-        everything.append(guard)
-    params = free_params(everything, known, ch)
-    return OdeSystem(
+    return assembled_ode(
         states=states,
         rhs=rhs,
-        params=params,
         time=t,
         chart=ch,
         initial=initial,
         observables=obs,
+        known=set(states) | set(u) | set(q) | {t},
         constraint_matrix=A,
         metric=metric,
         guard=guard,
@@ -456,24 +483,18 @@ def reduced_ode(
     if guard is None:
         guard = _denominator_guard(Gam + tuple(ex_rhs))
     A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None
-    known = set(states) | set(u) | set(q) | {t}
-    everything: list[sp.Expr] = list(rhs) + [e for vals in obs.values() for e in vals] + list(initial)
-    everything += list(A) if A is not None else []
-    everything += list(metric) if metric is not None else []
-    everything += [guard] if guard is not None else []
-    params = free_params(everything, known, ch)
-    return OdeSystem(
+    return assembled_ode(
         states=states,
         rhs=rhs,
-        params=params,
         time=t,
         chart=ch,
         initial=initial,
-        extra_inputs=extra_inputs,
         observables=obs,
+        known=set(states) | set(u) | set(q) | {t},
         constraint_matrix=A,
         metric=metric,
         guard=guard,
+        extra_inputs=extra_inputs,
         form=form,
         names=names,
         distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
@@ -540,26 +561,23 @@ def natural_ode(
     extra = tuple(extra)
     states = q + u + extra
     rhs = u + tuple(substituted(a, subs) for a in accelerations) + tuple(substituted(r, subs) for r in rates)
-    obs: dict[str, tuple[sp.Expr, ...]] = {"q": q, "u": u}
+    obs: dict[str, tuple[sp.Expr, ...]] = {"q": q, "u": u, "v": u}  # no frame: the velocities are u
     metric = None
     if lagrangian is not None:
         obs["energy"] = (substituted(lagrangian.energy(), subs),)
         metric = sp.ImmutableMatrix(hessian(substituted(lagrangian.expr, subs), u))
     if extra:
         obs[extra_name] = extra
-    everything = list(rhs) + [e for vals in obs.values() for e in vals] + (list(metric) if metric is not None else [])
-    return OdeSystem(
+    return assembled_ode(
         states=states,
         rhs=rhs,
-        params=free_params(everything, set(states) | {t}, chart),
         time=t,
         chart=chart,
         initial=states,
-        extra_inputs={extra_name: extra} if extra else {},
         observables=obs,
-        constraint_matrix=None,
+        known=set(states) | {t},
         metric=metric,
-        guard=None,
+        extra_inputs={extra_name: extra} if extra else {},
         form=form,
-        names={"q": tuple(map(str, q)), "u": tuple(map(str, u))},
+        names={"q": tuple(map(str, q)), "u": tuple(map(str, u)), "v": tuple(map(str, u))},
     )

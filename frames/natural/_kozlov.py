@@ -184,20 +184,18 @@ class KozlovSystem(Value):
 
         ``u̇ = q̈`` and ``λ̇`` from :meth:`accelerations`; initial ``λ`` is the extra input ``"lambda"``.
         """
-        acc = list(self.accelerations())
-        n = self.chart.dim
+        qdd, lamd = self.solution()
         return natural_ode(
-            self.chart, self.lagrangian, acc[:n], extra=self.lam, rates=acc[n:], form="kozlov", subs=subs
+            self.chart, self.lagrangian, list(qdd), extra=self.lam, rates=list(lamd), form="kozlov", subs=subs
         )
 
     def accelerations(self) -> sp.ImmutableMatrix:
-        r"""``(q̈, λ̇)`` as one column of ``n + k`` entries, functions of ``(q, u, λ, t)``.
+        r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method protocol).
 
-        The multipliers ``λ_a`` are coordinates of the method (states); the first ``n`` entries are the
-        natural accelerations ``q̈``, the last ``k`` the rates ``λ̇_a``. :meth:`solution` gives the two apart.
+        The multipliers ``λ_a`` are states of the method: their rates ``λ̇_a`` are in :meth:`equations` and
+        :meth:`solution`.
         """
-        qdd, lamd = self.solution()
-        return sp.ImmutableMatrix.vstack(qdd, lamd)
+        return sp.ImmutableMatrix(self.solution()[0])
 
     def multipliers(self) -> Multipliers:
         """Kozlov's multipliers ``λ`` are states, not functions of ``(q, u)``: none to return.
@@ -205,9 +203,9 @@ class KozlovSystem(Value):
         Raises
         ------
         NoMultipliersError
-            Always; the rates ``λ̇`` are the last ``k`` entries of :meth:`accelerations`.
+            Always; the rates ``λ̇`` are in :meth:`equations` and :meth:`solution`.
         """
         raise NoMultipliersError(
-            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are the last "
-            f"{len(self.lam)} entries of accelerations()"
+            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are in equations() "
+            "and solution()"
         )

@@ -67,7 +67,7 @@ class ModifiedVakonomic(Value):
     Notes
     -----
     The method protocol: :meth:`equations` (42)–(43) as sympy equations, :meth:`accelerations`
-    (``q̈`` then ``λ̇``: ``n + k`` entries), :meth:`multipliers` (none: raises
+    (the ``n`` accelerations ``q̈``; the rates ``λ̇`` are in the equations), :meth:`multipliers` (none: raises
     :class:`~frames.errors.NoMultipliersError`). The equivalence with the nonholonomic motion
     ([PGG] Theorem 1) is :func:`compare_mvm_with_nonholonomic`.
 
@@ -379,14 +379,12 @@ class ModifiedVakonomic(Value):
         return mvm_ode(self, **options)
 
     def accelerations(self) -> sp.ImmutableMatrix:
-        r"""``(q̈, λ̇)`` (51a–b) as one column of ``n + k`` entries, functions of ``(q, u, t)``.
+        r"""The ``n`` natural accelerations ``q̈`` of (51a), functions of ``(q, u, t)`` (the method protocol).
 
-        The multipliers ``λ_α`` are states of the method (they never enter the equations, only their
-        rates do); the first ``n`` entries are the natural accelerations ``q̈``, the last ``k`` the
-        rates ``λ̇_α``. See :meth:`solution` for the two blocks apart.
+        The multipliers ``λ_α`` are states of the method (they never enter the equations, only their rates
+        do): the rates ``λ̇_α`` (51b) are in :meth:`equations` and :meth:`solution`.
         """
-        qdd, lamd = self.solution()
-        return sp.ImmutableMatrix.vstack(qdd, lamd)
+        return sp.ImmutableMatrix(self.solution()[0])
 
     def multipliers(self) -> Multipliers:
         """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is in :meth:`accelerations`.
@@ -397,8 +395,8 @@ class ModifiedVakonomic(Value):
             Always.
         """
         raise NoMultipliersError(
-            "ModifiedVakonomic.multipliers: the MVM's multipliers λ are states; their rates λ̇ are the last "
-            f"{self.k} entries of accelerations()"
+            "ModifiedVakonomic.multipliers: the MVM's multipliers λ are states; their rates λ̇ are in "
+            "equations() and solution()"
         )
 
     @cached_method

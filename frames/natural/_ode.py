@@ -7,7 +7,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..dynamics import OdeSystem, free_params, substituted
+from ..dynamics import OdeSystem, assembled_ode, substituted
 from ..errors import InvalidExpressionError
 
 __all__ = ["mvm_ode"]
@@ -68,31 +68,26 @@ def mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm
         else sp.ImmutableMatrix(sp.Matrix(mvm.X)[mvm.k :, :].applyfunc(lambda e: substituted(e, subs)))
     )
     metric = sp.ImmutableMatrix(sp.hessian(substituted(mvm.lagrangian.expr, subs), u))
-    known = set(states) | {t}
-    everything = list(rhs) + [e for vals in obs.values() for e in vals] + list(metric)
-    everything += list(A) if A is not None else []
     free = set().union(*[sp.sympify(e, strict=True).free_symbols for e in rhs])
     bad = sorted(map(str, free & set(mvm.extra_symbols)))
     if bad:
         raise InvalidExpressionError(f"ode_system: W contains the free functions {bad}; substitute them (subs=)")
-    params = free_params(everything, known, ch)
     names = {
         "q": tuple(map(str, q)),
         "u": tuple(map(str, u)),
         "v": tuple(f"V{a + 1}" for a in range(mvm.k)) + tuple(f"F{b + 1}" for b in range(mvm.k, mvm.n)),
     }
-    return OdeSystem(
+    return assembled_ode(
         states=states,
         rhs=rhs,
-        params=params,
         time=t,
         chart=ch,
         initial=states,
-        extra_inputs={"lambda": lam},
         observables=obs,
+        known=set(states) | {t},
         constraint_matrix=A,
         metric=metric,
-        guard=None,
+        extra_inputs={"lambda": lam},
         form=form,
         names=names,
         distribution_matrix=Dm,
