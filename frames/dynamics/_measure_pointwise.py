@@ -175,7 +175,7 @@ def pointwise_measure(nh: NonholonomicSystem, extra: Sequence[sp.Expr] = ()) -> 
     t = nh.frame.chart.t
     if t is not None and (nh.frame.matrix.has(t) or any(x.has(t) for x in entries(nh.frame.anholonomy))):
         return "the frame depends on time (div Γ and the c_α may depend on t)"
-    ring = nh._ring
+    ring = nh.drift_ring
     if ring is None:
         return "the data are outside the drift's field (or time-dependent)"
     if ring.v_inside:

@@ -189,15 +189,20 @@ class _DriftRing:
     Raises ``UnsupportedExpression`` or ``ValueError`` outside that field.
     """
 
-    def __init__(self, nh: NonholonomicSystem) -> None:
-        F = nh.frame
-        n = nh.n
-        Lc, p = nh._on_C
-        R = {(j, i, be): e for i in range(n) for be in nh.alpha for j in range(n) if (e := nh._R(j, i, be)) != 0}
-        X = [[F.matrix[i, k] for k in range(n)] for i in range(n)]
-        v = [F.v[be] for be in nh.alpha]
-        self._data = (Lc, p, X, R, v, tuple(nh.lagrangian.chart.q))
-        self._build(())
+    def __init__(
+        self,
+        Lc: sp.Expr,
+        p: Sequence[sp.Expr],
+        X: Sequence[Sequence[sp.Expr]],
+        R: dict[tuple[int, int, int], sp.Expr],
+        v: Sequence[sp.Symbol],
+        q: tuple[sp.Symbol, ...],
+        extra: Sequence[sp.Expr] = (),
+    ) -> None:
+        """The data: ``L_c``, the momenta ``p_i`` on C, the frame's rows ``X_i^k``, the nonzero ``R^j_iβ``
+        (β ≤ m), the velocities ``v^α`` and the coordinates; ``extra``: further expressions the field holds."""
+        self._data = (Lc, p, X, R, v, q)
+        self._build(extra)
 
     def _build(self, extra: Sequence[sp.Expr]) -> None:
         Lc, p, X, R, v, q = self._data
@@ -240,9 +245,7 @@ class _DriftRing:
         key = tuple(exprs)
         if key in self._extended:
             return self._extended[key]
-        new = object.__new__(_DriftRing)
-        new._data = self._data
-        new._build(exprs)
+        new = _DriftRing(*self._data, extra=exprs)
         ctx, atoms = new.alg.ctx, self.alg.ctx.atoms
         for i, parts in self._parts.items():
             moved = {ctx._moved(atoms, dict(d.items())): ctx._moved(atoms, dict(u.items())) for d, u in parts.items()}
@@ -446,16 +449,22 @@ class NonholonomicSystem(AdaptedIndices, Value):
         when small, as its Pythagorean normal form when large (:func:`frames.algebra.canon_element`).
         Otherwise sympy differentiates the expressions and :func:`canon` writes the result.
         """
-        ring = self._ring
+        ring = self.drift_ring
         return canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
 
     @cached_property
-    def _ring(self) -> _DriftRing | None:
+    def drift_ring(self) -> _DriftRing | None:
         """The drift's field (:class:`_DriftRing`), or None when the data are outside it (or time-dependent)."""
         if self.lagrangian.time_dependent and self.lagrangian.chart.t is not None:
             return None
         try:
-            return _DriftRing(self)
+            F, n = self.frame, self.n
+            Lc, p = self._on_C
+            R = {
+                (j, i, be): e for i in range(n) for be in self.alpha for j in range(n) if (e := self._R(j, i, be)) != 0
+            }
+            X = [[F.matrix[i, k] for k in range(n)] for i in range(n)]
+            return _DriftRing(Lc, p, X, R, [F.v[be] for be in self.alpha], tuple(self.lagrangian.chart.q))
         except BudgetExceededError:  # a FramesError, hence a ValueError: not "outside the field" (and not cached)
             raise
         except (UnsupportedExpression, ValueError):

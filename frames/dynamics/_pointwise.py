@@ -78,7 +78,7 @@ class _Pole(Exception):
 def _points_in_drift_field(vk: VakonomicSystem, phi: Sequence[sp.Expr], strong: bool, tries: int) -> Any:
     """The data of :func:`conditions_at_points` at generic points of the drift's field, or None when the
     system has no such field or a section is outside it."""
-    ring = vk.nonholonomic._ring
+    ring = vk.nonholonomic.drift_ring
     if ring is None:
         return None
     try:
