@@ -87,10 +87,12 @@ class _Visitor(ast.NodeVisitor):
         self.in_function: list[tuple[int, str]] = []
         self.globals: list[int] = []
         self.registrations: list[tuple[int, str]] = []
+        self.imported: set[str] = set()
         self._depth = 0
         self._type_checking = 0
 
     def _imp(self, node: ast.Import | ast.ImportFrom) -> None:
+        self.imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
         for t in _resolve(self.module, node):
             if self._depth:
                 self.in_function.append((node.lineno, t))
@@ -98,6 +100,14 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Global(self, node: ast.Global) -> None:
         self.globals.append(node.lineno)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        # ``Model._hook = function`` at import time: a module installing itself into an imported class or module
+        for t in node.targets:
+            if not self._depth and isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                if t.value.id in self.imported:
+                    self.registrations.append((node.lineno, f"assignment to {t.value.id}.{t.attr}"))
+        self.generic_visit(node)
 
     def visit_Expr(self, node: ast.Expr) -> None:
         call = node.value
@@ -263,8 +273,9 @@ def test_the_checks_can_fail(tmp_path):
     assert v.in_function == [(6, "frames.geometry._tangent")]
     assert _rank("frames.app._report") > _rank("frames.geometry._fields")
     reg = _Visitor("frames.geometry._tangent")
-    reg.visit(ast.parse("_X = None\ndef install(f):\n    global _X\n    _X = f\nregister_frame_type(object)\n"))
-    assert reg.globals == [3] and reg.registrations == [(5, "register_frame_type")]
+    src = "from ._model import M\n_X = None\ndef install(f):\n    global _X\n    _X = f\nregister_frame_type(object)\nM._h = f\n"
+    reg.visit(ast.parse(src))
+    assert reg.globals == [4] and reg.registrations == [(6, "register_frame_type"), (7, "assignment to M._h")]
 
 
 def test_architecture_doc_names_every_module():

@@ -27,6 +27,7 @@ from ..errors import (
     StateError,
 )
 from ..geometry import Chart, Frame, LinearConstraints
+from ._to_mechanics import to_mechanics
 
 __all__ = ["Model"]
 
@@ -386,15 +387,12 @@ class Model(Value):
         state.pop("_nonholonomic", None)
         return state
 
-    #: installed by ``frames.app._interop`` (which imports this module, so no import cycle)
-    _to_mechanics: ClassVar[Any] = None
-
     def to_mechanics(self, kind: str = "lagrange") -> Any:
         """The model as a sympy ``LagrangesMethod`` (``kind="lagrange"``) or ``KanesMethod`` (``"kane"``).
 
-        Delegates to :func:`frames.app._interop.to_mechanics`, which documents both constructions.
+        See :mod:`frames.app._to_mechanics` for both constructions.
         """
-        return Model._to_mechanics(self, kind)
+        return to_mechanics(self, kind)
 
     @property
     def is_chaplygin(self) -> bool:

@@ -459,7 +459,7 @@ BAD = [
     ("name", lambda: fr.from_mechanics(_affine_lm(), name=3), fr.errors.ArgumentError, r"^from_mechanics: name"),
     ("kind", lambda: fr.models.knife_edge().to_mechanics("hamel"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
     ("kind-injection", lambda: fr.models.knife_edge().to_mechanics("__import__('os')"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
-    ("to-model", lambda: fr.app._interop.to_mechanics("knife_edge"), fr.errors.ArgumentError, r"^to_mechanics: model"),
+    ("to-model", lambda: fr.app._to_mechanics.to_mechanics("knife_edge"), fr.errors.ArgumentError, r"^to_mechanics: model"),
     ("rates-model", lambda: fr.app.mechanics_rates(_free_particle(), "knife_edge"), fr.errors.ArgumentError, r"^mechanics_rates: model"),
     ("rates-method", lambda: fr.app.mechanics_rates("LM", fr.models.knife_edge()), fr.errors.ArgumentError, r"^mechanics_rates: method"),
     ("rates-names", lambda: fr.app.mechanics_rates(_free_particle(), fr.models.knife_edge()), fr.errors.ArgumentError, r"^mechanics_rates: method: coordinates"),
