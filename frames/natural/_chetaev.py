@@ -116,9 +116,9 @@ class ChetaevSystem(Value):
         return KozlovSystem(self.lagrangian, self.constraints, "lam")
 
     @property
-    def acc(self) -> tuple[sp.Symbol, ...]:
+    def qdd(self) -> tuple[sp.Symbol, ...]:
         """Acceleration symbols ``a_<q>``."""
-        return self.kozlov.acc
+        return self.kozlov.qdd
 
     @property
     def lam(self) -> tuple[sp.Symbol, ...]:
@@ -185,13 +185,13 @@ class ChetaevSystem(Value):
 
     @cached_method
     def _solved(self, on_constraint: bool) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        unknowns = list(self.acc) + list(self.lam)
+        unknowns = list(self.qdd) + list(self.lam)
         eqs = list(self.residuals()) + [canon(self.kozlov.ddt(g)) for g in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
         x = solve_linear(M, b, what="ChetaevSystem.solution: lagrangian, constraints: Chetaev equations")
         f = self.on_constraint if on_constraint else tidy
-        n = len(self.acc)
+        n = len(self.qdd)
         return sp.ImmutableMatrix([f(e) for e in x[:n]]), sp.ImmutableMatrix([f(e) for e in x[n:]])
 
     def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
@@ -223,7 +223,7 @@ class ChetaevSystem(Value):
         if isinstance(accelerations, str):
             check_flag_choice(accelerations, ("chetaev",), name=what)
             acc = self.accelerations()
-            sub: dict[Any, Any] = dict(zip(self.acc, acc, strict=True))
+            sub: dict[Any, Any] = dict(zip(self.qdd, acc, strict=True))
         else:
             if accelerations is not None and not isinstance(accelerations, Mapping):
                 raise ArgumentError(
@@ -256,5 +256,5 @@ def transpositional_matrix(system: ChetaevSystem, omega: Any, what: str) -> sp.I
         return sp.ImmutableMatrix(sp.zeros(n, n))
     Om = as_matrix(omega, name=what, shape=(n, n))
     for k, e in enumerate(Om):
-        ch.check_on_TQ(e, f"{what}[{k // n},{k % n}]", extra=system.acc)
+        ch.check_on_TQ(e, f"{what}[{k // n},{k % n}]", extra=system.qdd)
     return Om

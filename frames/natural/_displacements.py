@@ -137,7 +137,7 @@ class DisplacementClasses(Value):
         if len(self.mu) != k or len(set(self.mu)) != k:
             raise InvalidExpressionError(f"{what}: mu: {len(self.mu)} multiplier symbols for {k} constraints")
         ch = S.chart
-        taken = set(ch.q) | set(ch.u) | set(ch.params) | set(S.acc) | set(S.lam)
+        taken = set(ch.q) | set(ch.u) | set(ch.params) | set(S.qdd) | set(S.lam)
         clash = (set(self.mu) | set(self.mudot)) & taken
         if clash:
             raise InvalidExpressionError(f"{what}: mu: symbols {sorted(map(str, clash))} clash with the system")
@@ -194,15 +194,15 @@ class DisplacementClasses(Value):
     def solve_A(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Accelerations and multipliers λ of (27) with ``d/dt g = 0``."""
         S = self.system
-        x = self._solve(list(self.residuals_A()), list(S.acc) + list(S.lam), "DisplacementClasses.solve_A")
-        n = len(S.acc)
+        x = self._solve(list(self.residuals_A()), list(S.qdd) + list(S.lam), "DisplacementClasses.solve_A")
+        n = len(S.qdd)
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
 
     def solve_B(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Accelerations and ``μ̇`` of (32) (``y = 0``) with ``d/dt g = 0``, functions of (q, u, μ, t)."""
         S = self.system
-        x = self._solve(list(self.residuals_B()), list(S.acc) + list(self.mudot), "DisplacementClasses.solve_B")
-        n = len(S.acc)
+        x = self._solve(list(self.residuals_B()), list(S.qdd) + list(self.mudot), "DisplacementClasses.solve_B")
+        n = len(S.qdd)
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
 
     @budgeted("DisplacementClasses.acceleration_difference")
@@ -216,7 +216,7 @@ class DisplacementClasses(Value):
         if isinstance(accelerations, str):
             check_flag_choice(accelerations, ("chetaev",), name=what)
             acc, _ = self.solve_A()
-            return dict(zip(self.system.acc, acc, strict=True))
+            return dict(zip(self.system.qdd, acc, strict=True))
         if accelerations is not None and not isinstance(accelerations, Mapping):
             raise ArgumentError(
                 f"{what}: expected a mapping acceleration symbol -> expression, 'chetaev' or None, "

@@ -99,7 +99,7 @@ class KozlovSystem(Value):
     constraints: tuple[sp.Expr, ...]
     lam: tuple[sp.Symbol, ...]
     lamdot: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
-    acc: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
+    qdd: tuple[sp.Symbol, ...] = field(compare=False, repr=False)
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         rows = [("L", sp.latex(self.lagrangian.expr))]
@@ -112,7 +112,7 @@ class KozlovSystem(Value):
         self.lagrangian = lagrangian
         self.constraints = exprs_on_TQ(lagrangian.chart, constraints, name=f"{what}: constraints")
         self.lam, self.lamdot = multiplier_symbols(lam, len(self.constraints), what)
-        self.acc = acceleration_symbols(lagrangian.chart)
+        self.qdd = acceleration_symbols(lagrangian.chart)
 
     def __check_init__(self) -> None:
         check_constrained(self.chart, self.constraints, self.lam, self.lamdot, "KozlovSystem")
@@ -130,7 +130,7 @@ class KozlovSystem(Value):
         ch = self.chart
         e = as_expr(f, name="KozlovSystem.ddt: f")
         out = sp.Add(*[u * derivative(e, q) for q, u in zip(ch.q, ch.u, strict=True)])
-        out += sp.Add(*[a * derivative(e, u) for u, a in zip(ch.u, self.acc, strict=True)])
+        out += sp.Add(*[a * derivative(e, u) for u, a in zip(ch.u, self.qdd, strict=True)])
         out += sp.Add(*[d * derivative(e, lm) for lm, d in zip(self.lam, self.lamdot, strict=True)])
         if ch.t is not None:
             out += derivative(e, ch.t)
@@ -168,7 +168,7 @@ class KozlovSystem(Value):
         RegularityError
             If the saddle-point matrix ``[[∂²L̂/∂u∂u, −J^T], [J, 0]]`` is singular.
         """
-        unknowns = list(self.acc) + list(self.lamdot)
+        unknowns = list(self.qdd) + list(self.lamdot)
         eqs = list(self.residuals()) + [canon(self.ddt(v)) for v in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
         b = -sp.Matrix([e.xreplace(dict.fromkeys(unknowns, 0)) for e in eqs])
@@ -176,7 +176,7 @@ class KozlovSystem(Value):
             x = solve_linear(M, b, what="lagrangian, constraints: Kozlov equations")
         except RegularityError as exc:
             raise RegularityError(f"KozlovSystem.solution: {exc}") from exc
-        n = len(self.acc)
+        n = len(self.qdd)
         return sp.ImmutableMatrix([tidy(e) for e in x[:n]]), sp.ImmutableMatrix([tidy(e) for e in x[n:]])
 
     def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:

@@ -71,7 +71,7 @@ def compare_kozlov_with_frame(vk: Any) -> KozlovFrameComparison:
     # Proposition 3, Γ^i and A symbolic
     Gs = sp.symbols(f"Gamma_kz1:{n + 1}")
     acc = SecondOrderField(F, list(Gs), m=vk.m, time_dependent=vk.lagrangian.time_dependent).accelerations()
-    sub = dict(zip(K.acc, acc, strict=True)) | lamd
+    sub = dict(zip(K.qdd, acc, strict=True)) | lamd
     fres = vk.vakonomic_residuals(Gs, vk.A, vk.mu)
     Th = F.coframe_matrix
     ident = []
@@ -82,7 +82,7 @@ def compare_kozlov_with_frame(vk: Any) -> KozlovFrameComparison:
     # Proposition 4
     tf = vk.tangent_field()
     acc4 = tf.field.accelerations()
-    sub4 = dict(zip(K.acc, acc4, strict=True)) | dict(zip(K.lamdot, tf.A, strict=True))
+    sub4 = dict(zip(K.qdd, acc4, strict=True)) | dict(zip(K.lamdot, tf.A, strict=True))
     tres = [tidy(canon(e.xreplace(sub4)).xreplace(on_c)) for e in E]
     tres += [tidy(canon(K.ddt(v).xreplace(sub4)).xreplace(on_c)) for v in V]
     holds = all(is_zero(e) for e in (*ident, *tres))

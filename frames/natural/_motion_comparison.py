@@ -152,7 +152,7 @@ def compare_motion(
             )
     sub: dict[sp.Symbol, sp.Expr] = dict(qt)
     sub |= {u: derivative(qt[q], t) for q, u in zip(ch.q, ch.u, strict=True)}
-    sub |= {a: sp.diff(qt[q], t, 2) for q, a in zip(ch.q, kozlov.acc, strict=True)}
+    sub |= {a: sp.diff(qt[q], t, 2) for q, a in zip(ch.q, kozlov.qdd, strict=True)}
     if ch.t is not None and ch.t != t:
         sub[ch.t] = t
     for v in kozlov.constraints:

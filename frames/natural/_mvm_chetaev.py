@@ -78,7 +78,7 @@ def compare_mvm_with_chetaev(mvm: ModifiedVakonomic) -> MVMChetaevComparison:
     p = [derivative(L.expr, u) for u in ch.u]
     pw = [canon(sp.Add(*[p[h] * W[h, j] for h in range(n)])) for j in range(n)]
     # (60) with Talamucci's μ = −λ, μ̇ = −λ̇ (λ the MVM's multipliers); the MVM's q̈ symbols → the system's
-    acc = dict(zip(mvm.qdd, S.acc, strict=True))
+    acc = dict(zip(mvm.qdd, S.qdd, strict=True))
     DL = S.lagrangian_derivative(L.expr)
     J = S.kozlov.jacobian()
     mvm_res = [e.lhs - e.rhs for e in mvm.equations()]  # (42a) first, then the constraints

@@ -957,7 +957,7 @@ ROWS = [
     ),
     (
         "ChetaevSystem.commutation_test-accelerations-value-injection",
-        lambda: CHET.commutation_test({CHET.acc[0]: INJ}),
+        lambda: CHET.commutation_test({CHET.qdd[0]: INJ}),
         E,
         r"^ChetaevSystem.commutation_test: accelerations\[a_q1\]: got the string",
     ),

@@ -51,7 +51,7 @@ def test_kozlov_check_can_fail():
     acc = tf.field.accelerations()
     F = mdl.frame
     on_c = {u: F.u_in_v[j].xreplace(vk.on_C) for j, u in enumerate(mdl.chart.u)}
-    sub = dict(zip(K.acc, acc)) | dict(zip(K.lamdot, tf.A))
+    sub = dict(zip(K.qdd, acc)) | dict(zip(K.lamdot, tf.A))
     res = [fr.tidy(e.xreplace(sub).xreplace(on_c)) for e in K.residuals()]
     assert any(r != 0 for r in res)
 

@@ -24,7 +24,7 @@ def speed():
 def test_chetaev_equations_constant_speed(speed):
     S, (m, g, c) = speed
     ux, uy = S.chart.u
-    ax, ay = S.acc
+    ax, ay = S.qdd
     lam = S.lam[0]
     # (52a): m ẍ = 2λ ẋ, m ÿ + m g = 2λ ẏ
     assert [sp.expand(r) for r in S.residuals()] == [m * ax - 2 * lam * ux, m * ay + m * g - 2 * lam * uy]
@@ -69,7 +69,7 @@ def test_constant_speed_closed_form_chetaev_motion(speed):
 def test_commutation_condition_57(speed):
     S, (_m, g, _c) = speed
     ux, uy = S.chart.u
-    ax, ay = S.acc
+    ax, ay = S.qdd
     # identically in the accelerations: ẋÿ − ẍẏ = 0 required (acceleration parallel to velocity)
     ident = S.commutation_test()
     assert not ident.holds and is_zero(ident.minors[0][0] - 4 * (ux * ay - uy * ax))
@@ -199,7 +199,7 @@ def test_proposition3_condition_iff_chetaev_equals_vakonomic(name, S, omega, exp
     if expected:
         # (52b) = (52a) with λ_σ = μ_ν ρ_νσ − μ̇_σ, along the Chetaev motions
         acc, _ = d.solve_A()
-        sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, res.multipliers, strict=True))
+        sub = dict(zip(S.qdd, acc, strict=True)) | dict(zip(S.lam, res.multipliers, strict=True))
         for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True):
             assert is_zero(S.on_constraint(canon(a.xreplace(sub) - b.xreplace(sub))))
     else:
@@ -224,7 +224,7 @@ def test_D1_is_62_and_the_rank_one_omega_solves_it():
     Om = _rank_one_omega(S)
     assert all(is_zero(x) for x in S.lagrangian_derivative_1(S.constraints[0], Om))
     ux, uy = S.chart.u
-    ax, ay = S.acc
+    ax, ay = S.qdd
     k = g  # any function of (q, u, t) and the parameters
     # D_1 g = D g − Σ_h ω_{h,j} ∂g/∂q̇_h = (2ẍ + 2k ẏ, 2ÿ − 2k ẋ) for Ω = [[0, k], [−k, 0]]
     assert [sp.expand(e) for e in S.lagrangian_derivative_1(S.constraints[0], [[0, k], [-k, 0]])] == [
@@ -255,7 +255,7 @@ def test_proposition1_condition_16_and_its_extension():
         assert all(is_zero(x) for x in d.acceleration_difference()) is holds
         if holds:
             acc, _ = d.solve_A()
-            sub = dict(zip(S.acc, acc, strict=True)) | dict(zip(S.lam, r.multipliers, strict=True))
+            sub = dict(zip(S.qdd, acc, strict=True)) | dict(zip(S.lam, r.multipliers, strict=True))
             assert all(
                 is_zero(S.on_constraint(canon(a.xreplace(sub) - b.xreplace(sub))))
                 for a, b in zip(d.residuals_A(), d.residuals_B(), strict=True)
@@ -301,7 +301,7 @@ def test_transpositional_relation_54():
     dq = [sp.Function(f"dq{j}")(t) for j in range(2)]
     dqd = [sp.Function(f"dqdot{j}")(t) for j in range(2)]
     curve = {**dict(zip(ch.q, qs)), **dict(zip(ch.u, [sp.diff(x, t) for x in qs]))}
-    curve |= dict(zip(S.acc, [sp.diff(x, t, 2) for x in qs]))
+    curve |= dict(zip(S.qdd, [sp.diff(x, t, 2) for x in qs]))
     g = S.constraints[0]
     gq = [sp.diff(g, x).xreplace(curve) for x in ch.q]
     gu = [sp.diff(g, x).xreplace(curve) for x in ch.u]
