@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-LIMIT = 2.0  # seconds per case
+LIMIT = 10.0  # seconds per case: a hang, not a slow case (sympy alone takes 4 s to build tanh(sinh(u**-100)))
 
 
 def _check(rnd, tmp_dir) -> None:
