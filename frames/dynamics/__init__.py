@@ -2,7 +2,8 @@
 
 * ``_cartan`` — the Cartan forms and ``Γ ⌟ ω = −dE`` (section 2.3);
 * ``_lagrangian`` — Lagrangians in any frame, Proposition 1, Hamel's equations (section 2);
-* ``_nonholonomic`` — Proposition 2, multipliers, the section 3 transformation rule;
+* ``_nonholonomic`` — Proposition 2, multipliers; ``_drift`` — its drift in the field of the data;
+* ``_frame_change`` — the change of adapted frame, the section 3 transformation rule;
 * ``_vakonomic`` — ``L̂ = L − μ_a v^a``, Propositions 3–4, Theorem 1 (section 4);
 * ``_consistency`` — weak and strong consistency, the vakonomic lift, Theorem 2 (section 5);
 * ``_sections`` — sections solving the consistency conditions, by undetermined coefficients (section 5);
@@ -28,11 +29,12 @@ from ._checks import (
 )
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
+from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
-from ._nonholonomic import NonholonomicSystem, change_of_adapted_frame, transform_field, transform_multipliers
+from ._nonholonomic import NonholonomicSystem
 from ._ode import (
     OdeSystem,
     assembled_ode,

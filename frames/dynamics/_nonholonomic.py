@@ -12,7 +12,6 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -20,12 +19,9 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
-    PolyFraction,
     UnsupportedExpression,
-    as_exprs,
     budgeted,
     canon,
-    canon_element,
     cramer_size_bound,
     derivative,
     generic_rank,
@@ -47,13 +43,14 @@ from ..geometry import (
     complete_frame,
 )
 from ._checks import check_m, check_same_chart, expect_obj
+from ._drift import _DriftRing
+from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
-from ._measure_algebra import _RationalAlgebra
 from ._method import motion_equations, natural_accelerations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
-__all__ = ["NonholonomicSystem", "change_of_adapted_frame", "transform_field", "transform_multipliers"]
+__all__ = ["NonholonomicSystem", "check_adapted"]
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
@@ -62,244 +59,12 @@ def _normal_many(exprs: Any) -> list[sp.Expr]:
     return [trig_normal(sp.sympify(e, strict=True)) for e in exprs]
 
 
-def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatrix:
-    r"""The matrix ``A`` of ``Y_i = A_i^j X_j`` between two frames adapted to the same D.
-
-    ``A = Y X^{-1} = Y Θ^T``; adaptedness means ``A_α^a = 0`` (``Y_α`` in D), so
-    ``Y_α = A_α^β X_β`` and ``Y_a = A_a^b X_b + A_a^α X_α`` (Crampin–Mestdag, section 3).
-
-    Raises
-    ------
-    ConstraintError
-        If a field ``Y_α`` of the new frame is not in the span of the ``X_β``.
-    """
-    return _change_of_adapted_frame(old, new, m, "change_of_adapted_frame")
-
-
-def _check_frames(old: Any, new: Any, m: Any, what: str, new_name: str = "new") -> int:
-    """Validate ``old``, ``new`` (frames on one chart) and ``m`` (``0 < m < n``); return ``m``."""
-    expect_obj(old, Frame, name=f"{what}: old")
-    expect_obj(new, Frame, name=f"{what}: {new_name}")
-    check_same_chart(old.chart, new.chart, name=f"{what}: {new_name}")
-    return check_m(m, old.dim, name=f"{what}: m")
-
-
-def _change_of_adapted_frame(old: Frame, new: Frame, m: int, what: str, new_name: str = "new") -> sp.ImmutableMatrix:
-    m = _check_frames(old, new, m, what, new_name)
-    A = canon(new.matrix * old.coframe_matrix.T)
-    n = old.dim
-    for al in range(m):
-        for a in range(m, n):
-            if not is_zero(A[al, a]):
-                raise ConstraintError(
-                    f"{what}: {new_name}: Y{al + 1} = {new.fields[al]!r} has component {A[al, a]} "
-                    f"along X{a + 1}; it is not in D = span(X1..X{m})"
-                )
-    return A
-
-
-def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
-    r"""Rewrite a second-order field tangent to C in another adapted frame by the rule of section 3.
-
-    With ``Y_α = A_α^β X_β`` and, on C, ``v^β = w^α A_α^β``,
-
-    .. math::
-
-        Γ = v^α X_α^C + Γ^α X_α^V = w^α Y_α^C + \bar A^α_β (Γ^β − \dot A^β_γ w^γ) Y_α^V,
-
-    where ``\bar A`` is the inverse of the m×m block ``(A_α^β)`` and ``\dot A = Γ(A)``
-    is the total derivative along ``u = w^α Y_α``. No equation is re-solved.
-
-    Examples
-    --------
-    >>> import frames as fr
-    >>> mdl = fr.models.nonholonomic_particle()
-    >>> nh = mdl.nonholonomic()
-    >>> X1, X2, X3 = mdl.frame.fields
-    >>> q1 = mdl.chart.q[0]
-    >>> Y = fr.Frame([X1, X2 / sp.sqrt(1 + q1**2), X3], v="w")
-    >>> transform_field(nh.field(), Y).Gamma[1]
-    0
-    """
-    expect_obj(field, SecondOrderField, name="transform_field: field")
-    expect_obj(new, Frame, name="transform_field: new")
-    if field.m is None:
-        raise ConstraintError(
-            "transform_field: field: the field is not declared on a constraint submanifold (m is None)"
-        )
-    m = field.m
-    old = field.frame
-    A = _change_of_adapted_frame(old, new, m, "transform_field")
-    Aab = sp.Matrix(A[:m, :m])
-    Abar = Aab.inv(method="LU")
-    w = new.v
-    on_C_new = new.on_constraint(m)
-    v_of_w = {old.v[be]: sp.Add(*[w[al] * Aab[al, be] for al in range(m)]) for be in range(m)}
-    v_of_w |= old.on_constraint(m)
-    u = [x.xreplace(on_C_new) for x in new.u_in_v]
-
-    def dot(f: sp.Expr) -> sp.Expr:
-        return old.chart.total_derivative(f, velocities=u, time=False)
-
-    G_old = [field.Gamma[be].xreplace(v_of_w) for be in range(m)]
-    G_new = []
-    for al in range(m):
-        e = sp.Add(
-            *[(G_old[be] - sp.Add(*[dot(Aab[ga, be]) * w[ga] for ga in range(m)])) * Abar[be, al] for be in range(m)]
-        )
-        G_new.append(tidy(e))
-    return SecondOrderField(new, G_new + [sp.S.Zero] * (new.dim - m), m=m, time_dependent=field.time_dependent)
-
-
-def transform_multipliers(multipliers: Any, old: Frame, new: Frame, m: int) -> tuple[sp.Expr, ...]:
-    r"""Multipliers in a new adapted frame: ``λ'_a = ε(Y_a) = A_a^b λ_b`` (``ε = λ_b θ^b`` on C).
-
-    The multipliers are the components of ``ε`` in the coframe (Crampin–Mestdag, section 3),
-    so they transform with the rows ``A_a^b`` of the complementary block; the result is
-    written in the new quasi-velocities (``v^β = w^α A_α^β`` on C).
-    """
-    m = _check_frames(old, new, m, "transform_multipliers")
-    lam = list(as_exprs(multipliers, name="transform_multipliers: multipliers", length=old.dim - m))
-    A = _change_of_adapted_frame(old, new, m, "transform_multipliers")
-    w = new.v
-    v_of_w = {old.v[be]: sp.Add(*[w[al] * A[al, be] for al in range(m)]) for be in range(m)}
-    v_of_w |= old.on_constraint(m)
-    out = []
-    for a in range(m, new.dim):
-        e = sp.Add(*[A[a, b] * lam[b - m] for b in range(m, old.dim)])
-        out.append(tidy(e.xreplace(v_of_w)))
-    return tuple(out)
-
-
 def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
     """Validate a Lagrangian, a frame on its chart and the rank ``0 < m < n``; return ``m``."""
     expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
     expect_obj(frame, Frame, name=f"{what}: frame")
     check_same_chart(lagrangian.chart, frame.chart, name=f"{what}: frame")
     return check_m(m, frame.dim, name=f"{what}: m")
-
-
-class _DriftRing:
-    r"""The drift rows ``r_i`` of :class:`NonholonomicSystem` computed in the field of its data.
-
-    The field is ``QQ(q, sin, cos, exp, f(q), f'(q), …, v^α)``. ``X_β(f) = X_β^k ∂f/∂q^k`` acts through the
-    derivatives of the generators (:class:`~frames.dynamics._measure_algebra._RationalAlgebra`), and
-    ``r_i = X_i(L_c) − v^β X_β(p_i) − R^j_iβ v^β p_j`` is summed over its denominators and cancelled once
-    (:func:`frames.algebra.canon_element`: :func:`canon`'s form when small, the Pythagorean normal form when large).
-    Raises ``UnsupportedExpression`` or ``ValueError`` outside that field.
-    """
-
-    def __init__(
-        self,
-        Lc: sp.Expr,
-        p: Sequence[sp.Expr],
-        X: Sequence[Sequence[sp.Expr]],
-        R: dict[tuple[int, int, int], sp.Expr],
-        v: Sequence[sp.Symbol],
-        q: tuple[sp.Symbol, ...],
-        extra: Sequence[sp.Expr] = (),
-    ) -> None:
-        """The data: ``L_c``, the momenta ``p_i`` on C, the frame's rows ``X_i^k``, the nonzero ``R^j_iβ``
-        (β ≤ m), the velocities ``v^α`` and the coordinates; ``extra``: further expressions the field holds."""
-        self._data = (Lc, p, X, R, v, q)
-        self._build(extra)
-
-    def _build(self, extra: Sequence[sp.Expr]) -> None:
-        Lc, p, X, R, v, q = self._data
-        self.alg = alg = _RationalAlgebra([Lc, *p, *(x for row in X for x in row), *R.values(), *v, *extra], q)
-        self.Lc, self.p = alg.el(Lc), [alg.el(x) for x in p]
-        self.X = [[alg.el(x) for x in row] for row in X]
-        self.R = {k: alg.el(e) for k, e in R.items()}
-        self.v = [alg.el(x) for x in v]
-        self.n, self.alpha = len(p), list(range(len(v)))
-        # a generator of the data whose q-derivative the field does not hold (f(x − y), a mixed partial of
-        # f(x, y)): refused now, not when a row needs it
-        used: set[Any] = set()
-        for f in [self.Lc, *self.p, *(x for row in self.X for x in row), *self.R.values()]:
-            for poly in (f.num, f.den):
-                used.update(g for mon in poly.itermonoms() for g, k in zip(alg.ctx.ring.gens, mon, strict=True) if k)
-        missing = [g for row in alg.table for g, dg in row if dg is None and g.numer in used]
-        if missing:
-            raise UnsupportedExpression(f"the derivative of {alg.ctx.to_expr(missing[0])} is not in the field")
-        #: the ring's generators other than the velocities v^α that involve a velocity (sin(v1), exp(x v1)):
-        #: their v-derivatives are not in the field's tables
-        vs = set(v)
-        self.v_inside = any(a not in vs and bool(a.free_symbols & vs) for a in alg.ctx.atoms)
-        self._parts: dict[int, dict[Any, Any]] = {}
-        self._values: dict[tuple[Any, ...], list[Any] | None] = {}
-        self._extended: dict[tuple[sp.Expr, ...], _DriftRing] = {}
-
-    def extended(self, exprs: Sequence[sp.Expr]) -> _DriftRing:
-        """This field, or a larger one that also holds ``exprs`` (the rows computed so far moved onto its
-        generators, not recomputed). Raises ``UnsupportedExpression`` or ``ValueError`` outside every such field."""
-        if any(e.has(sp.Float) for e in exprs):
-            raise UnsupportedExpression("a float (the field is exact)")
-        try:
-            for e in exprs:
-                self.alg.el(e)
-            return self
-        except BudgetExceededError:  # a FramesError, hence a ValueError: not "outside the field"
-            raise
-        except (UnsupportedExpression, ValueError):
-            pass
-        key = tuple(exprs)
-        if key in self._extended:
-            return self._extended[key]
-        new = _DriftRing(*self._data, extra=exprs)
-        ctx, atoms = new.alg.ctx, self.alg.ctx.atoms
-        for i, parts in self._parts.items():
-            moved = {ctx._moved(atoms, dict(d.items())): ctx._moved(atoms, dict(u.items())) for d, u in parts.items()}
-            if None not in moved and None not in moved.values():
-                new._parts[i] = moved
-        if len(self._extended) >= 8:
-            self._extended.clear()
-        self._extended[key] = new
-        return new
-
-    def parts(self, i: int) -> dict[Any, Any]:
-        """``r_i`` as ``{denominator: numerator}`` (numerators added over equal denominators; remembered)."""
-        if i not in self._parts:
-            alg = self.alg
-            zero = alg.ctx.ring.zero
-            parts: dict[Any, Any] = {}
-
-            def add(f: PolyFraction, sign: int) -> None:
-                if f:
-                    parts[f.den] = parts.get(f.den, zero) + (f.num if sign > 0 else -f.num)
-
-            add(alg.apply(self.X[i], self.Lc), 1)
-            for k, be in enumerate(self.alpha):
-                add(self.v[k] * alg.apply(self.X[be], self.p[i]), -1)
-                for j in range(self.n):
-                    Rj = self.R.get((j, i, be))
-                    if Rj is not None:
-                        add(Rj * self.v[k] * self.p[j], -1)
-            self._parts[i] = parts
-        return self._parts[i]
-
-    def rhs(self, i: int) -> sp.Expr:
-        """``r_i``, written by :func:`frames.algebra.canon_element`."""
-        return canon_element(self.alg.ctx, self.parts(i))
-
-    def values_at(self, point: list[tuple[Any, Any]]) -> list[Any] | None:
-        """``(r_1, …, r_n)`` at a generic point of the field (exact rationals, remembered per point), or None
-        where a denominator of the data vanishes."""
-        key = tuple(x for _, x in point)
-        if key not in self._values:
-            vals: list[Any] | None = []
-            for i in range(self.n):
-                total = 0
-                for den, num in self.parts(i).items():
-                    d = den.evaluate(point)
-                    if d == 0:
-                        vals = None
-                        break
-                    total += num.evaluate(point) / d
-                if vals is None:
-                    break
-                vals.append(total)
-            self._values[key] = vals
-        return self._values[key]
 
 
 class NonholonomicSystem(AdaptedIndices, Value):

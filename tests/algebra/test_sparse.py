@@ -657,7 +657,7 @@ def test_rank_with_a_generic_point_witness_equals_the_symbolic_rank(data):
 @given(st.data(), st.booleans())
 def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
     """The rows ``r_i`` of the nonholonomic and vakonomic systems, computed in the field of the data
-    (:class:`~frames.dynamics._nonholonomic._DriftRing`: the derivatives act on the generators), equal
+    (:class:`~frames.dynamics._drift._DriftRing`: the derivatives act on the generators), equal
     sympy's derivatives of the expressions, on random systems with trig frames and an exponential in the
     metric; ``large`` writes every row as the Pythagorean normal form (the large-row branch)."""
     import frames.algebra._normal as normal
