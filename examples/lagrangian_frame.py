@@ -45,13 +45,13 @@ def report() -> str:
     # Cartan forms: ω, and the solution of Γ ⌟ ω = −dE
     cs = fr.CartanSystem(F, L)
     lines += ["", f"Cartan 1-form: {cs.cartan_one_form()!r}", f"Cartan 2-form: {cs.cartan_two_form()!r}"]
-    sol = cs.solve()
+    sol = cs.solution()
     assert sol.as_second_order_field().equals(G)
     lines += [f"Cartan solution: {sol!r}"]
 
     # the vakonomic Lagrangian L̂ = L − μ3 v3 is singular: solutions exist only on v3 = 0
     vk = fr.CartanSystem.vakonomic(L, F, m=2)
-    vsol = vk.solve()
+    vsol = vk.solution()
     lines += ["", "Vakonomic L^ = L - mu3 v3:", f"  {vsol!r}", f"  locus: {vsol.locus}"]
     return "\n".join(lines)
 

@@ -31,7 +31,7 @@ def _particle_objects(mdl):
         "ConsistencyResult": fr.weak_consistency(vk, section),
         "VakonomicLift": fr.vakonomic_lift(vk, section),
         "CartanSystem": fr.CartanSystem(F, L),
-        "CartanSolution": fr.CartanSystem(F, L).solve(),
+        "CartanSolution": fr.CartanSystem(F, L).solution(),
         "Form": fr.CartanSystem(F, L).cartan_two_form(),
         "KozlovSystem": fr.KozlovSystem(L, cons),
         "KozlovFrameComparison": fr.compare_kozlov_with_frame(vk),

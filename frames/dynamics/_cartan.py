@@ -3,7 +3,7 @@ r"""The method of the Cartan form (Crampin–Mestdag, section 2.3).
 :class:`CartanSystem` builds, for a Lagrangian written in a frame, the Cartan
 1-form ``X_i^V(L) θ^i``, the Cartan 2-form ``ω = d(X_i^V(L) θ^i)``, the energy
 ``E = v^i X_i^V(L) − L`` and the lifted frame ``{X_i^C, X_i^V, ∂/∂μ_a}``, and
-solves ``Γ ⌟ ω = −dE`` (:meth:`CartanSystem.solve`) for regular and singular
+solves ``Γ ⌟ ω = −dE`` (:meth:`CartanSystem.solution`) for regular and singular
 Lagrangians alike: the answer is the general solution with its free parameters
 and the conditions under which a solution exists. The forms themselves are the
 geometry layer's :class:`~frames.Form`.
@@ -71,7 +71,7 @@ class CartanSystem(Value):
     >>> import frames as fr
     >>> mdl = fr.models.nonholonomic_particle()
     >>> cs = CartanSystem(mdl.frame, mdl.lagrangian)
-    >>> sol = cs.solve()
+    >>> sol = cs.solution()
     >>> sol.parameters, sol.conditions
     ((), ())
     >>> sol.as_second_order_field().equals(mdl.lagrangian.euler_lagrange_field(mdl.frame))
@@ -258,7 +258,7 @@ class CartanSystem(Value):
         return tuple(sp.Symbol(nm if nm not in taken else nm + "_") for nm in names)
 
     @cached_method
-    def solve(self) -> CartanSolution:
+    def solution(self) -> CartanSolution:
         r"""Solve ``Γ ⌟ ω = −dE`` for ``Γ = k^i X_i^C + Γ^i X_i^V + A_a ∂/∂μ_a``.
 
         Evaluating the equation on the lifted frame gives ``Σ_K γ^K ω(Y_K, Y_J) = −Y_J(E)``.
@@ -296,7 +296,7 @@ class CartanSystem(Value):
         InvalidExpressionError
             If the solution is not a unique second-order field on TQ (see :meth:`CartanSolution.as_second_order_field`).
         """
-        G = self.solve().as_second_order_field().Gamma
+        G = self.solution().as_second_order_field().Gamma
         return sp.ImmutableMatrix([tidy(canon(x)) for x in natural_accelerations(self.frame, self.n, list(G))])
 
     def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:

@@ -368,7 +368,7 @@ def test_cartan_route_reproduces_prop1_for_regular_lagrangians(data):
     ch = data.draw(fst.charts(min_dim=1, max_dim=2))
     L = data.draw(fst.quadratic_lagrangians(ch))
     F = data.draw(fst.frames_on(ch))
-    sol = fr.CartanSystem(F, L).solve()
+    sol = fr.CartanSystem(F, L).solution()
     assert sol.is_unique and sol.exists_everywhere
     assert all(c == 0 for c in sol.second_order_coefficients())
     assert sol.as_second_order_field().equals(L.euler_lagrange_field(F))
@@ -382,7 +382,7 @@ def test_cartan_solver_singular_lagrangian_gives_conditions_and_parameters():
     L = fr.Lagrangian(ch, ch.u[0] ** 2 / 2 - q2**2 / 2 - q1 * q2)
     with pytest.raises(fr.errors.RegularityError, match="rank 1 < 2"):
         L.euler_lagrange_field()
-    sol = fr.CartanSystem(fr.Frame.coordinate(ch), L).solve()
+    sol = fr.CartanSystem(fr.Frame.coordinate(ch), L).solution()
     v1, _ = sol.system.frame.v
     assert [sp.factor(c) for c in sol.conditions] == [q1 + q2] or [sp.factor(-c) for c in sol.conditions] == [q1 + q2]
     assert sol.locus == {}

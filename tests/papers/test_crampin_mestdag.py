@@ -134,7 +134,7 @@ def test_nonholonomic_particle_field():
 def _section4_check(L, F, m):
     """Solve Γ̂ ⌟ ω̂ = −dÊ for L̂ = L − μ_a v^a and check the section 4 statements."""
     vk = fr.CartanSystem.vakonomic(L, F, m)
-    sol = vk.solve()
+    sol = vk.solution()
     n = F.dim
     v = F.v
     mu = vk.extra
@@ -172,7 +172,7 @@ def test_cartan_route_reproduces_prop1_nonholonomic_particle():
     mdl = models.nonholonomic_particle()
     L, F = mdl.lagrangian, mdl.frame
     cs = fr.CartanSystem(F, L)
-    sol = cs.solve()
+    sol = cs.solution()
     assert sol.is_unique and sol.exists_everywhere
     G = sol.as_second_order_field()
     assert G.equals(L.euler_lagrange_field(F))
