@@ -38,20 +38,23 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
+from .._value import Multipliers, Value
 from ..algebra import canon, is_zero, solve_linear, step, tidy, trig_normal
-from ..dynamics import Lagrangian, NonholonomicSystem
+from ..dynamics import CartanSystem, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
     ConstraintError,
     FramesError,
     InvalidExpressionError,
+    NoMultipliersError,
     UndecidedError,
 )
 from ..geometry import Chart, Frame, LinearConstraints, SecondOrderField, VectorField
@@ -317,8 +320,7 @@ def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int
 
 
 # ----------------------------------------------------------------------------- the import
-@dataclass(frozen=True, eq=False)
-class MechanicsImport:
+class MechanicsImport(Value):
     r"""What :func:`mechanics_import` reads from a sympy method: frames objects and the name map.
 
     Attributes
@@ -356,7 +358,35 @@ class MechanicsImport:
     names: Mapping[Any, sp.Expr]
     params: Mapping[str, Any]
     configuration_constraints: tuple[sp.Expr, ...] = ()
-    _names: _Names | None = field(default=None, repr=False)
+    _names: _Names | None = field(default=None, repr=False, compare=False)
+
+    # ------------------------------------------------------------ the method protocol
+    @cached_property
+    def system(self) -> NonholonomicSystem | CartanSystem:
+        """The frames method of the imported system: the nonholonomic system (with constraints), else the
+        Cartan-form method of the Lagrangian in :attr:`frame` (Euler–Lagrange)."""
+        if self.m < self.chart.dim:
+            return NonholonomicSystem(self.lagrangian, self.frame, self.m)
+        return CartanSystem(self.frame, self.lagrangian)
+
+    def equations(self) -> Equations:
+        """The equations of motion (the method protocol; see :meth:`frames.NonholonomicSystem.equations`)."""
+        return self.system.equations()
+
+    def accelerations(self) -> sp.ImmutableMatrix:
+        """The natural accelerations ``q̈`` (the method protocol)."""
+        return self.system.accelerations()
+
+    def multipliers(self) -> Multipliers:
+        """The constraint multipliers ``λ_a`` (the method protocol); none without constraints."""
+        system = self.system
+        if not isinstance(system, NonholonomicSystem):
+            raise NoMultipliersError("MechanicsImport.multipliers: the imported method has no constraints (m = n)")
+        return system.multipliers()
+
+    def ode_system(self, **options: Any) -> OdeSystem:
+        """The first-order system of the imported motion (the method protocol)."""
+        return self.system.ode_system(**options)
 
     def to_frames(self, expr: Any) -> sp.Expr:
         """A mechanics expression in frames symbols (q, the chart's u and, for Kane, the frame's v)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy as sp
 from sympy import Matrix, cos, sin, symbols, tan
@@ -241,6 +242,12 @@ def test_lagranges_method_knife_edge():
     for i in range(3):
         assert zero(F.to_quasi(imp.to_frames(rhs[3 + i]) - acc[i]).xreplace(on_c))
     assert all(zero(F.to_quasi(a - b).xreplace(on_c)) for a, b in zip(imp.method_rates(), acc, strict=True))
+    # the import answers the method protocol: the same accelerations as LagrangesMethod.rhs() on C
+    assert all(
+        zero(F.to_quasi(a - imp.to_frames(rhs[3 + i])).xreplace(on_c)) for i, a in enumerate(imp.accelerations())
+    )
+    assert len(imp.multipliers()) == 1 and len(imp.equations()) == 4
+    assert imp.ode_system().states[:3] == mdl.chart.q
 
 
 def test_lagranges_method_rolling_coin_with_gravity():
@@ -496,3 +503,14 @@ def test_a_spent_budget_in_the_mechanics_import_is_a_budget_error():
     with pytest.raises(fr.errors.BudgetExceededError) as info, fr.budget(1e-9):
         fr.from_mechanics(kane)
     assert not isinstance(info.value, fr.errors.InvalidExpressionError)
+
+
+def test_an_unconstrained_import_answers_the_protocol_with_euler_lagrange():
+    """m = n: the imported method is the Euler–Lagrange system (Cartan form); no multipliers; it integrates."""
+    q = dynamicsymbols("q")
+    imp = fr.app.mechanics_import(LagrangesMethod(q.diff(T) ** 2 / 2 - q**2 / 2, [q]))
+    assert imp.accelerations() == sp.ImmutableMatrix([-imp.chart.q[0]])
+    with pytest.raises(fr.errors.NoMultipliersError, match="no constraints"):
+        imp.multipliers()
+    tr = fr.integrate(imp, (0.0, 1.0), [1.0], [0.0], rtol=1e-12, atol=1e-14)
+    assert abs(tr.q[-1, 0] - np.cos(1.0)) < 1e-9
