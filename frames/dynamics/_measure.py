@@ -93,7 +93,7 @@ from ..algebra import (
     tree_values,
     trig_normal,
 )
-from ..errors import ArgumentError, BudgetExceededError, FramesError
+from ..errors import ArgumentError, BudgetExceededError, ConstraintError, FramesError
 from ..geometry import VectorField
 from ._checks import check_flag_choice, expect_obj
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
@@ -724,6 +724,11 @@ def invariant_measure(system: Any, ansatz: str = "basic", *, pointwise: bool = F
     (False, (a*m/(I + a**2*m),))
     """
     nh = expect_obj(system, NonholonomicSystem, name="invariant_measure: system")
+    if nh.forces is not None:
+        raise ConstraintError(
+            "invariant_measure: system: a system with forces; the invariant measures here are those of the free "
+            "nonholonomic motion (a force such as damping changes the divergence; not supported yet)"
+        )
     ansatz = check_flag_choice(ansatz, ANSATZE, name="invariant_measure: ansatz")
     pointwise = as_flag(pointwise, name="invariant_measure: pointwise")
     out: dict[str, Any] = {"volume": _volume(nh), "ansatz": ansatz, "system": nh}

@@ -20,6 +20,7 @@ import sympy as sp
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
     UnsupportedExpression,
+    as_exprs,
     budgeted,
     canon,
     cramer_size_bound,
@@ -50,13 +51,26 @@ from ._mass_matrix import MassMatrixForm
 from ._method import motion_equations, natural_accelerations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
-__all__ = ["NonholonomicSystem", "check_adapted"]
+__all__ = ["NonholonomicSystem", "check_adapted", "check_forces"]
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
     """Canonical forms of several expressions: :func:`~frames.algebra.trig_normal` of each, the ring's
     normal form (Pythagorean when ``sin``/``cos`` occur), computed with the budget's checkpoints."""
     return [trig_normal(sp.sympify(e, strict=True)) for e in exprs]
+
+
+def check_forces(lagrangian: Lagrangian, forces: Any, what: str) -> tuple[sp.Expr, ...] | None:
+    r"""The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (one per coordinate), or None.
+
+    Strings are never parsed; each component may use the chart's ``q``, ``u``, ``t`` and declared parameters
+    (inputs are parameters, or undefined functions of ``t``).
+    """
+    if forces is None:
+        return None
+    n = lagrangian.chart.dim
+    comps = as_exprs(forces, name=what, length=n)
+    return tuple(canon(lagrangian.chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps))
 
 
 def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
@@ -90,27 +104,41 @@ class NonholonomicSystem(AdaptedIndices, Value):
     lagrangian: Lagrangian
     frame: Frame
     m: int
+    forces: tuple[sp.Expr, ...] | None = None
 
     def _latex_rows(self) -> list[tuple[str, str]]:
         F = self.frame
         rows = [("L", sp.latex(self.lagrangian.expr))]
+        if self.forces is not None:
+            q = self.lagrangian.chart.q
+            rows.append(
+                ("F", " + ".join(f"({sp.latex(c)})\\,d{sp.latex(x)}" for c, x in zip(self.forces, q) if c != 0))
+            )
         rows += [(rf"X_{{{i + 1}}}", F.fields[i]._repr_latex_().strip("$")) for i in range(F.dim)]
         rows.append((r"D", r"\operatorname{span}\{" + ", ".join(f"X_{{{i + 1}}}" for i in range(self.m)) + r"\}"))
         rows.append((r"C", ", ".join(f"{sp.latex(F.v[a])} = 0" for a in range(self.m, F.dim)) or r"\text{TQ}"))
         return rows
 
-    def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int) -> None:
+    def __init__(self, lagrangian: Lagrangian, frame: Frame, m: int, *, forces: Any = None) -> None:
         m = check_adapted(lagrangian, frame, m, "NonholonomicSystem")
         self.lagrangian = lagrangian
         self.frame = frame
         self.m = m
+        self.forces = check_forces(lagrangian, forces, "NonholonomicSystem: forces")
 
     # ---------------------------------------------------------- constructors
     @classmethod
     def from_constraints(
-        cls, lagrangian: Lagrangian, constraints: LinearConstraints | Distribution, complement: Any = None, v: Any = "v"
+        cls,
+        lagrangian: Lagrangian,
+        constraints: LinearConstraints | Distribution,
+        complement: Any = None,
+        v: Any = "v",
+        *,
+        forces: Any = None,
     ) -> NonholonomicSystem:
-        """Build the adapted frame from constraints (or a distribution) and a complement."""
+        """Build the adapted frame from constraints (or a distribution) and a complement (``forces`` as in the
+        constructor)."""
         expect_obj(lagrangian, Lagrangian, name="NonholonomicSystem.from_constraints: lagrangian")
         expect_obj(
             constraints,
@@ -122,9 +150,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
         if isinstance(constraints, LinearConstraints):
             # the constraint rows complete D to a frame regular wherever D is
             F = constraints.adapted_frame(complement, v=v)
-            return cls(lagrangian, F, constraints.chart.dim - constraints.k)
+            return cls(lagrangian, F, constraints.chart.dim - constraints.k, forces=forces)
         F = complete_frame(constraints, complement, v=v)
-        return cls(lagrangian, F, constraints.rank)
+        return cls(lagrangian, F, constraints.rank, forces=forces)
 
     # ---------------------------------------------------------------- basics
     @property
@@ -215,7 +243,23 @@ class NonholonomicSystem(AdaptedIndices, Value):
         Otherwise sympy differentiates the expressions and :func:`canon` writes the result.
         """
         ring = self.drift_ring
-        return canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
+        r = canon(-self._drift_of(i)) if ring is None else ring.rhs(i)
+        return r if self.forces is None else canon(r + self._force(i))
+
+    @cached_method
+    def _force(self, i: int) -> sp.Expr:
+        r"""``F(X_i) = F_j X_i^j`` on C, in ``(q, v)``: the force along the frame field ``X_i``."""
+        F = self.frame
+        assert self.forces is not None
+        e = sp.Add(*[F.matrix[i, j] * f for j, f in enumerate(self.forces) if f != 0 and F.matrix[i, j] != 0])
+        return canon(F.to_quasi(e).xreplace(self.on_C))
+
+    def _mass_rows(self, rows: list[int]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """The mass-matrix form's rows (on trees), with the forces ``F(X_i)`` added to the right-hand side."""
+        M, f = self._mass_matrix.rows(rows)
+        if self.forces is not None:
+            f = sp.ImmutableMatrix([f[k] + self._force(i) for k, i in enumerate(rows)])
+        return M, f
 
     @cached_property
     def drift_ring(self) -> _DriftRing | None:
@@ -310,7 +354,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_method
     def _raw_field(self) -> SecondOrderField:
-        M, f = self._mass_matrix.rows(list(self.alpha))
+        M, f = self._mass_rows(list(self.alpha))
         G = solve_linear(M, f, method="tree")
         if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
             return self.field()
@@ -355,7 +399,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         [0, 0]
         """
         if not canonical:
-            return self._mass_matrix.rows(list(self.alpha))
+            return self._mass_rows(list(self.alpha))
         gD, rhs = self._linear_system()
         if generic_rank(gD) < self.m:  # not proved nonsingular at a generic point:
             self.field()  # the exact solve decides (and raises the library's RegularityError)
@@ -382,18 +426,19 @@ class NonholonomicSystem(AdaptedIndices, Value):
     @budgeted("NonholonomicSystem.multipliers")
     @cached_method
     def multipliers(self) -> tuple[sp.Expr, ...]:
-        r"""``λ_a = Γ(X_a^V L) − X_a^C L`` on C, a = m+1..n (the components of ε in the coframe)."""
+        r"""``λ_a = Γ(X_a^V L) − X_a^C L − F(X_a)`` on C, a = m+1..n (the components of ε in the coframe; ``F`` the
+        forces, if any)."""
         G = self.field().Gamma
         rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
         eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
         return Multipliers(eps, first=self.m + 1, display=harmonic_form)
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
-        """All components ``ε_i = Γ(X_i^V L) − X_i^C L`` on C (zero for i ≤ m)."""
+        """All components ``ε_i = Γ(X_i^V L) − X_i^C L − F(X_i)`` on C (zero for i ≤ m)."""
         return tuple(tidy(self._epsilon(i)) for i in range(self.n))
 
     def coordinate_residuals(self) -> tuple[sp.Expr, ...]:
-        r"""Residuals of ``Γ(∂L/∂u^i) − ∂L/∂q^i − θ^a_i λ_a`` on C (all should vanish).
+        r"""Residuals of ``Γ(∂L/∂u^i) − ∂L/∂q^i − θ^a_i λ_a − F_i`` on C (all should vanish).
 
         ``θ^a_i`` are the coframe components (the paper's ``X̄_i^a``).
         """
@@ -407,18 +452,25 @@ class NonholonomicSystem(AdaptedIndices, Value):
             dLdu = F.to_quasi(derivative(L.expr, ui))
             dLdq = F.to_quasi(derivative(L.expr, qi))
             e = G(dLdu) - dLdq - sum((Th[a, i] * lam[a - self.m] for a in self.a), sp.S.Zero)
+            if self.forces is not None:
+                e -= F.to_quasi(self.forces[i])
             out.append(tidy(e.xreplace(self.on_C)))
         return tuple(out)
 
     def hamel_equations(self) -> list[sp.Eq]:
-        r"""Hamel form ``d/dt ∂L/∂v^α − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i = 0`` on C, as sympy equations.
+        r"""Hamel form ``d/dt ∂L/∂v^α − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i = F(X_α)`` on C, as sympy equations.
 
         Written in functions ``q^j(t)``, ``v^α(t)`` with ``v^a = 0`` (Crampin–Mestdag, end of section 3).
         """
         eqs = self.lagrangian.hamel_equations(self.frame)[: self.m]
         t = self.lagrangian.chart.t if self.lagrangian.chart.t is not None else sp.Symbol("t")
         sub = {sp.Function(str(self.frame.v[a]))(t): 0 for a in self.a}
-        return [sp.Eq(e.lhs.subs(sub).doit(), 0) for e in eqs]
+        if self.forces is None:
+            return [sp.Eq(e.lhs.subs(sub).doit(), 0) for e in eqs]
+        fun = {x: sp.Function(str(x))(t) for x in (*self.lagrangian.chart.q, *self.frame.v[: self.m])}
+        return [
+            sp.Eq(e.lhs.subs(sub).doit(), self._force(al).xreplace(fun)) for al, e in zip(self.alpha, eqs, strict=True)
+        ]
 
     def hamel_residuals(self) -> tuple[sp.Expr, ...]:
         r"""Residuals of the Hamel form along the field, ``Γ(∂L/∂v^α) − X_α^i ∂L/∂q^i + R^i_αβ v^β ∂L/∂v^i`` on C.
@@ -437,6 +489,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             e += sp.Add(
                 *[R[i, al, be] * F.v[be] * derivative(Lv, F.v[i]) for i in range(self.n) for be in self.alpha]
             ).xreplace(self.on_C)
+            if self.forces is not None:
+                e -= self._force(al)
             out.append(tidy(e))
         return tuple(out)
 
@@ -457,7 +511,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             rhs = sum(
                 (R[a, al, be] * F.v[be] * derivative(Lv, F.v[a]) for a in self.a for be in self.alpha), sp.S.Zero
             ).xreplace(self.on_C)
-            out.append(tidy(Gv(derivative(Lc, F.v[al])) - Xbar + rhs))
+            force = self._force(al) if self.forces is not None else 0
+            out.append(tidy(Gv(derivative(Lc, F.v[al])) - Xbar + rhs - force))
         return tuple(out)
 
     def in_frame(self, frame: Frame) -> NonholonomicSystem:
@@ -470,7 +525,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
                 raise ConstraintError(
                     f"NonholonomicSystem.in_frame: frame: field {k + 1} of the new frame, {X!r}, is not in D"
                 )
-        return NonholonomicSystem(self.lagrangian, frame, self.m)
+        return NonholonomicSystem(self.lagrangian, frame, self.m, forces=self.forces)
 
     def transformed(self, frame: Frame) -> tuple[SecondOrderField, tuple[sp.Expr, ...]]:
         r"""Field and multipliers in another adapted frame, by the transformation rules (no re-solving).

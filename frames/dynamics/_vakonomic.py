@@ -327,6 +327,11 @@ class VakonomicSystem(AdaptedIndices, Value):
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
         expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
+        if nh.forces is not None:
+            raise ConstraintError(
+                "VakonomicSystem.from_nonholonomic: nh: the system has forces; the vakonomic method (a variational "
+                "principle with constraints) has no theory with nonconservative forces"
+            )
         return cls(nh.lagrangian, nh.frame, nh.m, **kw, nonholonomic=nh)  # shares its results on C
 
     # ---------------------------------------------------------------- basics

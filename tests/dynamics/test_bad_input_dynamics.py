@@ -198,6 +198,30 @@ ROWS = [
     ("NonholonomicSystem-m-range", lambda: NonholonomicSystem(L, F, 3), CE, r"^NonholonomicSystem: m: .*0 < m < n"),
     ("NonholonomicSystem-m-zero", lambda: NonholonomicSystem(L, F, 0), CE, r"^NonholonomicSystem: m: m = 0 must"),
     (
+        "NonholonomicSystem-forces-injection",
+        lambda: NonholonomicSystem(L, F, 2, forces=INJ),
+        E,
+        r"^NonholonomicSystem: forces: expected a sequence",
+    ),
+    (
+        "NonholonomicSystem-forces-element-injection",
+        lambda: NonholonomicSystem(L, F, 2, forces=[INJ, 0, 0]),
+        E,
+        r"^NonholonomicSystem: forces\[0\]: got the string",
+    ),
+    (
+        "NonholonomicSystem-forces-length",
+        lambda: NonholonomicSystem(L, F, 2, forces=[0]),
+        E,
+        r"^NonholonomicSystem: forces",
+    ),
+    (
+        "NonholonomicSystem-forces-undeclared",
+        lambda: NonholonomicSystem(L, F, 2, forces=[sp.Symbol("zz9"), 0, 0]),
+        E,
+        r"^NonholonomicSystem: forces\[0\]: .*declared parameters",
+    ),
+    (
         "NonholonomicSystem-lagrangian-expr",
         lambda: NonholonomicSystem(u1**2, F, 2),
         A,
