@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import as_expr, as_exprs, as_int
+from ..algebra import as_expr, as_exprs, as_int, canon
 from ..algebra import short_repr as _short
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError
 from ..geometry import Chart, Frame
 
 __all__ = [
+    "check_forces",
     "ObjectTypeError",
     "check_flag_choice",
     "index_pairs",
@@ -184,3 +185,15 @@ def index_pairs(pairs: Any, n: int, what: str) -> tuple[tuple[int, int], ...]:
         h, k = (as_int(i, name=f"{what}[{j}]", min=0, max=n - 1) for i in pair)
         out.append((h, k))
     return tuple(out)
+
+
+def check_forces(chart: Chart, forces: Any, what: str) -> tuple[sp.Expr, ...] | None:
+    r"""The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (one per coordinate), or None.
+
+    Strings are never parsed; each component may use the chart's ``q``, ``u``, ``t`` and declared parameters
+    (inputs are parameters, or undefined functions of ``t``).
+    """
+    if forces is None:
+        return None
+    comps = as_exprs(forces, name=what, length=chart.dim)
+    return tuple(canon(chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps))

@@ -24,7 +24,7 @@ from ..algebra import as_expr, as_flag, budgeted, canon, derivative, hessian, is
 from ..algebra import short_repr as _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry import Chart, Frame, SecondOrderField, VectorField
-from ._checks import check_same_chart, expect_obj
+from ._checks import check_forces, check_same_chart, expect_obj
 
 __all__ = ["Equations", "Lagrangian", "frame_el_terms"]
 
@@ -194,8 +194,11 @@ class Lagrangian(Value):
         Lv = self.in_frame(self._check_frame(frame, "Lagrangian.momenta: frame"))
         return sp.ImmutableMatrix([derivative(Lv, vi) for vi in frame.v])
 
-    def euler_lagrange_field(self, frame: Frame | None = None) -> SecondOrderField:
-        r"""The Euler–Lagrange field relative to ``frame`` (Proposition 1).
+    def euler_lagrange_field(self, frame: Frame | None = None, *, forces: Any = None) -> SecondOrderField:
+        r"""The Euler–Lagrange field relative to ``frame`` (Proposition 1), with forces if given.
+
+        With a force one-form ``F = F_i dq^i`` (``forces``: its ``n`` components, functions of ``q, u, t``), the
+        field solves ``Γ(X_i^V L) − X_i^C L = F(X_i)`` for every ``i`` (Lagrange's equations with forces).
 
         Raises
         ------
@@ -203,8 +206,16 @@ class Lagrangian(Value):
             If the Hessian is singular; the message gives its rank.
         """
         F = self._check_frame(frame, "Lagrangian.euler_lagrange_field: frame")
+        Fq = check_forces(self.chart, forces, "Lagrangian.euler_lagrange_field: forces")
         Lv = self.in_frame(F)
         g, r = frame_el_terms(Lv, F, range(F.dim), {}, self.chart.t if self.time_dependent else None)
+        if Fq is not None:  # F(X_i) = F_j X_i^j in (q, v)
+            r = sp.ImmutableMatrix(
+                [
+                    canon(r[i] + F.to_quasi(sp.Add(*[F.matrix[i, j] * Fq[j] for j in range(F.dim)])))
+                    for i in range(F.dim)
+                ]
+            )
         try:
             G = solve_linear(g, r, what=f"Euler-Lagrange field of {self.expr}")
         except RegularityError:

@@ -20,7 +20,6 @@ import sympy as sp
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
     UnsupportedExpression,
-    as_exprs,
     budgeted,
     canon,
     cramer_size_bound,
@@ -43,7 +42,7 @@ from ..geometry import (
     SecondOrderField,
     complete_frame,
 )
-from ._checks import check_m, check_same_chart, expect_obj
+from ._checks import check_forces, check_m, check_same_chart, expect_obj
 from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
@@ -51,26 +50,13 @@ from ._mass_matrix import MassMatrixForm
 from ._method import motion_equations, natural_accelerations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
-__all__ = ["NonholonomicSystem", "check_adapted", "check_forces"]
+__all__ = ["NonholonomicSystem", "check_adapted"]
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
     """Canonical forms of several expressions: :func:`~frames.algebra.trig_normal` of each, the ring's
     normal form (Pythagorean when ``sin``/``cos`` occur), computed with the budget's checkpoints."""
     return [trig_normal(sp.sympify(e, strict=True)) for e in exprs]
-
-
-def check_forces(lagrangian: Lagrangian, forces: Any, what: str) -> tuple[sp.Expr, ...] | None:
-    r"""The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (one per coordinate), or None.
-
-    Strings are never parsed; each component may use the chart's ``q``, ``u``, ``t`` and declared parameters
-    (inputs are parameters, or undefined functions of ``t``).
-    """
-    if forces is None:
-        return None
-    n = lagrangian.chart.dim
-    comps = as_exprs(forces, name=what, length=n)
-    return tuple(canon(lagrangian.chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps))
 
 
 def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
@@ -124,7 +110,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         self.lagrangian = lagrangian
         self.frame = frame
         self.m = m
-        self.forces = check_forces(lagrangian, forces, "NonholonomicSystem: forces")
+        self.forces = check_forces(lagrangian.chart, forces, "NonholonomicSystem: forces")
 
     # ---------------------------------------------------------- constructors
     @classmethod

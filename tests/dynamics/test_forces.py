@@ -90,3 +90,26 @@ def test_forces_are_checked_and_refused_where_there_is_no_theory():
     with pytest.raises(fr.errors.ConstraintError, match="invariant_measure: system: a system with forces"):
         fr.invariant_measure(nh)
     assert fr.NonholonomicSystem.from_constraints(L, mdl.constraints, forces=[0, -mdl.chart.u[1], 0]).forces is not None
+
+
+def test_euler_lagrange_field_with_forces_is_lagranges_equations_in_any_frame():
+    """Proposition 1 with forces, in a non-coordinate frame: the natural accelerations equal an independent solve
+    of Lagrange's equations ``M q̈ = ∂L/∂q − (∂²L/∂u∂q) u + F``; the damped oscillator is ``Γ = −c v − k x``."""
+    ch = fr.Chart("x", params="c k")
+    (x,), (u,), (c, k) = ch.q, ch.u, ch.params
+    G = fr.Lagrangian(ch, u**2 / 2 - k * x**2 / 2).euler_lagrange_field(forces=[-c * u])
+    assert G.Gamma == sp.ImmutableMatrix([-c * G.frame.v[0] - k * x])
+    ch2 = fr.Chart("r theta", params="c m")
+    (r, th), (ur, uth), (c2, m) = ch2.q, ch2.u, ch2.params
+    L = fr.Lagrangian(ch2, m * (ur**2 + r**2 * uth**2) / 2 + sp.cos(th))
+    F = fr.Frame([fr.VectorField(ch2, [1, 0]), fr.VectorField(ch2, [r, 1])])
+    forces = [-c2 * ur, -c2 * r**2 * uth + sp.sin(th)]
+    acc = L.euler_lagrange_field(F, forces=forces).accelerations()
+    M = sp.Matrix(2, 2, lambda i, j: sp.diff(L.expr, ch2.u[i], ch2.u[j]))
+    rhs = sp.Matrix(
+        [
+            sp.diff(L.expr, q) - sum(sp.diff(L.expr, uu, q2) * u2 for q2, u2 in zip(ch2.q, ch2.u)) + f
+            for q, uu, f in zip(ch2.q, ch2.u, forces)
+        ]
+    )
+    assert all(is_zero(a - b) for a, b in zip(acc, M.LUsolve(rhs), strict=True))
