@@ -138,6 +138,9 @@ class Model(Value):
         ``u_a + Δ_a(q1) u2 = 0``), one per constraint; empty for other models.
     symbols : mapping
         Named expressions of the model used by tests and examples (the skate's ``B0`` and ``I3``).
+        forces : tuple of Expr
+        The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (empty: no forces); the
+        nonholonomic system of the model takes them (:class:`~frames.NonholonomicSystem`).
     """
 
     name: str
@@ -160,6 +163,7 @@ class Model(Value):
     functions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     deltas: tuple[sp.Expr, ...] = ()
     symbols: Mapping[str, sp.Expr] = field(default_factory=dict)
+    forces: tuple[sp.Expr, ...] = ()
 
     def __post_init__(self) -> None:
         self._normalise()
@@ -343,7 +347,7 @@ class Model(Value):
 
     def _check_expressions(self) -> None:
         n, m = self.chart.dim, self.m
-        for part, count in (("auxiliary", m), ("mvm_constraints", n - m), ("deltas", n - m)):
+        for part, count in (("auxiliary", m), ("mvm_constraints", n - m), ("deltas", n - m), ("forces", n)):
             exprs = getattr(self, part)
             if exprs and len(exprs) != count:
                 what = "m" if count == m else "n − m"
@@ -379,7 +383,7 @@ class Model(Value):
 
     @cached_property
     def _nonholonomic(self) -> NonholonomicSystem:
-        return NonholonomicSystem(self.lagrangian, self.frame, self.m)
+        return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.forces or None)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the shared nonholonomic system (its caches hold sympy rings; it is rebuilt on use)."""

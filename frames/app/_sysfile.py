@@ -125,6 +125,7 @@ _TOP_KEYS = {
     "group",
     "structure_constants",
     "auxiliary",
+    "forces",
     "initial",
 }
 
@@ -460,6 +461,23 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             raise fail("auxiliary", "must be a list of expressions")
         aux_t = tuple(expr(a, f"auxiliary[{i}]") for i, a in enumerate(aux))
 
+    forces_t: tuple[sp.Expr, ...] = ()
+    if "forces" in data:
+        state["key"] = "forces"
+        ftab = data["forces"]
+        if not isinstance(ftab, dict):
+            raise fail("forces", "must be a table: coordinate = expression (the force one-form F_i dq^i)")
+        byq = {s.name: i for i, s in enumerate(ch.q)}
+        comps: list[sp.Expr] = [sp.S.Zero] * n
+        for k, v in ftab.items():
+            key = f"forces.{k}"
+            state["key"] = key
+            at = byq.get(normalize_name(k))
+            if at is None:
+                raise fail(key, f"unknown coordinate; expected one of {sorted(byq)}")
+            comps[at] = expr(v, key)
+        forces_t = tuple(comps)
+
     state["key"] = "initial"
     init = data.get("initial", {})
     if not isinstance(init, dict) or set(init) - {"q", "u"}:
@@ -508,6 +526,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         notes=data.get("notes", ""),
         structure_constants=sc,
         auxiliary=aux_t,
+        forces=forces_t,
         units=units,
         functions=function_args,
     )

@@ -142,7 +142,7 @@ def _num(x: object, key: str = "number") -> str:
 def _declared_functions(model: Model) -> dict[str, tuple[str, ...]]:
     """The model's declared functions and the undefined functions its expressions apply."""
     exprs: list[Any] = [model.lagrangian.expr, *model.frame.matrix, *model.constraints.matrix]
-    exprs += list(model.auxiliary)
+    exprs += list(model.auxiliary) + list(model.forces)
     exprs += [v for row in model.structure_constants.values() for v in row.values()]
     out: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in model.functions.items()}
     for e in exprs:
@@ -223,6 +223,11 @@ def dumps_model(model: Model) -> str:
         lines.append("auxiliary = [" + ", ".join(e(a, f"auxiliary[{i}]") for i, a in enumerate(aux)) + "]")
     if model.notes:
         lines.append(f"notes = {_s(model.notes)}")
+    if model.forces:
+        lines += ["", "[forces]  # the force one-form F_i dq^i"]
+        lines += [
+            f"{_s(q.name)} = {e(fq, f'forces.{q.name}')}" for q, fq in zip(ch.q, model.forces, strict=True) if fq != 0
+        ]
     sc = model.structure_constants
     k = 0
     for (a, b), row in sorted(sc.items()):

@@ -552,3 +552,19 @@ constraints = ["u_z - ((x - 5.06287479707802e-249)**2/2*x)*u_x"]
 """
     err = _sfe(loads_model, text)
     assert err.key == "constraints[0]" and "cannot be written back exactly" in err.reason and err.line == 4
+
+
+def test_forces_table_round_trips_and_reaches_the_nonholonomic_system():
+    """``[forces]``: coordinate = expression (the one-form ``F_i dq^i``, others 0), through the safe parser; the
+    model's nonholonomic system takes them (the speed along the blade decays as e^{-t})."""
+    text = fr.dumps_model(fr.models.knife_edge()) + '\n[forces]\nx = "-m*u_x"\ny = "-m*u_y"\n'
+    mdl = fr.loads_model(text)
+    ux, uy = mdl.chart.u[1:]
+    mm = mdl.params["m"]
+    assert mdl.forces == (0, -mm * ux, -mm * uy)
+    assert fr.loads_model(fr.dumps_model(mdl)) == mdl
+    v2 = mdl.frame.v[1]
+    assert mdl.nonholonomic().field().Gamma[1] == -v2
+    for bad, reason in (('z = "0"', "unknown coordinate"), ('x = "__import__(1)"', "dunder")):
+        with pytest.raises(fr.errors.SystemFileError, match=reason):
+            fr.loads_model(fr.dumps_model(fr.models.knife_edge()) + f"\n[forces]\n{bad}\n")
