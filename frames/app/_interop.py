@@ -257,15 +257,21 @@ def _kinetic_energy(bodies: Sequence[Any], N: me.ReferenceFrame, what: str) -> t
 
 
 def _potential(
-    loads: Sequence[Any], N: me.ReferenceFrame | None, what: str, aux: Mapping[Any, Any] | None = None
-) -> tuple[sp.Expr, list[Any]]:
-    """``V = −Σ F·r`` for forces constant in N; any other load is refused, naming it.
+    loads: Sequence[Any],
+    N: me.ReferenceFrame | None,
+    what: str,
+    aux: Mapping[Any, Any] | None = None,
+    qdots: Sequence[Any] | None = None,
+) -> tuple[sp.Expr, list[Any], list[sp.Expr] | None]:
+    """``V = −Σ F·r`` for forces constant in N; with ``qdots`` (a LagrangesMethod) every other load becomes the
+    generalised forces ``Q_i = F·∂v_P/∂q̇^i`` (a torque ``T·∂ω_B/∂q̇^i``), else it is refused, naming it.
 
     A force on a point that moves with Kane's auxiliary speeds ``aux`` only (a contact force brought
-    into evidence) does no work in the motion and is skipped.
+    into evidence) does no work in the motion and is skipped. Returns ``(V, checks, Q or None)``.
     """
     V = sp.S.Zero
     checks: list[Any] = []
+    Q: list[sp.Expr] | None = None
     for k, load in enumerate(loads or ()):
         where = f"{what}.loads[{k}]"
         try:
@@ -279,6 +285,11 @@ def _potential(
         if isinstance(loc, me.ReferenceFrame):
             if vec == 0:
                 continue
+            if qdots is not None:
+                w = me.express(loc.ang_vel_in(N), N).to_matrix(N)
+                Tv = me.express(vec, N).to_matrix(N)
+                Q = [(Q[i] if Q else sp.S.Zero) + (Tv.T * w.diff(qd))[0] for i, qd in enumerate(qdots)]
+                continue
             raise InvalidExpressionError(
                 f"{where}: the torque {vec} on frame {loc.name} has no potential in frames' sense; only forces "
                 "constant in the inertial frame (gravity) can be written into a Lagrangian"
@@ -289,16 +300,21 @@ def _potential(
             continue
         Fv = me.express(vec, N).to_matrix(N)
         moving = sorted(map(str, Fv.atoms(AppliedUndef, sp.Derivative)))
+        if moving and qdots is not None:  # a force that is not constant: a generalised force, not a potential
+            vP = me.express(loc.vel(N), N).to_matrix(N)
+            Q = [(Q[i] if Q else sp.S.Zero) + (Fv.T * vP.diff(qd))[0] for i, qd in enumerate(qdots)]
+            continue
         if moving:
             raise InvalidExpressionError(
                 f"{where}: the force {vec} on point {loc.name} depends on {moving}; it is not conservative in the "
                 "sense frames can import (only forces constant in the inertial frame, such as gravity, have the "
-                "potential −F·r); nonconservative forces cannot enter a Lagrangian"
+                "potential −F·r); a KanesMethod's nonconservative loads are not imported yet: pass the system as a "
+                "LagrangesMethod with the same forcelist, or give the forces to frames.NonholonomicSystem(forces=...)"
             )
         r, v = _true_velocity(loc, N, where)
         V -= (Fv.T * r)[0]
         checks.append((f"{where}: velocity of {loc.name}", me.express(loc.vel(N), N).to_matrix(N), v))
-    return V, checks
+    return V, checks, Q
 
 
 def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int) -> None:
@@ -359,6 +375,7 @@ class MechanicsImport(Value):
     params: Mapping[str, Any]
     configuration_constraints: tuple[sp.Expr, ...] = ()
     _names: _Names | None = field(default=None, repr=False, compare=False)
+    forces: tuple[sp.Expr, ...] | None = None
 
     # ------------------------------------------------------------ the method protocol
     @cached_property
@@ -366,7 +383,12 @@ class MechanicsImport(Value):
         """The frames method of the imported system: the nonholonomic system (with constraints), else the
         Cartan-form method of the Lagrangian in :attr:`frame` (Euler–Lagrange)."""
         if self.m < self.chart.dim:
-            return NonholonomicSystem(self.lagrangian, self.frame, self.m)
+            return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.forces)
+        if self.forces is not None:
+            raise ConstraintError(
+                "MechanicsImport.system: an unconstrained method with forces: its field is "
+                "lagrangian.euler_lagrange_field(frame, forces=imp.forces)"
+            )
         return CartanSystem(self.frame, self.lagrangian)
 
     def equations(self) -> Equations:
@@ -396,8 +418,8 @@ class MechanicsImport(Value):
     def field(self) -> SecondOrderField:
         """The nonholonomic field in :attr:`frame` (Euler–Lagrange field when ``m = n``)."""
         if self.m < self.chart.dim:
-            return NonholonomicSystem(self.lagrangian, self.frame, self.m).field()
-        return self.lagrangian.euler_lagrange_field(self.frame)
+            return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.forces).field()
+        return self.lagrangian.euler_lagrange_field(self.frame, forces=self.forces)
 
     def model(self, name: str | None = None) -> Model:
         """The validated :class:`~frames.app._model.Model` (needs at least one constraint)."""
@@ -419,6 +441,7 @@ class MechanicsImport(Value):
             constraints=self.constraints,
             params=dict(self.params),
             notes=notes,
+            forces=self.forces or (),
         )
 
     def method_rates(self) -> sp.ImmutableMatrix:
@@ -507,16 +530,18 @@ def _import_lagrange(method: me.LagrangesMethod, what: str) -> MechanicsImport:
     dummies = [sp.Dummy(f"u_{s.name}") for s in qsyms]
     names = _Names(dict(zip(qs, qsyms, strict=True)), dict(zip([q.diff(_T) for q in qs], dummies, strict=True)))
     L = names(method._L[0], f"{what}: Lagrangian")
-    V, checks = _potential(method.forcelist, method.inertial, what)
+    V, checks, Q = _potential(method.forcelist, method.inertial, what, qdots=[q.diff(_T) for q in qs])
     if V != 0:
         L -= names(V, f"{what}: loads")
+    forces = [names(x, f"{what}: loads (generalised forces)") for x in Q] if Q else []
     nhol = len(method._hol_coneqs)
     labels = [f"{what}: hol_coneqs[{k}] (differentiated)" for k in range(nhol)]
     labels += [f"{what}: nonhol_coneqs[{k}]" for k in range(len(method.coneqs) - nhol)]
     cons = [names(c, lab) for c, lab in zip(method.coneqs, labels, strict=True)]
-    chart, funcs = _chart_for(qsyms, [L, *cons], dummies, set(), what)
+    chart, funcs = _chart_for(qsyms, [L, *cons, *forces], dummies, set(), what)
     back = dict(zip(dummies, chart.u, strict=True))
     L, cons = L.xreplace(back), [c.xreplace(back) for c in cons]
+    forces = [f.xreplace(back) for f in forces]
     names.rates = {d: back[s] for d, s in names.rates.items()}
     _linear_rows(chart, cons, labels)
     taken = {s.name for s in (*chart.q, *chart.u, *chart.params)}
@@ -536,7 +561,10 @@ def _import_lagrange(method: me.LagrangesMethod, what: str) -> MechanicsImport:
     _check_kinematics(checks, names, frame, chart.dim)
     lag = Lagrangian(chart, L)  # as given (a round trip Model -> LagrangesMethod -> Model keeps it)
     params = {s.name: s for s in chart.params} | funcs
-    return MechanicsImport("lagrange", method, chart, lag, frame, m, constraints, names.reverse(), params, (), names)
+    return MechanicsImport(
+        "lagrange", method, chart, lag, frame, m, constraints, names.reverse(), params, (), names,
+        tuple(canon(f) for f in forces) if any(f != 0 for f in forces) else None,
+    )  # fmt: skip
 
 
 def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
@@ -598,7 +626,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     P[p:, :] = B
     with step("from_mechanics: kinetic and potential energy"):
         bodies_T, checks = _kinetic_energy(method.bodies, N, what)
-        V, checks2 = _potential(method.loads, N, what, names.zero)
+        V, checks2, _ = _potential(method.loads, N, what, names.zero)
     L = names(bodies_T - V, f"{what}: kinetic and potential energy")
     chart, funcs = _chart_for(qsyms, [L, *W, *B], dummies, {u.func.__name__ for u in us}, what)
     back = dict(zip(dummies, chart.u, strict=True))

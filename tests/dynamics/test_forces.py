@@ -113,3 +113,36 @@ def test_euler_lagrange_field_with_forces_is_lagranges_equations_in_any_frame():
         ]
     )
     assert all(is_zero(a - b) for a, b in zip(acc, M.LUsolve(rhs), strict=True))
+
+
+def test_from_mechanics_imports_a_forcelist_as_generalised_forces():
+    """A LagrangesMethod's nonconservative loads (a damping force on a point, a torque on a body) become the
+    model's forces ``Q_i = F·∂v/∂q̇^i``: frames' accelerations equal ``LagrangesMethod.rhs()`` on C, exactly."""
+    x, y, th = dynamicsymbols("x y theta")
+    T = dynamicsymbols._t
+    xd, yd, thd = (s.diff(T) for s in (x, y, th))
+    m, J, c = symbols("m J c", positive=True)
+    N = ReferenceFrame("N")
+    B = N.orientnew("B", "Axis", [th, N.z])
+    P = Point("P")
+    P.set_vel(N, xd * N.x + yd * N.y)
+    LM = LagrangesMethod(
+        m * (xd**2 + yd**2) / 2 + J * thd**2 / 2,
+        [x, y, th],
+        nonhol_coneqs=[-sin(th) * xd + cos(th) * yd],
+        forcelist=[(P, -c * (xd * N.x + yd * N.y)), (B, -c * thd * N.z)],
+        frame=N,
+    )
+    LM.form_lagranges_equations()
+    rhs = LM.rhs()
+    mdl = fr.from_mechanics(LM, name="damped-knife")
+    u = mdl.chart.u
+    cc = mdl.params["c"]
+    assert mdl.forces == (-cc * u[0], -cc * u[1], -cc * u[2])
+    imp = fr.app.mechanics_import(LM)
+    F = mdl.frame
+    on_c = F.on_constraint(mdl.m)
+    acc = mdl.nonholonomic().accelerations()
+    assert all(is_zero(F.to_quasi(imp.to_frames(rhs[3 + i]) - acc[i]).xreplace(on_c)) for i in range(3))
+    back = fr.loads_model(fr.dumps_model(mdl))  # a file's parameters carry no assumptions: compare by name
+    assert [str(f) for f in back.forces] == [str(f) for f in mdl.forces]
