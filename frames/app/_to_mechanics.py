@@ -82,7 +82,8 @@ def _kane_from_model(model: Any, what: str) -> me.KanesMethod:
     Dd = [ch.total_derivative(d) for d in D]
     Kd = K.applyfunc(ch.total_derivative)
     Mq = (sp.diag(*Dd) * K + sp.diag(*D) * Kd) * sp.Matrix(u)
-    gen = [tidy(x) for x in (K.T * Mq - sp.Matrix(e))]
+    forces = list(getattr(model, "forces", ()) or [0] * n)  # the model's generalised forces join the rest
+    gen = [tidy(x) for x in (K.T * Mq - sp.Matrix(e) + sp.Matrix(forces))]
     N = me.ReferenceFrame("N")
     O = me.Point("O")
     O.set_vel(N, 0)
@@ -139,6 +140,19 @@ def to_mechanics(model: Any, kind: str = "lagrange") -> Any:
         raise ArgumentError(f"{what}: kind: expected 'lagrange' or 'kane', got {kind!r}")
     if kind == "kane":
         return _kane_from_model(model, f"{what}: model {model.name!r}")
-    sub, qf, _qd, _t = to_dynamic(model.chart)
+    sub, qf, qd, _t = to_dynamic(model.chart)
     cons = [c.xreplace(sub) for c in model.constraints.functions]
-    return me.LagrangesMethod(model.lagrangian.expr.xreplace(sub), qf, nonhol_coneqs=cons)
+    forces = getattr(model, "forces", ())
+    if not forces:
+        return me.LagrangesMethod(model.lagrangian.expr.xreplace(sub), qf, nonhol_coneqs=cons)
+    # the generalised force F_i acts on q_i alone: a massless point Q_i moving as q̇_i N.y, with the load F_i N.y
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    loads = []
+    for i, f in enumerate(forces):
+        if f != 0:
+            Q = O.locatenew(f"Q{i + 1}", qf[i] * N.y)
+            Q.set_vel(N, qd[i] * N.y)
+            loads.append((Q, f.xreplace(sub) * N.y))
+    return me.LagrangesMethod(model.lagrangian.expr.xreplace(sub), qf, nonhol_coneqs=cons, forcelist=loads, frame=N)

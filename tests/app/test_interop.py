@@ -8,6 +8,7 @@ code copied verbatim where it is inside the test function). Every comparison is 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -519,3 +520,29 @@ def test_nonconservative_loads_of_a_lagranges_method_are_generalised_forces():
     mdl = fr.from_mechanics(_damped_lm())
     assert mdl.forces == tuple(-3 * u for u in mdl.chart.u)
     assert fr.from_mechanics(_torqued_lm()).forces == ()
+
+
+@pytest.mark.parametrize("name", ["knife_edge", "chaplygin_sleigh", "rolling_penny"])
+def test_to_mechanics_exports_the_forces(name):
+    """A model with Rayleigh damping ``F = −c_d u_i dq^i``: the exported KanesMethod and LagrangesMethod give the
+    damped field (the forces as generalised-force loads), exactly on C."""
+    base = getattr(fr.models, name)()
+    cd = sp.Symbol("c_d", positive=True)
+    L = fr.Lagrangian(base.chart, base.lagrangian.expr, params=[cd])
+    ch = L.chart
+    mdl = dataclasses.replace(
+        base,
+        chart=ch,
+        lagrangian=L,
+        frame=fr.Frame([fr.VectorField(ch, X.components) for X in base.frame.fields], v=base.frame.v),
+        constraints=fr.LinearConstraints(ch, base.constraints.matrix),
+        params=dict(base.params) | {"c_d": cd},
+        forces=tuple(-cd * u for u in ch.u),
+    )
+    G = mdl.nonholonomic().field().Gamma
+    assert not zero(G[0] - base.nonholonomic().field().Gamma[0]) or not zero(
+        G[1] - base.nonholonomic().field().Gamma[1]
+    )
+    ud = _kane_rates(mdl, mdl.to_mechanics("kane"))
+    assert all(zero(ud[i] - G[i]) for i in range(mdl.n))
+    assert all(zero(e) for e in _lagrange_residuals(mdl, mdl.to_mechanics("lagrange")))
