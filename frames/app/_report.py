@@ -232,6 +232,12 @@ class SectionSkipped(Exception):
     """Raised by a section function that does not apply to the model (the message says why)."""
 
 
+def _free_motion_only(a: Analysis, what: str) -> None:
+    """Skip a section whose theory is that of the free motion when the model has forces."""
+    if a.model.forces:
+        raise SectionSkipped(f"the system has forces; {what} is a theory of the motion without forces")
+
+
 # -------------------------------------------------------------- sections
 def _sym_list(xs: Sequence[Any]) -> str:
     return "(" + ", ".join(str(x) for x in xs) + ")"
@@ -303,6 +309,9 @@ def _controllability(a: Analysis) -> Iterable[Item]:
 def _lagrangian(a: Analysis) -> Iterable[Item]:
     yield eq("L", tidy(a.model.lagrangian.in_frame(a.model.frame)))
     yield eq("L_c", a.nh.constrained_lagrangian(), "L_{c}")
+    for q, f in zip(a.model.chart.q, a.model.forces, strict=False):
+        if f != 0:  # the force one-form F_i dq^i, component by component
+            yield eq(f"F_{q}", f, f"F_{{{sp.latex(q)}}}")
 
 
 @section("nonholonomic", "Nonholonomic field and multipliers (Proposition 2)")
@@ -341,6 +350,7 @@ def _linear_system_items(g: sp.MatrixBase, b: sp.MatrixBase) -> Iterable[Item]:
 
 @section("invariant_measure", "Invariant measure N(q) dq∧dv of the nonholonomic field (basic density)")
 def _invariant_measure(a: Analysis) -> Iterable[Item]:
+    _free_motion_only(a, "the invariant measure")
     if not a.nh_explicit:
         yield note(
             f"the nonholonomic field is not formed here (its Cramer numerators would have up to {a.nh_bound:.2e} "
@@ -360,6 +370,7 @@ def _invariant_measure(a: Analysis) -> Iterable[Item]:
 
 @section("vakonomic", "Vakonomic field (Propositions 3-4)")
 def _vakonomic(a: Analysis) -> Iterable[Item]:
+    _free_motion_only(a, "the vakonomic method (a variational principle)")
     vk = a.vk
     yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
     bound = vk.field_size_bound()
@@ -407,6 +418,7 @@ def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[
 
 @section("consistency", "Weak and strong consistency (Theorem 2, Corollaries 1-2)")
 def _consistency(a: Analysis) -> Iterable[Item]:
+    _free_motion_only(a, "consistency with the vakonomic motion")
     k = a.model.n - a.model.m
     yield from _consistency_items(a, "φ = 0", [0] * k)
     p = a.transverse_momenta
@@ -420,6 +432,7 @@ def _chaplygin(a: Analysis) -> Iterable[Item]:
     mdl = a.model
     if not mdl.group:
         raise SectionSkipped("not a Chaplygin system (Model.group is empty)")
+    _free_motion_only(a, "the Chaplygin reduction")
     yield note(", ".join(f"X{g + 1}" for g in mdl.group), "group generators")
     cs = ChaplyginSystem.from_model(mdl)
     same, cond = cs.routhian_agreement()
@@ -446,6 +459,7 @@ def mvm_data(model: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
 
 @section("mvm", "Modified vakonomic method: W and equivalence (Pastore et al.)")
 def _mvm(a: Analysis) -> Iterable[Item]:
+    _free_motion_only(a, "the modified vakonomic method (as built from the model)")
     data = mvm_data(a.model)
     if data is None:
         raise SectionSkipped("the model provides no auxiliary functions (Model.auxiliary)")

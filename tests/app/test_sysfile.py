@@ -568,3 +568,13 @@ def test_forces_table_round_trips_and_reaches_the_nonholonomic_system():
     for bad, reason in (('z = "0"', "unknown coordinate"), ('x = "__import__(1)"', "dunder")):
         with pytest.raises(fr.errors.SystemFileError, match=reason):
             fr.loads_model(fr.dumps_model(fr.models.knife_edge()) + f"\n[forces]\n{bad}\n")
+
+
+def test_a_report_of_a_system_with_forces_shows_them_and_skips_the_free_motion_theories():
+    mdl = fr.loads_model(fr.dumps_model(fr.models.knife_edge()) + '\n[forces]\nx = "-m*u_x"\n')
+    rep = fr.analyze(mdl)
+    by = {s.id: s for s in rep.sections}
+    assert any(it.label == "F_x" for it in by["lagrangian"].items)
+    for sid in ("invariant_measure", "vakonomic", "consistency", "mvm"):
+        assert by[sid].status == "skipped" and "forces" in by[sid].note, sid
+    assert by["nonholonomic"].status == "ok"
