@@ -65,7 +65,10 @@ def _vector(
             raise StateError(f"{what}: unknown keys {unknown}; expected {sorted(known)}")
         missing = [s.name for s in syms if s.name not in byname]
         if missing:
-            raise StateError(f"{what}: missing values for {missing}")
+            hint = (
+                "; or give the independent quasi-velocities instead: integrate(..., v0=[...])" if what == "u0" else ""
+            )
+            raise StateError(f"{what}: missing values for {missing}{hint}")
         vals = _numbers([byname[s.name] for s in syms], what, chart, params)
     else:
         if np.ndim(x) > 1:
@@ -210,3 +213,27 @@ def _initial_data(
     if not np.all(np.isfinite(y0)):
         raise StateError(f"initial state not finite: {y0.tolist()}")
     return p, y0, projection
+
+
+def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[Any, Any] | None) -> np.ndarray:
+    r"""The natural velocities ``u0 = v0^α X_α(q0)`` (α = 1..m) from the independent quasi-velocities ``v0``.
+
+    ``frame`` is the method's adapted frame: the first ``m`` fields span D, so ``u0`` lies in D by construction.
+    """
+    chart = frame.chart
+    qv = _vector(q0, chart.q, "q0", chart, params)
+    vv = _vector(v0, frame.v[:m], "v0", chart, params)
+    at: dict[Any, Any] = dict(zip(chart.q, (sp.Float(x) for x in qv), strict=True))
+    for k, val in (params or {}).items():
+        sym = k if isinstance(k, sp.Symbol) else next((s for s in chart.params if s.name == str(k)), None)
+        if sym is not None and not isinstance(val, str):
+            at[sym] = val
+    X = frame.matrix[:m, :].xreplace(at)
+    try:
+        u = np.array([[float(X[al, j]) for j in range(chart.dim)] for al in range(m)], dtype=float).T @ vv
+    except (TypeError, ValueError) as exc:
+        free = sorted(map(str, set().union(*[e.free_symbols for e in X])))
+        raise ParameterError(f"v0: the frame at q0 needs values for {free}: give them in params") from exc
+    if not np.all(np.isfinite(u)):
+        raise StateError(f"v0: the frame is not finite at q0 = {qv.tolist()}")
+    return u

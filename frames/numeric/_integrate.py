@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import OptionError, StateError
 from ._batch import run_batch
-from ._inputs import _t_span, is_batch
+from ._inputs import _t_span, is_batch, velocities_from_v0
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
 from ._single import run_single
@@ -27,9 +27,10 @@ def integrate(
     x: Any,
     t_span: Sequence[float],
     q0: Any,
-    u0: Any,
+    u0: Any = None,
     params: Mapping[Any, Any] | None = None,
     *,
+    v0: Any = None,
     form: str = "reduced",
     system: Any = None,
     lagrangian: Any = None,
@@ -67,6 +68,10 @@ def integrate(
     q0, u0 : sequence or mapping; or array (B, n), or mapping symbol -> array (B,)
         Natural coordinates and velocities, in chart order or keyed by symbol (or name); one row per
         batch member for a batch.
+    v0 : sequence or mapping, optional (keyword only)
+        Instead of ``u0``, for one trajectory of a system with an adapted frame: the independent
+        quasi-velocities ``v^1..v^m``; then ``u0 = v0^α X_α(q0)``, in D by construction (a Kane user's
+        independent speeds).
     params : mapping, optional
         Parameter symbol or name -> number (overrides a model's ``param_values``); for a batch also an
         array ``(B,)`` (a parameter sweep in one run).
@@ -222,8 +227,37 @@ def integrate(
     more = {} if subs is None else {"subs": subs}
     target = resolve(x, "multiplier" if opts.lda else form, system, lagrangian, opts.lda, **more)
     t0, t1 = _t_span(t_span)
+    if (u0 is None) == (v0 is None):
+        raise StateError(
+            "integrate: give the initial velocities once: u0 (the natural velocities) or v0 (the independent "
+            "quasi-velocities of the method's frame)"
+        )
+    if v0 is not None:
+        frame, m = _frame_of(x, target)
+        if is_batch(q0):
+            raise OptionError("integrate: v0 is for one trajectory; a batch takes u0 of shape (B, n)")
+        u0 = velocities_from_v0(frame, m, q0, v0, _all_params(target, params))
     if is_batch(q0):
         return run_batch(target, t0, t1, q0, u0, params, extra0, opts)
     if opts.progress:
         raise OptionError("integrate: progress is an option of a batch run (q0 of shape (B, n))")
     return run_single(target, t0, t1, q0, u0, params, extra0, opts)
+
+
+def _frame_of(x: Any, target: Any) -> tuple[Any, int]:
+    """The adapted frame and the rank ``m`` of D behind what is integrated (for ``v0``)."""
+    for obj in (x, getattr(x, "system", None), getattr(target, "system", None)):
+        frame, m = getattr(obj, "frame", None), getattr(obj, "m", None)
+        if frame is not None and hasattr(frame, "matrix") and hasattr(frame, "v"):
+            return frame, (m if isinstance(m, int) else frame.dim)
+    if hasattr(x, "nonholonomic"):
+        nh = x.nonholonomic()
+        return nh.frame, nh.m
+    raise OptionError(f"integrate: v0 needs a system with an adapted frame; {type(x).__name__} has none: give u0")
+
+
+def _all_params(target: Any, params: Mapping[Any, Any] | None) -> dict[Any, Any]:
+    """The parameter values: the model's defaults, overridden by ``params``."""
+    out: dict[Any, Any] = dict(getattr(target, "defaults", None) or {})
+    out.update(params or {})
+    return out

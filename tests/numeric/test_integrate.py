@@ -467,3 +467,22 @@ def test_reduced_ode_with_extra_states(knife):
     b = fr.integrate(ode, (0, 2), [list(mdl.q0.values())] * 2, [list(mdl.u0.values())] * 2,
                      params=mdl.param_values, extra0={"mu": [[1.5], [3.0]]}, t_eval=te)  # fmt: skip
     np.testing.assert_allclose(b.extras["mu"][1, :, 0], 2 * b.extras["mu"][0, :, 0], rtol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["knife_edge", "chaplygin_sleigh", "nonholonomic_particle"])
+def test_v0_gives_the_same_motion_as_the_natural_velocities_it_stands_for(name):
+    """``v0`` (the independent quasi-velocities) is ``u0 = v0^α X_α(q0)``: the same trajectory, to rounding."""
+    mdl = getattr(fr.models, name)()
+    nh = mdl.nonholonomic()
+    v0 = [0.3 * (k + 1) for k in range(nh.m)]
+    at = {q: x for q, x in mdl.q0.items()} | dict(mdl.param_values)
+    u0 = [float(sum(v0[al] * nh.frame.matrix[al, j].subs(at) for al in range(nh.m))) for j in range(nh.n)]
+    a = fr.integrate(nh, (0.0, 1.0), mdl.q0, u0, params=mdl.param_values, rtol=1e-11, atol=1e-13)
+    b = fr.integrate(nh, (0.0, 1.0), mdl.q0, v0=v0, params=mdl.param_values, rtol=1e-11, atol=1e-13)
+    np.testing.assert_allclose(b.q, a.q, rtol=1e-12, atol=1e-12)
+    with pytest.raises(fr.errors.StateError, match="give the initial velocities once"):
+        fr.integrate(nh, (0.0, 1.0), mdl.q0, u0, v0=v0, params=mdl.param_values)
+    with pytest.raises(fr.errors.StateError, match=r"^v0: expected"):
+        fr.integrate(nh, (0.0, 1.0), mdl.q0, v0=[*v0, 1.0], params=mdl.param_values)
+    with pytest.raises(fr.errors.OptionError, match="v0 needs a system with an adapted frame"):
+        fr.integrate(fr.ode_system(nh), (0.0, 1.0), mdl.q0, v0=v0, params=mdl.param_values)
