@@ -44,6 +44,7 @@ from .dynamics import (
     consistency_along_motion,
     find_sections,
     invariant_measure,
+    linearize,
     martinet_abnormals,
     strong_consistency,
     subriemannian,
@@ -117,6 +118,7 @@ __all__ = [
     "OdeSystem",
     "integrate",
     "sweep",
+    "linearize",
     # files and reports
     "Model",
     "load_model",

@@ -21,6 +21,7 @@ from .dynamics import (
     ConsistencyResult,
     Equations,
     InvariantMeasure,
+    Linearization,
     MartinetAbnormals,
     MotionConsistency,
     RouthianReduction,
@@ -59,6 +60,7 @@ __all__ = [
     # verdicts
     "ConsistencyResult",
     "InvariantMeasure",
+    "Linearization",
     "MartinetAbnormals",
     "MotionConsistency",
     "RouthianReduction",

@@ -31,6 +31,7 @@ from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, 
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
+from ._linearize import Linearization, linearize
 from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
@@ -58,6 +59,7 @@ __all__ = [
     "Equations",
     "InvariantMeasure",
     "Lagrangian",
+    "Linearization",
     "MartinetAbnormals",
     "MotionConsistency",
     "NonholonomicSystem",
@@ -84,6 +86,7 @@ __all__ = [
     "free_params",
     "index_pairs",
     "invariant_measure",
+    "linearize",
     "is_dimensionally_homogeneous",
     "martinet_abnormals",
     "motion_equations",

@@ -1059,6 +1059,23 @@ ROWS = [
         E,
         r"^DisplacementClasses: omega: expected a matrix",
     ),
+    ("linearize-system-int", lambda: fr.linearize(3, {}), A, r"^linearize: system: expected a NonholonomicSystem"),
+    ("linearize-system-injection", lambda: fr.linearize(INJ, {}), A, r"^linearize: system: expected"),
+    ("linearize-at-list", lambda: fr.linearize(NH, [0]), A, r"^linearize: at: expected a mapping"),
+    (
+        "linearize-at-missing",
+        lambda: fr.linearize(NH, {q1: 0}),
+        fr.errors.StateError,
+        r"^linearize: at: missing values",
+    ),
+    (
+        "linearize-at-injection",
+        lambda: fr.linearize(
+            NH, {s: (INJ if s == q1 else 0) for s in (*NH.lagrangian.chart.q, *NH.lagrangian.chart.u)}
+        ),
+        E,
+        r"^linearize: at\[q1\]: got the string",
+    ),
     (
         "compare_mvm_with_nonholonomic-mvm-int",
         lambda: fr.compare_mvm_with_nonholonomic(3),
@@ -1486,6 +1503,7 @@ COVERED = [
     "DisplacementClasses",
     "compare_mvm_with_chetaev",
     "compare_mvm_with_nonholonomic",
+    "linearize",
     "ModifiedVakonomic",
     "w_from_partial_auxiliaries",
     "w_from_coordinates",
