@@ -10,6 +10,7 @@ right-hand sides vanish at the point, and ``A = ∂f/∂x`` there is exact, in t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,49 @@ class Linearization(Value):
         if np.any(re > tol):
             return "unstable"
         return "asymptotically stable" if np.all(re < -tol) else "marginal"
+
+    def sweep(self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
+        """The eigenvalues at each value of ``parameter`` (the others from ``subs``): an array ``(len(values), k)``,
+        each row sorted by real part (a root locus, or eigenvalues against the parameter)."""
+        vals = np.asarray(values, dtype=float)
+        if vals.ndim != 1 or not np.all(np.isfinite(vals)):
+            raise ArgumentError(f"Linearization.sweep: values: expected a finite 1-d sequence, got {values!r:.60}")
+        rows = [self.eigenvalues(dict(subs or {}) | {parameter: float(x)}) for x in vals]
+        return np.array([r[np.argsort(np.real(r))] for r in rows])
+
+    def critical_values(
+        self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None, tol: float = 1e-12
+    ) -> list[float]:
+        """The values of ``parameter`` in the range of ``values`` where an eigenvalue crosses the imaginary axis
+        (the largest real part, above a zero eigenvalue that persists, changes sign), each refined by bisection to
+        ``tol`` (relative): the weave and capsize speeds of a bicycle, the critical spin of a disc."""
+        vals = np.asarray(values, dtype=float)
+
+        def growth(x: float) -> float:
+            re = np.real(self.eigenvalues(dict(subs or {}) | {parameter: float(x)}))
+            nonzero = re[np.abs(re) > 1e-9 * max(1.0, float(np.max(np.abs(re))))]
+            return float(np.max(nonzero)) if nonzero.size else 0.0
+
+        g = [growth(x) for x in vals]
+        signed = [(float(x), gx) for x, gx in zip(vals, g, strict=True) if gx != 0]
+        out: list[float] = []
+        for (a, ga), (b, gb) in pairwise(signed):
+            if ga * gb > 0:
+                continue
+            exact = [float(x) for x, gx in zip(vals, g, strict=True) if gx == 0 and a < x < b]
+            if exact:  # a sample on the crossing itself
+                out.append(exact[len(exact) // 2])
+                continue
+            lo, hi, glo = a, b, ga
+            while abs(hi - lo) > tol * max(1.0, abs(lo)):
+                mid = (lo + hi) / 2
+                gm = growth(mid)
+                if gm * glo > 0:
+                    lo, glo = mid, gm
+                else:
+                    hi = mid
+            out.append((lo + hi) / 2)
+        return out
 
     def __repr__(self) -> str:
         return f"Linearization(states={self.states}, removed={self.removed}, A={self.A.tolist()})"

@@ -62,3 +62,17 @@ def test_linearize_agrees_with_a_finite_difference_of_the_field():
             minus = {x_: (-h if x_ == s else 0) for x_ in lin.states} | vals
             num[i, j] = (float(e.subs(plus)) - float(e.subs(minus))) / (2 * h)
     np.testing.assert_allclose(np.array(lin.A.subs(vals).tolist(), dtype=float), num, atol=1e-8)
+
+
+def test_the_sweep_finds_where_the_sleigh_changes_stability():
+    """The turning eigenvalue −aVm/(I + a²m) crosses zero at V = 0: the sweep's critical value, to 1e-12."""
+    V = sp.Symbol("V")
+    mdl, at = _sleigh_at(V)
+    lin = fr.linearize(mdl.nonholonomic(), at)
+    vals = {"m": 1.0, "I": 0.5, "a": 0.3}
+    speeds = np.linspace(-1.0, 1.3, 24)
+    eig = lin.sweep(V, speeds, vals)
+    assert eig.shape == (24, 2)
+    np.testing.assert_allclose(np.real(eig[:, 0]).min(), -0.3 * 1.3 / 0.59, rtol=1e-12)
+    (crit,) = lin.critical_values(V, speeds, vals)
+    assert abs(crit) < 1e-12
