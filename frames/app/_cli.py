@@ -47,7 +47,7 @@ from .._version import __version__
 from ..dynamics import NonholonomicSystem
 from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError
 from ..geometry import Frame, VectorField
-from ..numeric import Panel, ProgressBar, integrate, plot_panels, write_csv
+from ..numeric import MAX_SPAN, Panel, ProgressBar, integrate, plot_panels, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
@@ -265,7 +265,7 @@ def _specialized_system(model: models.Model, subs: dict[str, str]) -> Nonholonom
             f"give --subs {first}=EXPR (e.g. --subs {first}={free[first].args[0] if free[first].args else 1}**2)"
         )
     if not subs:
-        return model.nonholonomic()
+        return model.nonholonomic()  # with the model's forces
     ch = model.chart
     names = {s.name: s for s in (*ch.q, *ch.u, *ch.params)}
     rule: dict[Any, Any] = {}
@@ -273,7 +273,8 @@ def _specialized_system(model: models.Model, subs: dict[str, str]) -> Nonholonom
         app = free[name]
         if not all(isinstance(a, sp.Symbol) for a in app.args):
             raise FramesError(f"--subs {name}: {app} has non-symbol arguments; cannot substitute by name")
-        body = parse_expression(text, names)
+        # the function's own arguments are names too: --subs tau=t**2 for tau(t)
+        body = parse_expression(text, names | {a.name: a for a in app.args if isinstance(a, sp.Symbol)})
         rule[app.func] = sp.Lambda(app.args, body)
 
     def put(e: Any) -> Any:
@@ -284,7 +285,8 @@ def _specialized_system(model: models.Model, subs: dict[str, str]) -> Nonholonom
         )
 
     frame = Frame([VectorField(X.chart, [put(c) for c in X.components]) for X in F.fields], v=F.v)
-    return NonholonomicSystem(L.with_expr(put(L.expr)), frame, model.m)
+    forces = [put(f) for f in model.forces] if model.forces else None
+    return NonholonomicSystem(L.with_expr(put(L.expr)), frame, model.m, forces=forces)
 
 
 def _write_csv(res: dict[str, Any], path: str) -> None:
@@ -381,6 +383,8 @@ def _check_run(args: argparse.Namespace) -> None:
     """Numeric options of ``simulate`` that argparse's types do not bound."""
     if not (math.isfinite(args.t_end) and args.t_end > 0):
         raise FramesError(f"--t-end {args.t_end}: must be a positive finite number")
+    if args.t_end > MAX_SPAN:
+        raise FramesError(f"--t-end {args.t_end:g}: beyond {MAX_SPAN:g} time units (simulate a shorter span)")
     if not 2 <= args.points <= MAX_POINTS:
         raise FramesError(f"--points {args.points}: must be between 2 and {MAX_POINTS}")
 

@@ -429,7 +429,8 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         comp = fields("complement")
         F = wrap("complement", lambda: complete_frame(cons.distribution(), comp))
     else:
-        F = wrap("constraints", lambda: complete_frame(cons.distribution()))
+        # as NonholonomicSystem.from_constraints: D's basis, then the constraint rows (regular wherever D is)
+        F = wrap("constraints", lambda: cons.adapted_frame())
 
     state["key"] = "group"
     group_raw = data.get("group", [])

@@ -70,6 +70,7 @@ Examples
 
 from ..dynamics import OdeSystem
 from ._compiled import CompiledSystem
+from ._inputs import MAX_SPAN
 from ._integrate import integrate
 from ._plot import Panel, plot_panels, write_csv
 from ._progress import ProgressBar
@@ -78,6 +79,7 @@ from ._sweep import IntegrateJob, grid_points, sweep
 from ._trajectory import Trajectory, TrajectoryBatch
 
 __all__ = [
+    "MAX_SPAN",
     "CompiledSystem",
     "IntegrateJob",
     "OdeSystem",

@@ -120,7 +120,16 @@ def _t_span(t_span: Any) -> tuple[float, float]:
         raise StateError(f"t_span must be a pair of numbers, got {t_span!r}") from exc
     if not (math.isfinite(t0) and math.isfinite(t1)) or t0 == t1:
         raise StateError(f"t_span must be two distinct finite numbers, got {t_span!r}")
+    if abs(t1 - t0) > MAX_SPAN or max(abs(t0), abs(t1)) > MAX_SPAN:
+        raise StateError(
+            f"t_span = {t_span!r}: a span beyond {MAX_SPAN:g} time units is refused (no integration of a mechanical "
+            "system reaches it within a budget a person would wait for; integrate a shorter span)"
+        )
     return t0, t1
+
+
+#: the longest time span (and the largest time) ``integrate`` accepts
+MAX_SPAN = 1e9
 
 
 def _singular_frame_message(q0: np.ndarray) -> str:

@@ -441,3 +441,12 @@ def test_console_script_writes_everything_and_keeps_the_status(tmp_path, capsys)
     assert bad.returncode == 2 and "unknown model 'no-such-model'" in bad.stderr
     models_run = subprocess.run([*run, "models"], capture_output=True, text=True)
     assert models_run.returncode == 0 and "knife-edge" in models_run.stdout
+
+
+def test_simulate_subs_knows_the_time_and_a_file_without_a_frame_is_regular(capsys):
+    """``--subs tau=t**2`` (the CLI's own hint) parses ``t``; the file gives no frame, and the default one is
+    regular at φ = 0 (D's basis, then the constraint rows): ``J φ̈ = t²`` gives ``φ(1) = 0.5 + 5/12``."""
+    path = str(ROOT / "examples" / "systems" / "driven_knife_edge.toml")
+    assert cli.main(["simulate", path, "--t-end", "1", "--subs", "tau=t**2"]) == 0
+    out = capsys.readouterr().out
+    assert "phi = 0.916667" in out

@@ -486,3 +486,15 @@ def test_v0_gives_the_same_motion_as_the_natural_velocities_it_stands_for(name):
         fr.integrate(nh, (0.0, 1.0), mdl.q0, v0=[*v0, 1.0], params=mdl.param_values)
     with pytest.raises(fr.errors.OptionError, match="v0 needs a system with an adapted frame"):
         fr.integrate(fr.ode_system(nh), (0.0, 1.0), mdl.q0, v0=v0, params=mdl.param_values)
+
+
+def test_an_absurd_span_is_refused_at_the_door_in_the_api_and_the_cli(capsys):
+    """``t_end = 1e300`` is refused at once (it used to run until the 600 s budget), by ``integrate`` and by
+    ``frames simulate``."""
+    from frames.app import main
+
+    mdl = fr.models.knife_edge()
+    with pytest.raises(fr.errors.StateError, match="a span beyond 1e\\+09 time units is refused"):
+        fr.integrate(mdl, (0.0, 1e300), mdl.q0, mdl.u0)
+    assert main(["simulate", "knife-edge", "--t-end", "1e300"]) == 2
+    assert "beyond 1e+09 time units" in capsys.readouterr().err

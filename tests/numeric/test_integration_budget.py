@@ -28,22 +28,22 @@ def _variable_mass():
     return L, L.euler_lagrange_field()
 
 
-def test_max_steps_caps_a_run_to_t_1e300():
+def test_max_steps_caps_a_run_to_t_1e9():
     G = _oscillator(1e6)
     start = time.monotonic()
     with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 2000") as info:
-        fr.integrate(G, (0.0, 1e300), [1.0], [0.0], max_steps=2000)
+        fr.integrate(G, (0.0, 1e9), [1.0], [0.0], max_steps=2000)
     assert time.monotonic() - start < 30
     err = info.value
     assert isinstance(err, fr.errors.IntegrationError) and isinstance(err, fr.errors.BudgetExceededError)
-    assert err.t is not None and 0 < err.t < 1e300 and err.state is not None and err.state.shape == (2,)
+    assert err.t is not None and 0 < err.t < 1e9 and err.state is not None and err.state.shape == (2,)
 
 
 def test_timeout_stops_a_stiff_run():
     G = _oscillator(1e6)
     start = time.monotonic()
     with pytest.raises(fr.errors.IntegrationBudgetError, match=r"timeout of 0\.3 s") as info:
-        fr.integrate(G, (0.0, 1e300), [1.0], [0.0], timeout=0.3)
+        fr.integrate(G, (0.0, 1e9), [1.0], [0.0], timeout=0.3)
     assert time.monotonic() - start < 10
     assert info.value.state is not None and np.all(np.isfinite(info.value.state))
 
