@@ -19,6 +19,27 @@ def _damped(mdl, c):
     return fr.NonholonomicSystem(L, F, mdl.m, forces=[-c * u for u in L.chart.u])
 
 
+def _damped_knife_lm():
+    """SymPy's knife edge with damping: a force −c v on the contact point and a torque −c θ̇ on the blade."""
+    x, y, th = dynamicsymbols("x y theta")
+    T = dynamicsymbols._t
+    xd, yd, thd = (s.diff(T) for s in (x, y, th))
+    m, J, c = symbols("m J c", positive=True)
+    N = ReferenceFrame("N")
+    B = N.orientnew("B", "Axis", [th, N.z])  # the blade, turning with θ: a torque on it is a force on θ
+    P = Point("P")
+    P.set_vel(N, xd * N.x + yd * N.y)
+    LM = LagrangesMethod(
+        m * (xd**2 + yd**2) / 2 + J * thd**2 / 2,
+        [x, y, th],
+        nonhol_coneqs=[-sin(th) * xd + cos(th) * yd],
+        forcelist=[(P, -c * (xd * N.x + yd * N.y)), (B, -c * thd * N.z)],
+        frame=N,
+    )
+    LM.form_lagranges_equations()
+    return LM, (x, y, th), (xd, yd, thd)
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if not fr.models.get(n).lagrangian.time_dependent])
 def test_damping_dissipates_the_energy_at_the_rate_of_its_power(name):
     """Power balance, exactly: along the damped field ``dE/dt = F(q̇) = −c |u|²`` on C (``E`` the energy)."""
@@ -39,22 +60,8 @@ def test_damping_dissipates_the_energy_at_the_rate_of_its_power(name):
 def test_damped_knife_edge_agrees_with_lagranges_method_with_a_forcelist():
     """An independent computation: ``LagrangesMethod`` with the same damping in its forcelist; the accelerations
     and the multiplier agree exactly on C."""
-    x, y, th = dynamicsymbols("x y theta")
-    T = dynamicsymbols._t
-    xd, yd, thd = (s.diff(T) for s in (x, y, th))
-    m, J, c = symbols("m J c", positive=True)
-    N = ReferenceFrame("N")
-    B = N.orientnew("B", "Axis", [th, N.z])  # the blade, turning with θ: a torque on it is a force on θ
-    P = Point("P")
-    P.set_vel(N, xd * N.x + yd * N.y)
-    LM = LagrangesMethod(
-        m * (xd**2 + yd**2) / 2 + J * thd**2 / 2,
-        [x, y, th],
-        nonhol_coneqs=[-sin(th) * xd + cos(th) * yd],
-        forcelist=[(P, -c * (xd * N.x + yd * N.y)), (B, -c * thd * N.z)],
-        frame=N,
-    )
-    LM.form_lagranges_equations()
+    LM, (x, y, th), (xd, yd, _thd) = _damped_knife_lm()
+    c = symbols("c", positive=True)
     rhs = LM.rhs()
     imp = fr.app.mechanics_import(LagrangesMethod(LM._L, [x, y, th], nonhol_coneqs=[-sin(th) * xd + cos(th) * yd]))
     ch = imp.chart
@@ -118,22 +125,7 @@ def test_euler_lagrange_field_with_forces_is_lagranges_equations_in_any_frame():
 def test_from_mechanics_imports_a_forcelist_as_generalised_forces():
     """A LagrangesMethod's nonconservative loads (a damping force on a point, a torque on a body) become the
     model's forces ``Q_i = F·∂v/∂q̇^i``: frames' accelerations equal ``LagrangesMethod.rhs()`` on C, exactly."""
-    x, y, th = dynamicsymbols("x y theta")
-    T = dynamicsymbols._t
-    xd, yd, thd = (s.diff(T) for s in (x, y, th))
-    m, J, c = symbols("m J c", positive=True)
-    N = ReferenceFrame("N")
-    B = N.orientnew("B", "Axis", [th, N.z])
-    P = Point("P")
-    P.set_vel(N, xd * N.x + yd * N.y)
-    LM = LagrangesMethod(
-        m * (xd**2 + yd**2) / 2 + J * thd**2 / 2,
-        [x, y, th],
-        nonhol_coneqs=[-sin(th) * xd + cos(th) * yd],
-        forcelist=[(P, -c * (xd * N.x + yd * N.y)), (B, -c * thd * N.z)],
-        frame=N,
-    )
-    LM.form_lagranges_equations()
+    LM, _q, _qd = _damped_knife_lm()
     rhs = LM.rhs()
     mdl = fr.from_mechanics(LM, name="damped-knife")
     u = mdl.chart.u
