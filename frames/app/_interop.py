@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -417,8 +417,8 @@ class MechanicsImport(Value):
 
     def field(self) -> SecondOrderField:
         """The nonholonomic field in :attr:`frame` (Euler–Lagrange field when ``m = n``)."""
-        if self.m < self.chart.dim:
-            return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.forces).field()
+        if self.m < self.chart.dim:  # then the system is the nonholonomic one
+            return cast(NonholonomicSystem, self.system).field()
         return self.lagrangian.euler_lagrange_field(self.frame, forces=self.forces)
 
     def model(self, name: str | None = None) -> Model:

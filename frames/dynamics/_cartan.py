@@ -36,7 +36,7 @@ from ..errors import InvalidExpressionError
 from ..geometry import Form, Frame, SecondOrderField, TangentVectorField
 from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
 from ._lagrangian import Equations, Lagrangian
-from ._method import motion_equations, natural_accelerations
+from ._method import motion_equations
 from ._ode import OdeSystem, natural_ode
 
 __all__ = ["CartanSolution", "CartanSystem"]
@@ -296,8 +296,7 @@ class CartanSystem(Value):
         InvalidExpressionError
             If the solution is not a unique second-order field on TQ (see :meth:`CartanSolution.as_second_order_field`).
         """
-        G = self.solution().as_second_order_field().Gamma
-        return sp.ImmutableMatrix([tidy(canon(x)) for x in natural_accelerations(self.frame, self.n, list(G))])
+        return self.solution().as_second_order_field().accelerations()
 
     def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
         r"""The unique solution of ``Γ ⌟ ω = −dE`` as a first-order system: state ``(q, u)`` (the method protocol)."""

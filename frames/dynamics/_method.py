@@ -28,11 +28,11 @@ from typing import Any, Protocol
 import sympy as sp
 
 from .._value import Multipliers
-from ..algebra import canon, derivative, tidy
+from ..algebra import canon, tidy
 from ..geometry import Chart, Frame
 from ._lagrangian import Equations
 
-__all__ = ["DynamicsMethod", "motion_equations", "natural_accelerations"]
+__all__ = ["DynamicsMethod", "motion_equations", "natural_constraints"]
 
 
 class DynamicsMethod(Protocol):
@@ -80,25 +80,6 @@ def motion_equations(
     eqs += [sp.Eq(sp.Derivative(sub[x], t), sp.sympify(r, strict=True).xreplace(sub), evaluate=False) for x, r in rates]
     eqs += [sp.Eq(sp.sympify(c, strict=True).xreplace(sub), 0, evaluate=False) for c in constraints]
     return Equations(eqs)
-
-
-def natural_accelerations(frame: Frame, m: int, gamma: Sequence[sp.Expr]) -> list[sp.Expr]:
-    r"""``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k`` (α = 1..m): a field on C in natural form.
-
-    ``gamma`` holds the ``Γ^α`` in ``(q, v)`` (further symbols, e.g. multipliers, are carried through).
-    """
-    chart = frame.chart
-    q, u = chart.q, chart.u
-    alpha = range(m)
-    sub = {frame.v[al]: frame.v_in_u[al] for al in alpha}
-    out = []
-    for j in range(frame.dim):
-        e = sp.Add(*[gamma[al] * frame.matrix[al, j] for al in alpha])
-        e += sp.Add(
-            *[frame.v[al] * u[k] * derivative(frame.matrix[al, j], q[k]) for al in alpha for k in range(frame.dim)]
-        )
-        out.append(e.xreplace(sub))
-    return out
 
 
 def natural_constraints(frame: Frame, m: int) -> list[sp.Expr]:

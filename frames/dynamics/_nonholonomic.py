@@ -41,13 +41,14 @@ from ..geometry import (
     LinearConstraints,
     SecondOrderField,
     complete_frame,
+    natural_accelerations,
 )
 from ._checks import check_forces, check_m, check_same_chart, expect_obj
 from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
-from ._method import motion_equations, natural_accelerations, natural_constraints
+from ._method import motion_equations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "check_adapted"]
@@ -537,10 +538,6 @@ class NonholonomicSystem(AdaptedIndices, Value):
         if not canonical:
             G = self.field(canonical=False).Gamma
             return sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
-        return self._canonical_accelerations
-
-    @cached_property
-    def _canonical_accelerations(self) -> sp.ImmutableMatrix:
         acc = natural_accelerations(self.frame, self.m, list(self.field().Gamma))
         return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
 

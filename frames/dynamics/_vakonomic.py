@@ -48,10 +48,10 @@ from ..algebra import (
     tidy_affine,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
-from ..geometry import AdaptedIndices, Frame, SecondOrderField
+from ..geometry import AdaptedIndices, Frame, SecondOrderField, natural_accelerations
 from ._checks import expect_obj, prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
-from ._method import motion_equations, natural_accelerations, natural_constraints
+from ._method import motion_equations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
 from ._ode import OdeSystem, vakonomic_ode
 

@@ -17,7 +17,7 @@ from ._forms import Form, vector_components
 from ._frame import Frame, anholonomy_after_change, complete_frame
 from ._growth import BracketFlag, bracket_flag
 from ._nilpotent import NilpotentApproximation
-from ._second_order import SecondOrderField
+from ._second_order import SecondOrderField, natural_accelerations
 from ._tangent import TangentVectorField, derivation
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "bracket",
     "bracket_flag",
     "complete_frame",
+    "natural_accelerations",
     "derivation",
     "vector_components",
 ]

@@ -26,7 +26,26 @@ from ._chart import Chart
 from ._frame import Frame
 from ._tangent import TangentVectorField, _col
 
-__all__ = ["SecondOrderField"]
+__all__ = ["SecondOrderField", "natural_accelerations"]
+
+
+def natural_accelerations(frame: Frame, m: int, gamma: Sequence[sp.Expr]) -> list[sp.Expr]:
+    r"""``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k`` (α = 1..m): a field on C in natural form.
+
+    ``gamma`` holds the ``Γ^α`` in ``(q, v)`` (further symbols, e.g. multipliers, are carried through).
+    """
+    chart = frame.chart
+    q, u = chart.q, chart.u
+    alpha = range(m)
+    sub = {frame.v[al]: frame.v_in_u[al] for al in alpha}
+    out = []
+    for j in range(frame.dim):
+        e = sp.Add(*[gamma[al] * frame.matrix[al, j] for al in alpha])
+        e += sp.Add(
+            *[frame.v[al] * u[k] * derivative(frame.matrix[al, j], q[k]) for al in alpha for k in range(frame.dim)]
+        )
+        out.append(e.xreplace(sub))
+    return out
 
 
 class SecondOrderField(Value):
@@ -105,16 +124,7 @@ class SecondOrderField(Value):
         ``q̈^j = Γ^i X_i^j + v^i u^k ∂_k X_i^j`` with ``v = Θ u``.
         """
         F = self.frame
-        n = F.dim
-        u = self.chart.u
-        acc = []
-        for j in range(n):
-            e = sp.Add(*[self.Gamma[i] * F.matrix[i, j] for i in range(n)])
-            e += sp.Add(
-                *[F.v[i] * u[k] * derivative(F.matrix[i, j], self.chart.q[k]) for i in range(n) for k in range(n)]
-            )
-            acc.append(tidy(F.to_natural(e)))
-        return sp.ImmutableMatrix(acc)
+        return sp.ImmutableMatrix([tidy(canon(x)) for x in natural_accelerations(F, F.dim, list(self.Gamma))])
 
     def in_frame(self, frame: Frame) -> SecondOrderField:
         r"""The same field written in another frame (coefficients of ``Y_i^V``).

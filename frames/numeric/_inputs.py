@@ -224,7 +224,7 @@ def _initial_data(
     return p, y0, projection
 
 
-def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[Any, Any] | None) -> np.ndarray:
+def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[str, Any] | None) -> np.ndarray:
     r"""The natural velocities ``u0 = v0^α X_α(q0)`` (α = 1..m) from the independent quasi-velocities ``v0``.
 
     ``frame`` is the method's adapted frame: the first ``m`` fields span D, so ``u0`` lies in D by construction.
@@ -233,10 +233,10 @@ def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[Any
     qv = _vector(q0, chart.q, "q0", chart, params)
     vv = _vector(v0, frame.v[:m], "v0", chart, params)
     at: dict[Any, Any] = dict(zip(chart.q, (sp.Float(x) for x in qv), strict=True))
-    for k, val in (params or {}).items():
-        sym = k if isinstance(k, sp.Symbol) else next((s for s in chart.params if s.name == str(k)), None)
-        if sym is not None and not isinstance(val, str):
-            at[sym] = val
+    # ``params`` by name (:func:`_merge_params`); a string value is never parsed
+    at |= {
+        s: params[s.name] for s in chart.params if params and s.name in params and not isinstance(params[s.name], str)
+    }
     X = frame.matrix[:m, :].xreplace(at)
     try:
         u = np.array([[float(X[al, j]) for j in range(chart.dim)] for al in range(m)], dtype=float).T @ vv

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import OptionError, StateError
 from ._batch import run_batch
-from ._inputs import _t_span, is_batch, velocities_from_v0
+from ._inputs import _merge_params, _t_span, is_batch, velocities_from_v0
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
 from ._single import run_single
@@ -236,7 +236,7 @@ def integrate(
         frame, m = _frame_of(x, target)
         if is_batch(q0):
             raise OptionError("integrate: v0 is for one trajectory; a batch takes u0 of shape (B, n)")
-        u0 = velocities_from_v0(frame, m, q0, v0, _all_params(target, params))
+        u0 = velocities_from_v0(frame, m, q0, v0, _merge_params(target.defaults, params))
     if is_batch(q0):
         return run_batch(target, t0, t1, q0, u0, params, extra0, opts)
     if opts.progress:
@@ -254,10 +254,3 @@ def _frame_of(x: Any, target: Any) -> tuple[Any, int]:
         nh = x.nonholonomic()
         return nh.frame, nh.m
     raise OptionError(f"integrate: v0 needs a system with an adapted frame; {type(x).__name__} has none: give u0")
-
-
-def _all_params(target: Any, params: Mapping[Any, Any] | None) -> dict[Any, Any]:
-    """The parameter values: the model's defaults, overridden by ``params``."""
-    out: dict[Any, Any] = dict(getattr(target, "defaults", None) or {})
-    out.update(params or {})
-    return out
