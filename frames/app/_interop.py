@@ -13,11 +13,18 @@ The independent speeds are the first ``m`` quasi-velocities ``v^α``, and the ve
 Kane's method takes no Lagrangian, so one is built from the configuration. The velocity of each mass
 centre is the time derivative of its position from a point at rest in the inertial frame. The angular
 velocity of each body comes from its direction cosine matrix. The potential is ``−F·r`` for each force
-that is constant in the inertial frame, such as gravity. Any other load raises an error naming that
-load. The velocities set on the method must equal these true velocities on C. A
+that is constant in the inertial frame, such as gravity. Every other load (damping, friction, inputs,
+torques) is a generalised force, a one-form ``Q = Q_i dq^i`` on Q with ``Q_i = F·∂v_P/∂q̇^i`` for a force
+on a point and ``T·∂ω_B/∂q̇^i`` for a torque on a frame, the velocities written in ``q̇`` through
+``u = W q̇`` (Kane) — the model's ``forces``, for either method. On C, ``Q(X_α)`` is Kane's generalized
+active force of the independent speed ``v^α``. The velocities set on the method must equal these true
+velocities on C. A
 ``v2pt_theory`` about a rolling contact point breaks this: it hides a constraint that the method does
 not list, and such a method is refused with a message saying so (SymPy's ``test_kane.py`` rolling
 disc is one).
+
+A :class:`~sympy.physics.mechanics.System` is read through its ``eom_method`` when its equations are
+formed, else as the method ``System.form_eoms`` would build (Kane with speeds, Lagrange without), unformed.
 
 **To SymPy** (:func:`to_mechanics`, ``Model.to_mechanics``). ``kind="lagrange"`` gives
 ``LagrangesMethod(L, q, nonhol_coneqs=constraints)``. ``kind="kane"`` gives a ``KanesMethod`` whose
@@ -485,7 +492,8 @@ def mechanics_rates(method: Any, model: Model) -> sp.ImmutableMatrix:
 
     Coordinates are matched by name (``q1(t) -> q1``, ``q1'(t) ->`` the chart's velocity) and, for
     Kane, the generalized speeds by name with the frame's quasi-velocities, as
-    :meth:`Model.to_mechanics` names them.
+    :meth:`Model.to_mechanics` names them. A ``System`` stands for its ``eom_method`` (or the method
+    ``form_eoms`` would build).
 
     Returns
     -------
@@ -694,11 +702,13 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
 
 def _system_method(system: Any, what: str) -> Any:
     r"""The method of a :class:`sympy.physics.mechanics.System`: its ``eom_method`` when its equations are formed,
-    else the ``KanesMethod`` that ``System.form_eoms()`` would build (not formed: the import does not need it).
+    else the method that ``System.form_eoms`` would build, not formed (the import does not need the equations).
 
-    The arguments are read as ``form_eoms`` reads them: ``q_ind``, ``q_dep``, ``u_ind``, ``u_dep``,
-    ``u_aux``, ``kdes``, ``holonomic_constraints``, ``velocity_constraints``, ``bodies``, and the loads
-    together with those of the actuators.
+    With generalized speeds that is ``form_eoms(KanesMethod)``'s ``KanesMethod``: ``q_ind``, ``q_dep``,
+    ``u_ind``, ``u_dep``, ``u_aux``, ``kdes``, ``holonomic_constraints``, ``velocity_constraints``,
+    ``bodies``, and the loads together with those of the actuators. Without speeds it is
+    ``form_eoms(LagrangesMethod)``'s ``LagrangesMethod``: the Lagrangian of the bodies (their
+    ``potential_energy`` included), ``q``, ``holonomic_constraints``, ``nonholonomic_constraints``, loads.
     """
     method = system.eom_method
     if method is not None:
@@ -709,6 +719,16 @@ def _system_method(system: Any, what: str) -> Any:
         return method
     try:
         loads = tuple(system.loads) + tuple(ld for act in system.actuators for ld in act.to_loads())
+        if not len(system.u):
+            return me.LagrangesMethod(
+                me.Lagrangian(system.frame, *system.bodies),
+                system.q,
+                forcelist=loads or None,
+                bodies=list(system.bodies),
+                frame=system.frame,
+                hol_coneqs=system.holonomic_constraints,
+                nonhol_coneqs=system.nonholonomic_constraints,
+            )
         return me.KanesMethod(
             system.frame,
             q_ind=system.q_ind,
@@ -725,27 +745,29 @@ def _system_method(system: Any, what: str) -> Any:
         )
     except (ValueError, TypeError, AttributeError, IndexError) as exc:
         raise ArgumentError(
-            f"{what}: the System cannot be read as a KanesMethod ({type(exc).__name__}: {exc}); form its "
+            f"{what}: the System cannot be read as a {'KanesMethod' if len(system.u) else 'LagrangesMethod'} "
+            f"({type(exc).__name__}: {exc}); form its "
             "equations (system.form_eoms(KanesMethod) or form_eoms(LagrangesMethod)) and pass the System again, or "
             "pass System.eom_method"
         ) from None
 
 
 def mechanics_import(method: Any) -> MechanicsImport:
-    r"""Read a :class:`~sympy.physics.mechanics.LagrangesMethod` or ``KanesMethod`` into frames objects.
+    r"""Read a :class:`~sympy.physics.mechanics.LagrangesMethod`, ``KanesMethod`` or ``System`` into frames objects.
 
     See :func:`from_mechanics`; this also works without constraints (``m = n``) and keeps the name map.
 
     Raises
     ------
     ArgumentError
-        If ``method`` is not one of the two methods, or lacks what the import needs (Kane: kd_eqs, bodies).
+        If ``method`` is not one of the two methods or a System, or lacks what the import needs (Kane:
+        kd_eqs, bodies), or is a System that cannot be read (the message names ``System.eom_method``).
     ConstraintError
         If a constraint is not linear and homogeneous in the velocities, or the method's kinematics
         hide a constraint it does not list.
     InvalidExpressionError
         For what frames cannot represent: time-dependent constraints or kinematics, more speeds than
-        coordinates, loads without a potential, accelerations or variable masses.
+        coordinates, accelerations or variable masses, a load on a point whose velocity is unknown.
     """
     what = "from_mechanics: method"
     if isinstance(method, me.System):
@@ -761,10 +783,13 @@ def mechanics_import(method: Any) -> MechanicsImport:
 
 
 def from_mechanics(method: Any, *, name: str | None = None) -> Model:
-    r"""A validated :class:`Model` from a sympy ``LagrangesMethod`` or ``KanesMethod``.
+    r"""A validated :class:`Model` from a sympy ``LagrangesMethod``, ``KanesMethod`` or ``System``.
 
     The dynamicsymbols ``q(t)`` become the chart's coordinates (same names), ``q'(t)`` its velocities,
-    and Kane's generalized speeds the frame's quasi-velocities (independent speeds first). Use
+    and Kane's generalized speeds the frame's quasi-velocities (independent speeds first). Forces
+    constant in the inertial frame (gravity) enter the Lagrangian as ``−F·r``; every other load
+    becomes the model's generalised forces ``Q_i = F·∂v_P/∂q̇^i`` (a torque: ``T·∂ω/∂q̇^i``). A
+    ``System`` is read through ``System.eom_method``, or as the method ``form_eoms`` would build. Use
     :func:`mechanics_import` for the name map and :meth:`MechanicsImport.method_rates`.
 
     Examples

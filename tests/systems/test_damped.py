@@ -193,7 +193,8 @@ class KaneAt:
         self.uval = {u: uval[i] for i, u in enumerate(us)}
         assert [self.uval[u] for u in us[: imp.m]] == [st.values[v.name] for v in imp.frame.v[: imp.m]]
         assert all(self.at(e) == 0 for e in KM._k_nh * KM.u + KM._f_nh)  # on C for Kane too
-        KM.kanes_equations()
+        if KM._fr is None:  # formed once
+            KM.kanes_equations()
         ud = KM.mass_matrix.applyfunc(self.at).LUsolve(KM.forcing.applyfunc(self.at))
         self.udot = {u.diff(T): ud[i] for i, u in enumerate(us)}
 
