@@ -30,8 +30,8 @@ from ._checks import (
     symbol_values,
 )
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
-from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
+from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, linearize

@@ -116,7 +116,10 @@ class RelativeEquilibrium(Value):
         sol = {s: canon(v.xreplace(free)) if free else v for s, v in self.solution.items()}
         q = {x: sol[x] if x in sol else rem.get(x, sp.S.Zero) for x in chart.q}
         v = {F.v[al]: sol[F.v[al]] for al in range(m)}
-        u = {chart.u[k]: canon(sp.Add(*[v[F.v[al]] * F.matrix[al, k] for al in range(m)]).xreplace(q)) for k in range(F.dim)}
+        u = {
+            chart.u[k]: canon(sp.Add(*[v[F.v[al]] * F.matrix[al, k] for al in range(m)]).xreplace(q))
+            for k in range(F.dim)
+        }
         return q | u
 
     def __repr__(self) -> str:
@@ -182,6 +185,7 @@ def relative_equilibria(system: Any, *, known: Mapping[Any, Any] | None = None) 
         fam = RelativeEquilibrium(nh, states, values, free, conds, nonzero, removed)
         if not any(_same(fam, g) for g in out):
             out.append(fam)
+    out = [f for f in out if not any(g is not f and _within(f, g) for g in out)]
     out.sort(key=lambda f: (len(f.free), sum(op_count(v) for v in f.values)))
     return tuple(out)
 
@@ -210,6 +214,28 @@ def _same(f: RelativeEquilibrium, g: RelativeEquilibrium) -> bool:
     )
 
 
+def _within(f: RelativeEquilibrium, g: RelativeEquilibrium) -> bool:
+    """``f`` is a special case of the larger family ``g``: ``g``'s nonzero expressions do not vanish at ``f``,
+    ``g`` at ``f``'s values of its free states is ``f``, and ``g``'s conditions hold there."""
+    if f.conditions or len(f.free) >= len(g.free):
+        return False
+    if any(_vanishes(n.xreplace(f.solution)) for n in g.nonzero):
+        return False
+    here = {s: f.solution[s] for s in g.free}
+    for a, b in zip(f.values, g.values, strict=True):
+        if _vanishes(b.xreplace(here) - a) is not True:
+            return False
+    return all(_vanishes(c.xreplace(f.solution)) is True for c in g.conditions)
+
+
+def _vanishes(e: sp.Expr) -> bool | None:
+    """True if ``e`` is zero, False if not, None if it is undefined (a division by zero)."""
+    e = canon(e)
+    if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return is_zero(e)
+
+
 def _branch(
     eqs: list[sp.Expr],
     unknowns: list[sp.Symbol],
@@ -217,64 +243,80 @@ def _branch(
     nonzero: tuple[sp.Expr, ...],
     found: list,
     depth: int,
+    conds: tuple[sp.Expr, ...] = (),
 ) -> None:
-    """Solve ``eqs = 0`` for ``unknowns`` given ``sol``, appending ``(solution, conditions, nonzero)`` to ``found``."""
+    """Solve ``eqs = 0`` for ``unknowns`` given ``sol`` (and the implicit ``conds``), appending
+    ``(solution, conditions, nonzero)`` to ``found``."""
     checkpoint()
     if depth > MAX_DEPTH:
         return
     todo: list[sp.Expr] = []
     for e in eqs:
-        e = canon(e.xreplace(sol)) if sol else e
-        if e.has(sp.zoo, sp.nan):
-            return
+        if sol:
+            e = e.xreplace(sol)
+            if e.has(sp.zoo, sp.nan):
+                return  # a division by zero: outside the domain of the equations
+            e = canon(e)
         if is_zero(e):
             continue
         if not (e.free_symbols & set(unknowns)) - set(sol):
             return  # a nonzero expression in the parameters: no solution for generic parameters
         todo.append(e)
     if not todo:
-        found.append((dict(sol), (), nonzero))
+        kept: tuple[sp.Expr, ...] = ()
+        for c in conds:
+            kept = _add_condition(kept, canon(c.xreplace(sol)))
+        found.append((dict(sol), kept, nonzero))
         return
     todo.sort(key=op_count)
     e, rest = todo[0], todo[1:]
     open_ = [u for u in unknowns if u not in sol]
     num, _den = sp.fraction(e)
-    facs = [f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f for f in sp.Mul.make_args(factor(num))]
+    facs = [
+        f.base if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp > 0 else f for f in sp.Mul.make_args(factor(num))
+    ]
     facs = [f for f in facs if f.free_symbols & set(open_)]
-    stuck = True
     for f in facs:
         lin = _linear_in(f, open_)
         if lin is not None:
             x, a, b = lin
-            stuck = False
             val = canon(-b / a)
             new = {k: canon(v.xreplace({x: val})) for k, v in sol.items()} | {x: val}
             keep_nz = () if not (a.free_symbols & set(open_)) else (tidy(a),)
-            _branch(rest, unknowns, new, nonzero + keep_nz, found, depth + 1)
+            _branch(rest, unknowns, new, nonzero + keep_nz, found, depth + 1, conds)
             if keep_nz:  # the branch where the coefficient vanishes too
-                _branch([a, b, *rest], unknowns, dict(sol), nonzero, found, depth + 1)
+                _branch([a, b, *rest], unknowns, dict(sol), nonzero, found, depth + 1, conds)
             continue
         inside = [u for u in open_ if f.has(u)]
+        roots: list[sp.Expr] = []
         if len(inside) == 1:
             try:
                 roots = sp.solve(f, inside[0], dict=False)
             except (NotImplementedError, ValueError, TypeError):  # pragma: no cover - sympy gave up
                 roots = []
             roots = [r for r in roots if not r.has(sp.I) and inside[0] not in r.free_symbols]
-            for r in roots:
-                stuck = False
-                x = inside[0]
-                new = {k: canon(v.xreplace({x: r})) for k, v in sol.items()} | {x: r}
-                _branch(rest, unknowns, new, nonzero, found, depth + 1)
-    if stuck:  # keep the equation as a condition, solve the others
-        inner: list = []
-        _branch(rest, unknowns, dict(sol), nonzero, inner, depth + 1)
-        for s, c, nz in inner:
-            left = canon(e.xreplace(s))
-            if not is_zero(left):
-                found.append((s, (*c, tidy(left)), nz))
-            else:
-                found.append((s, c, nz))
+        for r in roots:
+            x = inside[0]
+            new = {k: canon(v.xreplace({x: r})) for k, v in sol.items()} | {x: r}
+            _branch(rest, unknowns, new, nonzero, found, depth + 1, conds)
+        if not roots:  # f = 0 is kept: solve the others, then f again if they solved something
+            inner: list = []
+            _branch(rest, unknowns, dict(sol), nonzero, inner, depth + 1, conds)
+            for s_, c, nz in inner:
+                left = canon(f.xreplace(s_))
+                if is_zero(left):
+                    found.append((s_, c, nz))
+                elif len(s_) > len(sol):
+                    _branch([left], unknowns, s_, nz, found, depth + 1, c)
+                else:
+                    found.append((s_, _add_condition(c, left), nz))
+
+
+def _add_condition(conds: tuple[sp.Expr, ...], c: sp.Expr) -> tuple[sp.Expr, ...]:
+    """``conds`` and ``c = 0`` (tidied), unless ``c`` vanishes or is ``± `` one of them."""
+    if is_zero(c) or any(is_zero(c - d) or is_zero(c + d) for d in conds):
+        return conds
+    return (*conds, tidy(c))
 
 
 def _linear_in(f: sp.Expr, unknowns: list[sp.Symbol]) -> tuple[sp.Symbol, sp.Expr, sp.Expr] | None:

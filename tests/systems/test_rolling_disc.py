@@ -41,7 +41,7 @@ def _body_of_revolution():
     """The disc with general moments A (a diameter) and C (the axis), built from its constraints."""
     m, r, g, A, C = sp.symbols("m r g A C", positive=True)
     ch = fr.Chart("x y psi theta phi", params=[m, r, g, A, C])
-    x, y, psi, th, ph = ch.q
+    _x, _y, psi, th, _ph = ch.q
     ux, uy, ups, uth, uph = ch.u
     # the centre at (x + r sin ψ sin θ, y − r cos ψ sin θ, r cos θ), differentiated by hand
     Gx = ux + r * (sp.cos(psi) * sp.sin(th) * ups + sp.sin(psi) * sp.cos(th) * uth)
