@@ -128,6 +128,8 @@ class RelativeEquilibrium(Value):
 
 
 def _by_name(given: Mapping[Any, Any] | None, allowed: tuple[sp.Symbol, ...], name: str) -> dict[sp.Symbol, sp.Expr]:
+    if given is not None and not isinstance(given, Mapping):
+        raise ArgumentError(f"{name}: expected a mapping of states to values, got {given!r:.60}")
     out: dict[sp.Symbol, sp.Expr] = {}
     for k, val in (given or {}).items():
         sym = next((s for s in allowed if s == k or s.name == str(k)), None)
