@@ -6,9 +6,13 @@ coordinates so that every speed is a quasi-velocity: 8 coordinates, the holonomi
 
 One run prints: SymPy's ``KanesMethod`` + ``kanes_equations()`` time (unsimplified), then ``fr.from_mechanics``
 and ``NonholonomicSystem.field()`` under a budget (``--budget``, default 300 s), with the step reached when it
-runs out.
+runs out; then, side by side, the time from the built method to the benchmark's eigenvalues at 0…10 m/s
+(Meijaard et al. 2007): frames (``from_mechanics`` + ``frames.linearize`` + ``Linearization.sweep``) against
+SymPy's route (``KanesMethod.linearize(A_and_B=True, op_point=…, linear_solver="CRAMER")``, the parameters
+substituted, the lean/steer block's eigenvalues with numpy, as SymPy's ``test_kane3.py`` does), and the largest
+difference between the two sets of eigenvalues. Neither side simplifies.
 
-Run: ``python benchmarks/bicycle.py [--budget 300]``.
+Run: ``python benchmarks/bicycle.py [--budget 300] [--no-sympy-linearize]``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ import argparse
 import importlib.util
 import time
 from pathlib import Path
+
+import numpy as np
+import sympy as sp
 
 import frames as fr
 
@@ -32,6 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=float, default=300.0)
     ap.add_argument("--canonical", action="store_true", help="also the canonical field, in the rest of the budget")
+    ap.add_argument("--no-sympy-linearize", action="store_true", help="skip SymPy's KanesMethod.linearize route")
     args = ap.parse_args(argv)
     t = time.monotonic()
     KM = bicycle()
@@ -59,6 +67,40 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"frames field() (canonical):             {time.monotonic() - t1:.1f} s", flush=True)
     except fr.errors.BudgetExceededError as exc:
         print(f"frames: budget of {args.budget:g} s spent after {time.monotonic() - t:.1f} s in step {exc.step!r}")
+    eigenvalues_side_by_side(KM, skip_sympy=args.no_sympy_linearize)
+
+
+def eigenvalues_side_by_side(KM, skip_sympy: bool = False) -> None:
+    """Time from the built KanesMethod to the eigenvalues at 0..10 m/s, frames beside SymPy."""
+    par = _whipple.benchmark_parameters()
+    speeds = np.arange(11.0)
+    t = time.monotonic()
+    mdl = fr.from_mechanics(KM, name="whipple-bicycle")
+    V = sp.Symbol("V")
+    lin = fr.linearize(mdl.nonholonomic(), _whipple.upright(mdl, V))
+    ours = [np.sort_complex(row[np.argsort(np.abs(row))][1:]) for row in lin.sweep(V, speeds, par)]
+    t_ours = time.monotonic() - t
+    print(f"frames from_mechanics + linearize + eigenvalues (11 speeds): {t_ours:.1f} s", flush=True)
+    if skip_sympy:
+        return
+    t = time.monotonic()
+    q = {q.func.__name__: q for q in KM.q}
+    u = {u.func.__name__: u for u in KM.u}
+    rR, rF = sp.Symbol("WRrad"), sp.Symbol("WFrad")
+    op = {q[k]: 0 for k in ("q1", "q2", "q4", "q5")} | {x.diff(): 0 for x in KM.u}
+    op |= {u[k]: 0 for k in ("u1", "u2", "u4", "u5")} | {u["u3"]: V / rR, u["u6"]: V / rF}
+    A, _B, _r = KM.linearize(A_and_B=True, op_point=op, linear_solver="CRAMER")
+    names = [x.func.__name__ for x in (*KM.q, *KM.u)]
+    rows = [names.index(k) for k in ("q2", "q5", "u2", "u5")]
+    A4 = A.extract(rows, rows).xreplace({sp.Symbol(k): v for k, v in par.items()})
+    theirs = []
+    for v in speeds:
+        num = np.array(A4.xreplace({V: v}).evalf(30).tolist(), dtype=complex).real
+        theirs.append(np.sort_complex(np.linalg.eigvals(num)))
+    t_sympy = time.monotonic() - t
+    diff = max(float(np.max(np.abs(a - b) / np.abs(b))) for a, b in zip(ours, theirs, strict=True))
+    print(f"SymPy KanesMethod.linearize + eigenvalues (11 speeds):       {t_sympy:.1f} s", flush=True)
+    print(f"ratio SymPy / frames: {t_sympy / t_ours:.2f}; largest relative difference of the eigenvalues: {diff:.1e}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@ r"""Relative equilibria (steady motions) of a nonholonomic system with symmetry,
 
 The reduced state is ``x = (q, v^α)`` with ``q̇^j = v^α X_α^j(q)`` and ``v̇^α = Γ^α(q, v)`` (Crampin–Mestdag
 Proposition 2). A coordinate on which the kept right-hand sides do not depend is ignorable and is removed with its
-equation, to a fixed point (the rule of :func:`~frames.linearize`). A relative equilibrium is a zero of the
+equation, to a fixed point (:func:`~frames.linearize` applies the same rule to the linearised equations). A relative equilibrium is a zero of the
 remaining right-hand sides ``f(x) = 0``: an equilibrium, or a steady motion along the removed directions (the
 sleigh sliding straight, the disc rolling upright or on a circle). The zeros are found exactly, branch by branch:
 each equation's numerator is factorised, and each factor solved for an unknown in which it is linear (with the
