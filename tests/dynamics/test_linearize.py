@@ -3,9 +3,12 @@
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import frames as fr
-from frames.algebra import is_zero
+from frames import strategies as fst
+from frames.algebra import derivative, is_zero
 
 
 def _sleigh_at(V):
@@ -126,3 +129,59 @@ def test_a_point_whose_values_contain_a_state_symbol_is_linearised_at_that_state
     assert th in lin.states and th not in lin.removed
     num = lin.eigenvalues({"m": 1, "r": sp.Rational(1, 2), "g": 10, "theta": sp.Rational(1, 5), "v1": 3})
     assert np.count_nonzero(np.abs(num) > 1e-9) >= 2  # the lean mode is not lost
+
+
+@st.composite
+def _system_at_rest(draw):
+    """A random system with compound angles, at rest at q = 0 where its potential is critical: the kinetic metric
+    of :func:`frames.strategies.quadratic_lagrangians`, ``V = Σ k (1 − cos a) + Σ k' q_i²`` with ``a`` a compound
+    angle through 0, a frame with compound angles (unipotent, so regular everywhere), one constraint."""
+    ch = draw(fst.charts(min_dim=2, max_dim=3))
+    T = draw(fst.quadratic_lagrangians(ch, gyroscopic=False, potential=False)).expr
+    V = sp.S.Zero
+    for _ in range(draw(st.integers(min_value=1, max_value=2))):
+        V += draw(st.integers(1, 3)) * (1 - sp.cos(draw(fst.compound_angles(ch, constants=False))))
+    V += sum(draw(st.integers(0, 2)) * q**2 for q in ch.q)
+    F = draw(fst.frames_on(ch, compound=True))
+    return fr.NonholonomicSystem(fr.Lagrangian(ch, T - V), F, ch.dim - 1)
+
+
+def _at_rest(nh):
+    return {q: 0 for q in nh.lagrangian.chart.q} | {u: 0 for u in nh.lagrangian.chart.u}
+
+
+@given(_system_at_rest())
+@settings(max_examples=8, deadline=None)
+def test_A_equals_the_jacobian_of_the_canonical_field_on_random_systems_with_compound_angles(nh):
+    """Independent computations: ``A`` from the mass-matrix trees at the point against the derivative of the
+    explicit canonical field, exactly."""
+    lin = fr.linearize(nh, _at_rest(nh))
+    F, m, chart = nh.frame, nh.m, nh.lagrangian.chart
+    G = nh.field().Gamma
+    rates = {q: sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j, q in enumerate(chart.q)}
+    rates |= {F.v[al]: G[al] for al in range(m)}
+    here = dict(zip(lin.states, lin.point, strict=True)) | {q: 0 for q in lin.removed}
+    for i, x in enumerate(lin.states):
+        for j, y in enumerate(lin.states):
+            assert is_zero(lin.A[i, j] - derivative(rates[x], y).xreplace(here)), (x, y)
+    for q in lin.removed:  # nothing kept depends on a removed coordinate, at the linear level
+        assert all(is_zero(derivative(rates[x], q).xreplace(here)) for x in lin.states)
+
+
+@given(_system_at_rest(), st.data())
+@settings(max_examples=6, deadline=None)
+def test_the_spectrum_does_not_depend_on_the_adapted_frame(nh, data):
+    """``X_1 → h X_1`` with ``h = 2 + sin² a`` (a compound angle): the same motion in another adapted frame; the
+    characteristic polynomial of the whole linearisation, ``s^(removed) det(s − A)``, is the same, exactly."""
+    F = nh.frame
+    chart = nh.lagrangian.chart
+    h = 2 + sp.sin(data.draw(fst.compound_angles(chart))) ** 2
+    G = fr.Frame([fr.VectorField(chart, [h * c for c in F.fields[0].components]), *F.fields[1:]], v="w")
+    other = fr.NonholonomicSystem(nh.lagrangian, G, nh.m)
+    s = sp.Symbol("s")
+    polys = []
+    for sys_ in (nh, other):
+        lin = fr.linearize(sys_, _at_rest(sys_))
+        polys.append(sp.Poly(s ** len(lin.removed) * lin.A.charpoly(s).as_expr(), s))
+    assert polys[0].degree() == polys[1].degree() == chart.dim + nh.m
+    assert all(is_zero(a - b) for a, b in zip(polys[0].all_coeffs(), polys[1].all_coeffs(), strict=True))
