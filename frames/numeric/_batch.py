@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InconsistentInitialDataError, SingularFrameError, SingularityError, StateError
+from ._compiled import KINEMATIC
 from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_message
 from ._lda import lda_midpoint
 from ._numba import dp45_numba, rk4_numba
@@ -18,7 +19,7 @@ from ._progress import ProgressBar
 from ._resolve import Target
 from ._rk import dp45_batch, rk4_batch
 from ._single import lda_scheme
-from ._trajectory import TrajectoryBatch, _frozen
+from ._trajectory import _NOT_EXTRAS, Deferred, TrajectoryBatch, _frozen
 
 __all__ = ["run_batch"]
 
@@ -96,41 +97,56 @@ def run_batch(
 
 
 def _batch_result(
-    comp: Any, te: np.ndarray, Ys: np.ndarray, p: np.ndarray, pd_: dict[str, Any], meth: str, info: dict[str, Any]
+    comp: Any,
+    te: np.ndarray,
+    Ys: np.ndarray,
+    p: np.ndarray,
+    pd_: dict[str, Any],
+    meth: str,
+    info: dict[str, Any],
+    p_along: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> TrajectoryBatch:
-    """The observables on all (time, member) pairs, as a :class:`TrajectoryBatch`."""
+    """The natural state on all (time, member) pairs now, the other observables when read, as a :class:`TrajectoryBatch`.
+
+    ``p_along(pf)`` gives the parameters on the flattened samples when some are callable inputs.
+    """
     S = comp.system
     nb = Ys.shape[2]
     N = len(te)
     Yf = Ys.transpose(1, 2, 0).reshape(S.n_state, nb * N)  # member-major
     tf = np.tile(te, nb)
     pf = np.repeat(p, N, axis=1) if p.ndim == 2 else p
-    obs = comp.observe(tf, Yf, pf)
+    kin = comp.observe(tf, Yf, pf, keys=KINEMATIC)
 
     def shape3(a: np.ndarray) -> np.ndarray:
         return a.reshape(a.shape[0], nb, N).transpose(1, 2, 0)
 
-    cv = comp.constraint_values(tf, obs["q"], obs["u"], pf)
-    res = (
-        comp.distance_to_D(tf, obs["q"], obs["u"], pf).reshape(nb, N)
-        if cv is not None and cv.shape[0]
-        else np.zeros((nb, N))
-    )
+    memo: dict[str, Any] = {}
+
+    def obs(key: str) -> np.ndarray:
+        if key not in memo:
+            if "p" not in memo:
+                memo["p"] = pf if p_along is None else p_along(pf)
+            memo[key] = comp.observe(tf, Yf, memo["p"], keys=(key,))[key]
+        return memo[key]  # type: ignore[no-any-return]
+
+    def residual() -> np.ndarray:
+        cv = comp.constraint_values(tf, kin["q"], kin["u"], pf)
+        if cv is None or not cv.shape[0]:
+            return np.zeros((nb, N))
+        return comp.distance_to_D(tf, kin["q"], kin["u"], pf).reshape(nb, N)  # type: ignore[no-any-return]
+
     params_out = {k: (np.asarray(val) if np.ndim(val) else float(val)) for k, val in pd_.items()}
     return TrajectoryBatch(
         t=_frozen(te),  # type: ignore[arg-type]
-        q=_frozen(shape3(obs["q"])),  # type: ignore[arg-type]
-        u=_frozen(shape3(obs["u"])),  # type: ignore[arg-type]
-        v=_frozen(shape3(obs["v"])),  # type: ignore[arg-type]
+        q=_frozen(shape3(kin["q"])),  # type: ignore[arg-type]
+        u=_frozen(shape3(kin["u"])),  # type: ignore[arg-type]
+        v=_frozen(shape3(kin["v"])),  # type: ignore[arg-type]
         state=_frozen(Ys.transpose(2, 0, 1)),  # type: ignore[arg-type]
-        energy=_frozen(obs["energy"][0].reshape(nb, N)) if "energy" in obs else None,
-        multipliers=_frozen(shape3(obs["multipliers"])) if "multipliers" in obs else None,
-        residual=_frozen(res),  # type: ignore[arg-type]
-        extras={
-            k: _frozen(shape3(val))  # type: ignore[misc]
-            for k, val in obs.items()
-            if k not in ("q", "u", "v", "energy", "multipliers")
-        },
+        energy=Deferred(lambda: _frozen(obs("energy")[0].reshape(nb, N)) if "energy" in S.observables else None),
+        multipliers=Deferred(lambda: _frozen(shape3(obs("multipliers"))) if "multipliers" in S.observables else None),
+        residual=Deferred(lambda: _frozen(residual())),  # type: ignore[arg-type]
+        extras=Deferred(lambda: {k: _frozen(shape3(obs(k))) for k in S.observables if k not in _NOT_EXTRAS}),  # type: ignore[misc]
         params=params_out,
         form=S.form,
         method=meth,

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
 from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
-from ._compiled import CompiledSystem
+from ._compiled import KINEMATIC, CompiledSystem
 from ._plot import Panel, draw_panels, plot_panels, write_csv
 
 __all__ = ["DenseOutput", "Trajectory", "TrajectoryBatch"]
@@ -26,6 +26,61 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
     a = np.ascontiguousarray(a)
     a.setflags(write=False)
     return a
+
+
+_T = TypeVar("_T")
+_NO_DEFAULT = object()
+
+
+class Deferred(Generic[_T]):
+    """A value computed on its first read: ``fn()`` (held by a :class:`_LazyField` until then)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], _T]) -> None:
+        self.fn = fn
+
+
+class _LazyField(Generic[_T]):
+    """A field of a frozen dataclass that may be given as a :class:`Deferred`: evaluated on first read, then kept.
+
+    The observables of a trajectory (energy, multipliers, residual, ...) are fields of this kind, so the code
+    that evaluates them is generated only when they are read (:class:`~frames.numeric.CompiledSystem`).
+    """
+
+    def __init__(self, default: Any = _NO_DEFAULT) -> None:
+        self.default = default
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_lazy_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: Any = None) -> _T: ...
+    @overload
+    def __get__(self, obj: object, owner: Any = None) -> _T: ...
+    def __get__(self, obj: object | None, owner: Any = None) -> _T:
+        if obj is None:  # the dataclass asks for the field's default
+            if self.default is _NO_DEFAULT:
+                raise AttributeError(self.slot)
+            return self.default  # type: ignore[no-any-return]
+        d = obj.__dict__
+        val = d[self.slot]
+        if isinstance(val, Deferred):
+            val = d[self.slot] = val.fn()
+        return val  # type: ignore[no-any-return]
+
+    def __set__(self, obj: object, value: _T | Deferred[_T]) -> None:
+        obj.__dict__[self.slot] = value
+
+
+def _resolved_state(obj: object) -> dict[str, Any]:
+    """``obj.__dict__`` with every :class:`Deferred` evaluated (pickling and copying)."""
+    d = dict(obj.__dict__)
+    for k, val in d.items():
+        if isinstance(val, Deferred):
+            d[k] = obj.__dict__[k] = val.fn()
+    return d
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -92,7 +147,7 @@ class DenseOutput:
         """``(q, u)`` at ``t``: arrays ``(n,)`` for a scalar, ``(N, n)`` for ``N`` times."""
         ta = self._times(t)
         y = np.asarray(self.ode_solution(ta), dtype=float)
-        obs = self.compiled.observe(ta, y, self.p)
+        obs = self.compiled.observe(ta, y, self.p, keys=("q", "u"))
         if ta.ndim == 0:
             return np.array(obs["q"]), np.array(obs["u"])
         return np.array(obs["q"].T), np.array(obs["u"].T)
@@ -161,15 +216,15 @@ class Trajectory:
     u: np.ndarray
     v: np.ndarray
     state: np.ndarray
-    multipliers: np.ndarray | None
-    energy: np.ndarray | None
-    constraint_values: np.ndarray | None
-    residual: np.ndarray
-    extras: dict[str, np.ndarray]
+    multipliers: _LazyField[np.ndarray | None] = _LazyField()
+    energy: _LazyField[np.ndarray | None] = _LazyField()
+    constraint_values: _LazyField[np.ndarray | None] = _LazyField()
+    residual: _LazyField[np.ndarray] = _LazyField()
+    extras: _LazyField[dict[str, np.ndarray]] = _LazyField()
     params: dict[str, float]
     form: str
     method: str
-    reactions: np.ndarray | None = None
+    reactions: _LazyField[np.ndarray | None] = _LazyField(None)
     projection: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -178,6 +233,9 @@ class Trajectory:
     y_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
     status: int = 0
     message: str = ""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _resolved_state(self)
 
     def __repr__(self) -> str:
         if not len(self.t):  # a terminal event before the first of the requested t_eval
@@ -369,36 +427,33 @@ def _make_trajectory(
     sol: Any = None,
     t_events: Sequence[np.ndarray] | None = None,
     y_events: Sequence[np.ndarray] | None = None,
+    p_along: Callable[[], Any] | None = None,
 ) -> Trajectory:
-    """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: observables, constraints, reactions.
+    """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: the natural state now, the observables lazily.
 
+    ``q``, ``u`` and ``v`` are evaluated here; the energy, the multipliers, the reactions, the constraint
+    values, the residual and the extras are :class:`Deferred` (generated and evaluated on first read).
+    ``p_along()`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs.
     ``sol`` (scipy's ``OdeSolution``) is wrapped as :class:`DenseOutput`; ``y_events`` (per event,
     internal states ``(k, n_state)``) are mapped to the natural ``(q, u)`` rows.
     """
-    obs = comp.observe(t, Y, p)
+    kin = comp.observe(t, Y, p, keys=KINEMATIC)
     S = comp.system
-    q, u = obs["q"], obs["u"]
-    cv = comp.constraint_values(t, q, u, p)
-    residual = comp.distance_to_D(t, q, u, p) if cv is not None and cv.shape[0] else np.zeros(len(t))
-    extras = {k: _frozen(val.T) for k, val in obs.items() if k not in ("q", "u", "v", "energy", "multipliers")}
-    reactions = None
-    if "multipliers" in obs and comp._A is not None:
-        Af = comp._A(t, q, p)
-        Am = Af.reshape((Af.shape[0] // S.dim, S.dim, *Af.shape[1:]))
-        reactions = np.einsum("ajN,aN->Nj", Am, obs["multipliers"])
+    q, u = kin["q"], kin["u"]
+    lazy = _Observed(comp, t, Y, p, q, u, p_along)
     return Trajectory(
         t=_frozen(t),  # type: ignore[arg-type]
         q=_frozen(q.T),  # type: ignore[arg-type]
         u=_frozen(u.T),  # type: ignore[arg-type]
-        v=_frozen(obs["v"].T),  # type: ignore[arg-type]
+        v=_frozen(kin["v"].T),  # type: ignore[arg-type]
         state=_frozen(Y.T),  # type: ignore[arg-type]
-        multipliers=_frozen(obs["multipliers"].T) if "multipliers" in obs else None,
-        energy=_frozen(obs["energy"][0]) if "energy" in obs else None,
-        constraint_values=_frozen(cv.T) if cv is not None else None,
-        residual=_frozen(residual),  # type: ignore[arg-type]
-        extras=extras,  # type: ignore[arg-type]
+        multipliers=Deferred(lambda: _frozen(lazy.get("multipliers").T) if "multipliers" in S.observables else None),
+        energy=Deferred(lambda: _frozen(lazy.get("energy")[0]) if "energy" in S.observables else None),
+        constraint_values=Deferred(lambda: _frozen(lazy.constraints().T) if S.constraint_matrix is not None else None),
+        residual=Deferred(lazy.residual),
+        extras=Deferred(lambda: {k: _frozen(lazy.get(k).T) for k in S.observables if k not in _NOT_EXTRAS}),  # type: ignore[misc]
         params=params,
-        reactions=_frozen(reactions),
+        reactions=Deferred(lazy.reactions),
         form=S.form,
         method=method,
         projection=projection,
@@ -414,13 +469,64 @@ def _make_trajectory(
     )
 
 
+#: the observables that are fields of their own (the rest are a trajectory's extras)
+_NOT_EXTRAS = frozenset({"q", "u", "v", "energy", "multipliers"})
+
+
+class _Observed:
+    """The observables of one set of samples, each evaluated once, when first asked for."""
+
+    def __init__(
+        self,
+        comp: CompiledSystem,
+        t: np.ndarray,
+        Y: np.ndarray,
+        p: Any,
+        q: np.ndarray,
+        u: np.ndarray,
+        p_along: Callable[[], Any] | None,
+    ) -> None:
+        self.comp, self.t, self.Y, self.p, self.q, self.u = comp, t, Y, p, q, u
+        self.p_along = p_along
+        self.memo: dict[str, Any] = {}
+
+    def params(self) -> Any:
+        """The parameters at the samples (callable inputs evaluated there), else the bound vector."""
+        if self.p_along is None:
+            return self.p
+        if "p" not in self.memo:
+            self.memo["p"] = self.p_along()
+        return self.memo["p"]
+
+    def get(self, key: str) -> np.ndarray:
+        if key not in self.memo:
+            self.memo[key] = self.comp.observe(self.t, self.Y, self.params(), keys=(key,))[key]
+        return self.memo[key]  # type: ignore[no-any-return]
+
+    def constraints(self) -> np.ndarray | None:
+        if "cv" not in self.memo:
+            self.memo["cv"] = self.comp.constraint_values(self.t, self.q, self.u, self.p)
+        return self.memo["cv"]  # type: ignore[no-any-return]
+
+    def residual(self) -> np.ndarray:
+        cv = self.constraints()
+        if cv is None or not cv.shape[0]:
+            return _frozen(np.zeros(len(self.t)))  # type: ignore[return-value]
+        return _frozen(self.comp.distance_to_D(self.t, self.q, self.u, self.p))  # type: ignore[return-value]
+
+    def reactions(self) -> np.ndarray | None:
+        if "multipliers" not in self.comp.system.observables:
+            return None
+        return _frozen(self.comp.reactions(self.t, self.q, self.get("multipliers"), self.p))
+
+
 def _natural_rows(comp: CompiledSystem, t: np.ndarray, Y: np.ndarray, p: Any) -> np.ndarray:
     """Internal states ``Y`` ``(k, n_state)`` at times ``t`` -> rows ``(q, u)`` ``(k, 2n)``, read-only."""
     n = comp.system.chart.dim
     if len(t) == 0:
         out = np.zeros((0, 2 * n))
     else:
-        obs = comp.observe(np.asarray(t, dtype=float), np.asarray(Y, dtype=float).T, p)
+        obs = comp.observe(np.asarray(t, dtype=float), np.asarray(Y, dtype=float).T, p, keys=("q", "u"))
         out = np.hstack([obs["q"].T, obs["u"].T])
     return _frozen(out)  # type: ignore[return-value]
 
@@ -451,15 +557,18 @@ class TrajectoryBatch:
     u: np.ndarray
     v: np.ndarray
     state: np.ndarray
-    energy: np.ndarray | None
-    multipliers: np.ndarray | None
-    residual: np.ndarray
-    extras: dict[str, np.ndarray]
+    energy: _LazyField[np.ndarray | None] = _LazyField()
+    multipliers: _LazyField[np.ndarray | None] = _LazyField()
+    residual: _LazyField[np.ndarray] = _LazyField()
+    extras: _LazyField[dict[str, np.ndarray]] = _LazyField()
     params: dict[str, Any]
     form: str
     method: str
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _resolved_state(self)
 
     def __len__(self) -> int:
         return int(self.q.shape[0])
@@ -492,11 +601,11 @@ class TrajectoryBatch:
             u=self.u[i],
             v=self.v[i],
             state=self.state[i],
-            multipliers=None if self.multipliers is None else self.multipliers[i],
-            energy=None if self.energy is None else self.energy[i],
+            multipliers=Deferred(lambda: None if self.multipliers is None else self.multipliers[i]),
+            energy=Deferred(lambda: None if self.energy is None else self.energy[i]),
             constraint_values=None,
-            residual=self.residual[i],
-            extras={k: val[i] for k, val in self.extras.items()},
+            residual=Deferred(lambda: self.residual[i]),
+            extras=Deferred(lambda: {k: val[i] for k, val in self.extras.items()}),
             params=pi,
             form=self.form,
             method=self.method,
