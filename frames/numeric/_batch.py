@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import InconsistentInitialDataError, SingularFrameError, SingularityError, StateError
 from ._compiled import KINEMATIC
 from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_message
+from ._laws import InputLaw, batch_laws_along, check_engine, split_inputs
 from ._lda import lda_midpoint
 from ._numba import dp45_numba, rk4_numba
 from ._options import IntegrationOptions, _check_t_eval
@@ -48,7 +49,11 @@ def run_batch(
     nb = Q0.shape[1]
     if nb == 0:
         raise StateError("q0, u0: an empty batch (0 members); give at least one row (q0 of shape (B, n), B ≥ 1)")
-    pd_ = _merge_params(target.defaults, params)
+    pd_, laws = split_inputs(comp, _merge_params(target.defaults, params))
+    if lda:
+        check_engine(laws, "method='lda-midpoint'")
+    elif opts.backend == "numba":
+        check_engine(laws, "backend='numba'")
     p = comp.bind(pd_, batch=nb)
     X0 = _extras(comp, extra0, nb)
     c = comp.constraint_values(t0, Q0, U0, p)
@@ -78,7 +83,7 @@ def run_batch(
         if badg.size:
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     with ProgressBar.for_batch(opts.progress, not lda and opts.backend == "numpy", nb, t0, t1) as bar:
-        te, Ys, info = _kernels(target, p, Y0, te, t0, t1, meth, opts, bar)
+        te, Ys, info = _kernels(target, p, Y0, te, t0, t1, meth, opts, bar, laws)
     if comp.guard_depends_on_state:
         G = np.broadcast_to(
             np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
@@ -93,7 +98,12 @@ def run_batch(
                 float(te[k]),
                 Ys[k, :, j],
             )
-    return _batch_result(comp, te, Ys, p, pd_, meth, info | {"rtol": opts.rtol, "atol": opts.atol})
+    info |= {"rtol": opts.rtol, "atol": opts.atol}
+    if laws:
+        info["inputs"] = {law.name: law.signature for law in laws}
+        driven = {law.name for law in laws}
+        pd_ = {k: v for k, v in pd_.items() if k not in driven}
+    return _batch_result(comp, te, Ys, p, pd_, meth, info, laws)
 
 
 def _batch_result(
@@ -104,11 +114,11 @@ def _batch_result(
     pd_: dict[str, Any],
     meth: str,
     info: dict[str, Any],
-    p_along: Callable[[np.ndarray], np.ndarray] | None = None,
+    laws: tuple[InputLaw, ...] = (),
 ) -> TrajectoryBatch:
     """The natural state on all (time, member) pairs now, the other observables when read, as a :class:`TrajectoryBatch`.
 
-    ``p_along(pf)`` gives the parameters on the flattened samples when some are callable inputs.
+    Callable inputs ``laws`` are evaluated at the samples for the observables they enter.
     """
     S = comp.system
     nb = Ys.shape[2]
@@ -126,7 +136,7 @@ def _batch_result(
     def obs(key: str) -> np.ndarray:
         if key not in memo:
             if "p" not in memo:
-                memo["p"] = pf if p_along is None else p_along(pf)
+                memo["p"] = batch_laws_along(laws, te, kin["q"], kin["u"], pf, nb) if laws else pf
             memo[key] = comp.observe(tf, Yf, memo["p"], keys=(key,))[key]
         return memo[key]  # type: ignore[no-any-return]
 
@@ -165,6 +175,7 @@ def _kernels(
     meth: str,
     opts: IntegrationOptions,
     bar: ProgressBar,
+    laws: tuple[InputLaw, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """The integration of a batch (options checked): ``(t, Ys (N, n_state, B), info)``."""
     comp = target.comp
@@ -188,7 +199,7 @@ def _kernels(
         else:
             Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(opts.n_steps), opts.timeout, opts.max_steps)  # type: ignore[arg-type]
         return te, Ys, info
-    fb = comp.fun_batch(p)
+    fb = comp.fun_batch(p, laws)
     if meth == "RK45":
         gb: Callable[[float, np.ndarray], np.ndarray] | None = None
         if comp.guard_depends_on_state:

@@ -356,14 +356,17 @@ class CompiledSystem:
         with np.errstate(all="ignore"):
             return self._fn("rhs")(t, y, p)  # type: ignore[no-any-return]
 
-    def fun(self, p: Any, check: bool = True) -> Callable[[float, np.ndarray], np.ndarray]:
+    def fun(self, p: Any, check: bool = True, laws: Sequence[Any] = ()) -> Callable[[float, np.ndarray], np.ndarray]:
         """``f(t, y)`` for one state with the parameters ``p`` bound (for ``solve_ivp``).
 
         With ``check`` a non-finite value or a floating-point exception raises
-        :class:`SingularityError` naming the time and the state.
+        :class:`SingularityError` naming the time and the state. ``laws`` (see :mod:`frames.numeric._laws`)
+        overwrite their slots of ``p`` at each call: ``law.value(t, q, u)`` with the natural ``q, u`` of ``y``.
         """
         plist = np.asarray(p, dtype=float).tolist()
         f = self._fn("rhs", "math")
+        if laws:
+            f = self._driven(f, plist, laws)
         if not check:
 
             def fast(t: float, y: np.ndarray) -> np.ndarray:
@@ -375,6 +378,8 @@ class CompiledSystem:
         def checked(t: float, y: np.ndarray) -> np.ndarray:
             try:
                 r = f(t, y.tolist(), plist)
+            except FramesError:  # an input law's own error (it names the parameter)
+                raise
             except (ZeroDivisionError, ValueError, OverflowError) as exc:
                 raise SingularityError(
                     f"right-hand side not defined at t = {t!r}, state {y.tolist()} ({type(exc).__name__}: {exc})",
@@ -387,15 +392,52 @@ class CompiledSystem:
 
         return checked
 
-    def fun_batch(self, p: Any) -> Callable[[float, np.ndarray], np.ndarray]:
-        """``f(t, Y)`` for ``Y`` of shape ``(n_state, batch)`` with ``p`` bound."""
+    def _driven(self, f: Callable[..., Any], plist: list[float], laws: Sequence[Any]) -> Callable[..., Any]:
+        """``f(t, y, p)`` with the laws' slots of ``p`` filled in at each call."""
+        n = self.system.dim
+        natural = self._fn("natural", "math") if any(law.arity == 3 for law in laws) else None
+
+        def driven(t: float, y: list[float], p: list[float]) -> Any:
+            pl = list(plist)
+            q = u = None
+            if natural is not None:
+                qu = natural(t, y, plist)
+                q, u = np.array(qu[:n]), np.array(qu[n:])
+            for law in laws:
+                pl[law.index] = law.value(t, q, u)
+            return f(t, y, pl)
+
+        return driven
+
+    def fun_batch(self, p: Any, laws: Sequence[Any] = ()) -> Callable[[float, np.ndarray], np.ndarray]:
+        """``f(t, Y)`` for ``Y`` of shape ``(n_state, batch)`` with ``p`` bound (and ``laws`` evaluated per call)."""
         f = self._fn("rhs")
+        if not laws:
 
-        def batch(t: float, Y: np.ndarray) -> np.ndarray:
+            def batch(t: float, Y: np.ndarray) -> np.ndarray:
+                with np.errstate(all="ignore"):
+                    return f(t, Y, p)  # type: ignore[no-any-return]
+
+            return batch
+        p0 = np.asarray(p, dtype=float)
+        need_natural = any(law.arity == 3 for law in laws)
+
+        def driven(t: float, Y: np.ndarray) -> np.ndarray:
+            nb = Y.shape[1]
+            P = np.array(np.broadcast_to(p0.reshape(p0.shape[0], -1), (p0.shape[0], nb)))
+            q = u = None
+            if need_natural:
+                kin = self.observe(np.asarray(t, dtype=float), Y, p0 if p0.ndim == 1 else P, keys=("q", "u"))
+                q, u = (
+                    np.broadcast_to(kin["q"], (self.system.dim, nb)),
+                    np.broadcast_to(kin["u"], (self.system.dim, nb)),
+                )
+            for law in laws:
+                P[law.index] = law.values(t, q, u, nb)  # type: ignore[arg-type]
             with np.errstate(all="ignore"):
-                return f(t, Y, p)  # type: ignore[no-any-return]
+                return f(t, Y, P)  # type: ignore[no-any-return]
 
-        return batch
+        return driven
 
     def guard(self, t: Any, y: Any, p: Any) -> np.ndarray | None:
         """The guard (vanishes where the system is singular), or None."""

@@ -427,13 +427,13 @@ def _make_trajectory(
     sol: Any = None,
     t_events: Sequence[np.ndarray] | None = None,
     y_events: Sequence[np.ndarray] | None = None,
-    p_along: Callable[[], Any] | None = None,
+    p_along: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> Trajectory:
     """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: the natural state now, the observables lazily.
 
     ``q``, ``u`` and ``v`` are evaluated here; the energy, the multipliers, the reactions, the constraint
     values, the residual and the extras are :class:`Deferred` (generated and evaluated on first read).
-    ``p_along()`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs.
+    ``p_along(t, q, u)`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs.
     ``sol`` (scipy's ``OdeSolution``) is wrapped as :class:`DenseOutput`; ``y_events`` (per event,
     internal states ``(k, n_state)``) are mapped to the natural ``(q, u)`` rows.
     """
@@ -484,7 +484,7 @@ class _Observed:
         p: Any,
         q: np.ndarray,
         u: np.ndarray,
-        p_along: Callable[[], Any] | None,
+        p_along: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
     ) -> None:
         self.comp, self.t, self.Y, self.p, self.q, self.u = comp, t, Y, p, q, u
         self.p_along = p_along
@@ -495,7 +495,7 @@ class _Observed:
         if self.p_along is None:
             return self.p
         if "p" not in self.memo:
-            self.memo["p"] = self.p_along()
+            self.memo["p"] = self.p_along(self.t, self.q, self.u)
         return self.memo["p"]
 
     def get(self, key: str) -> np.ndarray:
