@@ -20,7 +20,7 @@ from ._progress import ProgressBar
 from ._resolve import Target
 from ._rk import dp45_batch, rk4_batch
 from ._single import lda_scheme
-from ._trajectory import _NOT_EXTRAS, Deferred, TrajectoryBatch, _frozen
+from ._trajectory import _NOT_EXTRAS, TrajectoryBatch, _frozen, deferred
 
 __all__ = ["run_batch"]
 
@@ -153,10 +153,10 @@ def _batch_result(
         u=_frozen(shape3(kin["u"])),  # type: ignore[arg-type]
         v=_frozen(shape3(kin["v"])),  # type: ignore[arg-type]
         state=_frozen(Ys.transpose(2, 0, 1)),  # type: ignore[arg-type]
-        energy=Deferred(lambda: _frozen(obs("energy")[0].reshape(nb, N)) if "energy" in S.observables else None),
-        multipliers=Deferred(lambda: _frozen(shape3(obs("multipliers"))) if "multipliers" in S.observables else None),
-        residual=Deferred(lambda: _frozen(residual())),  # type: ignore[arg-type]
-        extras=Deferred(lambda: {k: _frozen(shape3(obs(k))) for k in S.observables if k not in _NOT_EXTRAS}),  # type: ignore[misc]
+        energy=deferred(lambda: _frozen(obs("energy")[0].reshape(nb, N)) if "energy" in S.observables else None),
+        multipliers=deferred(lambda: _frozen(shape3(obs("multipliers"))) if "multipliers" in S.observables else None),
+        residual=deferred(lambda: _frozen(residual())),
+        extras=deferred(lambda: {k: _frozen(shape3(obs(k))) for k in S.observables if k not in _NOT_EXTRAS}),
         params=params_out,
         form=S.form,
         method=meth,

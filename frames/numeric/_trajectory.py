@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -29,7 +29,6 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
 
 
 _T = TypeVar("_T")
-_NO_DEFAULT = object()
 
 
 class Deferred(Generic[_T]):
@@ -41,37 +40,40 @@ class Deferred(Generic[_T]):
         self.fn = fn
 
 
-class _LazyField(Generic[_T]):
+def deferred(fn: Callable[[], Any]) -> Any:
+    """``Deferred(fn)``, typed as the field it fills (a lazy field's value as the dataclass declares it)."""
+    return Deferred(fn)
+
+
+class _LazyField:
     """A field of a frozen dataclass that may be given as a :class:`Deferred`: evaluated on first read, then kept.
 
-    The observables of a trajectory (energy, multipliers, residual, ...) are fields of this kind, so the code
-    that evaluates them is generated only when they are read (:class:`~frames.numeric.CompiledSystem`).
+    Installed on the class after the dataclass is made (:func:`_lazy_fields`): the generated ``__init__`` stores
+    the value through it, and reads go through it. The observables of a trajectory (energy, multipliers,
+    residual, ...) are fields of this kind, so the code that evaluates them is generated only when they are read
+    (:class:`~frames.numeric.CompiledSystem`).
     """
 
-    def __init__(self, default: Any = _NO_DEFAULT) -> None:
-        self.default = default
-        self.slot = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
+    def __init__(self, name: str) -> None:
         self.slot = "_lazy_" + name
 
-    @overload
-    def __get__(self, obj: None, owner: Any = None) -> _T: ...
-    @overload
-    def __get__(self, obj: object, owner: Any = None) -> _T: ...
-    def __get__(self, obj: object | None, owner: Any = None) -> _T:
-        if obj is None:  # the dataclass asks for the field's default
-            if self.default is _NO_DEFAULT:
-                raise AttributeError(self.slot)
-            return self.default  # type: ignore[no-any-return]
+    def __get__(self, obj: object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
         d = obj.__dict__
         val = d[self.slot]
         if isinstance(val, Deferred):
             val = d[self.slot] = val.fn()
-        return val  # type: ignore[no-any-return]
+        return val
 
-    def __set__(self, obj: object, value: _T | Deferred[_T]) -> None:
+    def __set__(self, obj: object, value: Any) -> None:
         obj.__dict__[self.slot] = value
+
+
+def _lazy_fields(cls: type, *names: str) -> None:
+    """Make the dataclass fields ``names`` of ``cls`` lazy (:class:`_LazyField`)."""
+    for name in names:
+        setattr(cls, name, _LazyField(name))
 
 
 def _resolved_state(obj: object) -> dict[str, Any]:
@@ -216,15 +218,15 @@ class Trajectory:
     u: np.ndarray
     v: np.ndarray
     state: np.ndarray
-    multipliers: _LazyField[np.ndarray | None] = _LazyField()
-    energy: _LazyField[np.ndarray | None] = _LazyField()
-    constraint_values: _LazyField[np.ndarray | None] = _LazyField()
-    residual: _LazyField[np.ndarray] = _LazyField()
-    extras: _LazyField[dict[str, np.ndarray]] = _LazyField()
+    multipliers: np.ndarray | None
+    energy: np.ndarray | None
+    constraint_values: np.ndarray | None
+    residual: np.ndarray
+    extras: dict[str, np.ndarray]
     params: dict[str, float]
     form: str
     method: str
-    reactions: _LazyField[np.ndarray | None] = _LazyField(None)
+    reactions: np.ndarray | None = None
     projection: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -412,6 +414,9 @@ class Trajectory:
         return write_csv(self.columns(), path, "Trajectory.to_csv")
 
 
+_lazy_fields(Trajectory, "multipliers", "energy", "constraint_values", "residual", "extras", "reactions")
+
+
 def _make_trajectory(
     comp: CompiledSystem,
     t: np.ndarray,
@@ -447,13 +452,13 @@ def _make_trajectory(
         u=_frozen(u.T),  # type: ignore[arg-type]
         v=_frozen(kin["v"].T),  # type: ignore[arg-type]
         state=_frozen(Y.T),  # type: ignore[arg-type]
-        multipliers=Deferred(lambda: _frozen(lazy.get("multipliers").T) if "multipliers" in S.observables else None),
-        energy=Deferred(lambda: _frozen(lazy.get("energy")[0]) if "energy" in S.observables else None),
-        constraint_values=Deferred(lambda: _frozen(lazy.constraints().T) if S.constraint_matrix is not None else None),
-        residual=Deferred(lazy.residual),
-        extras=Deferred(lambda: {k: _frozen(lazy.get(k).T) for k in S.observables if k not in _NOT_EXTRAS}),  # type: ignore[misc]
+        multipliers=deferred(lambda: _frozen(lazy.get("multipliers").T) if "multipliers" in S.observables else None),
+        energy=deferred(lambda: _frozen(lazy.get("energy")[0]) if "energy" in S.observables else None),
+        constraint_values=deferred(lambda: _frozen(_transposed(lazy.constraints()))),
+        residual=deferred(lazy.residual),
+        extras=deferred(lambda: {k: _frozen(lazy.get(k).T) for k in S.observables if k not in _NOT_EXTRAS}),
         params=params,
-        reactions=Deferred(lazy.reactions),
+        reactions=deferred(lazy.reactions),
         form=S.form,
         method=method,
         projection=projection,
@@ -467,6 +472,10 @@ def _make_trajectory(
         status=int(status),
         message=str(message),
     )
+
+
+def _transposed(a: np.ndarray | None) -> np.ndarray | None:
+    return None if a is None else a.T
 
 
 #: the observables that are fields of their own (the rest are a trajectory's extras)
@@ -557,10 +566,10 @@ class TrajectoryBatch:
     u: np.ndarray
     v: np.ndarray
     state: np.ndarray
-    energy: _LazyField[np.ndarray | None] = _LazyField()
-    multipliers: _LazyField[np.ndarray | None] = _LazyField()
-    residual: _LazyField[np.ndarray] = _LazyField()
-    extras: _LazyField[dict[str, np.ndarray]] = _LazyField()
+    energy: np.ndarray | None
+    multipliers: np.ndarray | None
+    residual: np.ndarray
+    extras: dict[str, np.ndarray]
     params: dict[str, Any]
     form: str
     method: str
@@ -601,14 +610,17 @@ class TrajectoryBatch:
             u=self.u[i],
             v=self.v[i],
             state=self.state[i],
-            multipliers=Deferred(lambda: None if self.multipliers is None else self.multipliers[i]),
-            energy=Deferred(lambda: None if self.energy is None else self.energy[i]),
+            multipliers=deferred(lambda: None if self.multipliers is None else self.multipliers[i]),
+            energy=deferred(lambda: None if self.energy is None else self.energy[i]),
             constraint_values=None,
-            residual=Deferred(lambda: self.residual[i]),
-            extras=Deferred(lambda: {k: val[i] for k, val in self.extras.items()}),
+            residual=deferred(lambda: self.residual[i]),
+            extras=deferred(lambda: {k: val[i] for k, val in self.extras.items()}),
             params=pi,
             form=self.form,
             method=self.method,
             info=self.info,
             names=self.names,
         )
+
+
+_lazy_fields(TrajectoryBatch, "energy", "multipliers", "residual", "extras")
