@@ -30,7 +30,21 @@ __all__ = ["CompiledSystem", "srepr_key"]
 _MODULES = {"numpy": np, "math": math}
 
 
-class _Printer(NumPyPrinter):
+class _SlotNames:
+    """Prints the argument symbols by their slot names (``_y_3``), so the expressions need no renaming."""
+
+    names: dict[sp.Basic, str]
+
+    def _print_Symbol(self, expr: sp.Symbol) -> str:
+        name = self.names.get(expr)
+        return name if name is not None else super()._print_Symbol(expr)  # type: ignore[misc, no-any-return]
+
+
+class _Printer(_SlotNames, NumPyPrinter):
+    pass
+
+
+class _MathPrinter(_SlotNames, PythonCodePrinter):
     pass
 
 
@@ -95,22 +109,22 @@ def _size_exceeds(exprs: Sequence[sp.Basic], limit: int) -> bool:
 
 
 class _Prepared:
-    """Expressions renamed to argument slots and reduced by ``sympy.cse``: printed once per mode."""
+    """Expressions reduced by ``sympy.cse``, their symbols bound to argument slots: printed once per mode."""
 
-    __slots__ = ("argnames", "bind", "groups", "red", "repl", "used")
+    __slots__ = ("argnames", "bind", "groups", "red", "repl", "slots", "used")
 
-    def __init__(self, exprs: Sequence[sp.Expr], groups: Sequence[tuple[str, Sequence[sp.Symbol], bool]]) -> None:
-        exprs = _checked(exprs, {s for _, syms, _ in groups for s in syms})
-        rename: dict[sp.Symbol, sp.Symbol] = {}
-        self.bind: dict[sp.Symbol, str] = {}
+    def __init__(
+        self, exprs: Sequence[sp.Expr], groups: Sequence[tuple[str, Sequence[sp.Symbol], bool]], check: bool = True
+    ) -> None:
+        ren = _checked(exprs, {s for _, syms, _ in groups for s in syms}) if check else list(exprs)
+        self.slots: dict[sp.Basic, str] = {}  # argument symbol -> its local name (printed in its place)
+        self.bind: dict[str, str] = {}  # local name -> where it is read from
         for gname, syms, scalar in groups:
             for i, s in enumerate(syms):
-                if s in rename:
+                if s in self.slots:
                     continue
-                new = sp.Symbol(f"_{gname}_{i}")
-                rename[s] = new
-                self.bind[new] = gname if scalar else f"{gname}[{i}]"
-        ren = [e.xreplace(rename) for e in exprs]
+                self.slots[s] = f"_{gname}_{i}"
+                self.bind[self.slots[s]] = gname if scalar else f"{gname}[{i}]"
         if _size_exceeds(ren, _FULL_CSE):  # common subtrees only: linear time on large expressions
             repl, red = tree_cse(ren, sp.numbered_symbols("_c"), opt_subs={}, order="none")
         else:  # also common sub-sums and sub-products: faster code, superlinear time
@@ -130,9 +144,11 @@ class _Prepared:
     def emit(self, mode: str, fname: str) -> tuple[Callable[..., Any], str]:
         """Print and compile ``fname(*groups)`` (see :func:`_codegen`)."""
         settings = {"order": "none"}  # the terms as they are: sorting them costs more than the rest of the printing
-        printer: PythonCodePrinter = _Printer(settings) if mode == "numpy" else PythonCodePrinter(settings)
+        printer: PythonCodePrinter = _Printer(settings) if mode == "numpy" else _MathPrinter(settings)
+        printer.names = self.slots  # type: ignore[attr-defined]
         lines = [f"def {fname}({', '.join(self.argnames)}):"]
-        lines += [f"    {s} = {src}" for s, src in self.bind.items() if s in self.used]
+        used = {self.slots[x] for x in self.used if x in self.slots}
+        lines += [f"    {name} = {src}" for name, src in self.bind.items() if name in used]
         lines += [f"    {s} = {printer.doprint(e)}" for s, e in self.repl]
         if mode == "numpy":
             shape_parts = [f"numpy.shape({g})" if scalar else f"numpy.shape({g})[1:]" for g, scalar in self.groups]
@@ -166,6 +182,8 @@ def _codegen(
 #: the observables compiled with the trajectory itself (the state in natural coordinates); the others
 #: (energy, multipliers, a method's extras) are compiled on first use
 KINEMATIC = ("q", "u", "v")
+#: the functions whose expressions are checked (undefined functions, unbound symbols) when the system is compiled
+_CHECKED_AT_INIT = ("rhs", "initial")
 
 
 class CompiledSystem:
@@ -206,7 +224,7 @@ class CompiledSystem:
         self._obs_keys = list(S.observables)
         self.guard_depends_on_state = S.guard is not None and bool(S.guard.free_symbols & (set(S.states) | {S.time}))
         self.param_names = tuple(p.name for p in S.params)
-        for what in ("rhs", "initial"):  # refused now, not at first use (the others are checked when generated)
+        for what in _CHECKED_AT_INIT:  # refused now, not at first use (the others are checked when generated)
             exprs, groups = self._groups(what)
             _checked(exprs, {s for _, syms, _ in groups for s in syms})
 
@@ -249,7 +267,7 @@ class CompiledSystem:
                 prep = self._prepared.get(what)
                 if prep is None:
                     exprs, groups = self._groups(what)
-                    prep = _Prepared(exprs, groups)
+                    prep = _Prepared(exprs, groups, check=what not in _CHECKED_AT_INIT)
                     if what == "rhs":  # printed in both modes: keep the one cse
                         self._prepared[what] = prep
                 fname = {"rhs/math": "rhs_one", "rhs/numpy": "rhs_batch"}.get(name, what.replace(":", "_"))

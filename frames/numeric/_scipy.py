@@ -176,7 +176,7 @@ def solve_single(
     max_step: float,
     t_eval: np.ndarray | None,
     guard: Callable[[float, np.ndarray], float] | None,
-    guard_label: str,
+    guard_label: object,
     max_steps: int,
     timeout: float | None,
     events: Sequence[Event] = (),

@@ -89,7 +89,7 @@ def _scipy(
         max_step=opts.max_step,
         t_eval=t_eval,
         guard=guard if comp.guard_depends_on_state else None,
-        guard_label=str(comp.system.guard),
+        guard_label=_Printed(comp.system.guard),
         max_steps=opts.max_steps,
         timeout=opts.timeout,
         events=[(_natural_event(comp, p, ev, k), n_max, d) for k, (ev, n_max, d) in enumerate(events)],
@@ -141,6 +141,18 @@ def _numba(
     info |= {"rtol": opts.rtol, "atol": opts.atol}
     message = "backend='numba' (jitted Dormand–Prince 5(4)) reached the end of the integration interval."
     return _make_trajectory(comp, te, Y, p, method, projection, info, _pdict(comp, p), status=0, message=message)
+
+
+class _Printed:
+    """An expression printed when a message needs it (not before: printing a large guard takes milliseconds)."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: Any) -> None:
+        self.expr = expr
+
+    def __str__(self) -> str:
+        return str(self.expr)
 
 
 def lda_scheme(target: Target) -> LDAScheme:
