@@ -95,6 +95,8 @@ def _checked(exprs: Sequence[Any], allowed: set[sp.Symbol]) -> list[sp.Expr]:
 #: above this many nodes, ``sympy.cse``'s search for common sub-sums and sub-products (superlinear: seconds on
 #: the tens of thousands of operations of a multiplier in natural coordinates) gives way to the common subtrees
 _FULL_CSE = 6000
+#: up to this many nodes no common subexpressions are sought (the state itself, a constraint row)
+_NO_CSE = 24
 
 
 def _size_exceeds(exprs: Sequence[sp.Basic], limit: int) -> bool:
@@ -125,7 +127,9 @@ class _Prepared:
                     continue
                 self.slots[s] = f"_{gname}_{i}"
                 self.bind[self.slots[s]] = gname if scalar else f"{gname}[{i}]"
-        if _size_exceeds(ren, _FULL_CSE):  # common subtrees only: linear time on large expressions
+        if not _size_exceeds(ren, _NO_CSE):  # a few symbols and operations: nothing worth sharing
+            repl, red = [], ren
+        elif _size_exceeds(ren, _FULL_CSE):  # common subtrees only: linear time on large expressions
             repl, red = tree_cse(ren, sp.numbered_symbols("_c"), opt_subs={}, order="none")
         else:  # also common sub-sums and sub-products: faster code, superlinear time
             repl, red = sp.cse(ren, symbols=sp.numbered_symbols("_c"), order="none")
