@@ -200,3 +200,25 @@ def test_wide_sums_compile():
     comp = fr.numeric.CompiledSystem(ode)
     p = np.full(3000, 1e-4)
     np.testing.assert_allclose(comp.rhs(0.0, np.array([0.5, 0.0]), p)[1], 1e-4 * (1 - 0.5**3000) / 0.5)
+
+
+def test_numba_and_the_batch_read_the_lazy_observables_as_the_scipy_path():
+    """The numba backend (one member and a batch) and the NumPy batch fill the same lazy fields."""
+    pytest.importorskip("numba")
+    mdl = fr.models.chaplygin_sleigh()
+    nh = mdl.nonholonomic()
+    te = np.linspace(0, 1, 11)
+    kw = {"params": mdl.param_values, "t_eval": te, "rtol": 1e-11, "atol": 1e-12}
+    ref = fr.integrate(nh, (0, 1), mdl.q0, mdl.u0, **kw)
+    one = fr.integrate(nh, (0, 1), mdl.q0, mdl.u0, backend="numba", **kw)
+    np.testing.assert_allclose(one.multipliers, ref.multipliers, atol=1e-8)
+    np.testing.assert_allclose(one.energy, ref.energy, atol=1e-9)
+    np.testing.assert_allclose(one.reactions, ref.reactions, atol=1e-8)
+    q0 = np.array([[float(mdl.q0[s]) for s in mdl.chart.q]] * 2)
+    u0 = np.array([[float(mdl.u0[s]) for s in mdl.chart.u]] * 2)
+    for backend in ("numba", "numpy"):
+        b = fr.integrate(nh, (0, 1), q0, u0, backend=backend, **kw)
+        np.testing.assert_allclose(b.multipliers[1], ref.multipliers, atol=1e-8)
+        np.testing.assert_allclose(b.energy[0], ref.energy, atol=1e-9)
+        np.testing.assert_allclose(b[1].multipliers, ref.multipliers, atol=1e-8)
+        assert b.residual.shape == (2, 11)
