@@ -14,6 +14,23 @@ enters: the multipliers, the energy), so it must return a finite real number; an
 :class:`~frames.errors.ArgumentError` naming the parameter, the time and the value. An input may enter the
 right-hand side and the observables (the forces) only: one that enters the constraints, the frame, the metric,
 the guard or the initial map is refused. Number-valued parameters keep the fast path (nothing is wrapped).
+
+Examples
+--------
+A knife edge whose spin is damped by the feedback torque ``τ = −u_φ`` (``J = 1``): ``u_φ(t) = u_φ(0) e^{−t}``.
+
+>>> import math
+>>> import sympy as sp
+>>> import frames as fr
+>>> ch = fr.Chart("phi x y", params="J m tau")
+>>> (phi, _, _), (uphi, ux, uy), (J, m, tau) = ch.q, ch.u, ch.params
+>>> L = fr.Lagrangian(ch, J * uphi**2 / 2 + m * (ux**2 + uy**2) / 2)
+>>> C = fr.LinearConstraints(ch, [-sp.sin(phi) * ux + sp.cos(phi) * uy])
+>>> nh = fr.NonholonomicSystem.from_constraints(L, C, forces=[tau, 0, 0])
+>>> law = lambda t, q, u: -u[0]
+>>> tr = fr.integrate(nh, (0, 2), [0, 0, 0], [1, 1, 0], params={"J": 1, "m": 1, "tau": law}, rtol=1e-10, atol=1e-12)
+>>> bool(abs(tr.u[-1, 0] - math.exp(-2)) < 1e-8), tr.info["inputs"]
+(True, {'tau': '(t, q, u)'})
 """
 
 from __future__ import annotations

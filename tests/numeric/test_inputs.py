@@ -108,9 +108,7 @@ def test_a_batch_takes_time_and_feedback_laws():
     for j in range(2):
         np.testing.assert_allclose(b.q[j, :, 0], q0[j, 0] + u0[j, 0] * te + (te - np.sin(te)) / J, atol=1e-7)
     k = np.array([0.8, 0.2])  # a gain per member: the law returns one value per column
-    fb = fr.integrate(
-        nh, (0, 2), q0, u0, params={"m": M, "J": J, "tau": lambda t, q, u: -k * u[0]}, t_eval=te, **TIGHT
-    )
+    fb = fr.integrate(nh, (0, 2), q0, u0, params={"m": M, "J": J, "tau": lambda t, q, u: -k * u[0]}, t_eval=te, **TIGHT)
     for j in range(2):
         np.testing.assert_allclose(fb.u[j, :, 0], u0[j, 0] * np.exp(-k[j] * te / J), atol=1e-7)
     assert fb.info["inputs"] == {"tau": "(t, q, u)"}
@@ -121,13 +119,13 @@ def test_a_batch_takes_time_and_feedback_laws():
 @pytest.mark.parametrize(
     ("law", "match"),
     [
-        (lambda t: float("nan"), "params\\['tau'\\].*nan"),
-        (lambda t: math.inf, "params\\['tau'\\].*inf"),
-        (lambda t: [1.0, 2.0], "params\\['tau'\\].*shape \\(2,\\)"),
-        (lambda t: "a", "params\\['tau'\\].*not a number"),
-        (lambda t: 1 / 0, "params\\['tau'\\].*ZeroDivisionError"),
-        (lambda t, q: 0.0, "params\\['tau'\\].*2 positional"),
-        (lambda *args: 0.0, "params\\['tau'\\].*0 positional"),
+        (lambda t: float("nan"), r"params\['tau'\].*nan"),
+        (lambda t: math.inf, r"params\['tau'\].*inf"),
+        (lambda t: [1.0, 2.0], r"params\['tau'\].*shape \(2,\)"),
+        (lambda t: "a", r"params\['tau'\].*not a number"),
+        (lambda t: 1 / 0, r"params\['tau'\].*ZeroDivisionError"),
+        (lambda t, q: 0.0, r"params\['tau'\].*2 positional"),
+        (lambda *args: 0.0, r"params\['tau'\].*0 positional"),
     ],
 )
 def test_a_bad_law_is_refused_naming_the_parameter(law, match):
@@ -137,21 +135,21 @@ def test_a_bad_law_is_refused_naming_the_parameter(law, match):
 
 def test_a_bad_law_in_a_batch_is_refused_naming_the_parameter():
     q0, u0 = np.array([Q0, Q0]), np.array([U0, U0])
-    with pytest.raises(ArgumentError, match="params\\['tau'\\].*shape \\(3,\\) for a batch of 2"):
+    with pytest.raises(ArgumentError, match=r"params\['tau'\].*shape \(3,\) for a batch of 2"):
         fr.integrate(_knife(), (0, 1), q0, u0, params={"m": M, "J": J, "tau": lambda t: np.zeros(3)})
 
 
 def test_engines_taking_numbers_only_refuse_a_law_naming_the_route():
     law = {"m": M, "J": J, "tau": lambda t: 0.0}
-    with pytest.raises(OptionError, match="params\\['tau'\\].*backend='numba'.*numpy backend"):
+    with pytest.raises(OptionError, match=r"params\['tau'\].*backend='numba'.*numpy backend"):
         fr.integrate(_knife(), (0, 1), Q0, U0, params=law, backend="numba")
-    with pytest.raises(OptionError, match="params\\['tau'\\].*lda-midpoint"):
+    with pytest.raises(OptionError, match=r"params\['tau'\].*lda-midpoint"):
         fr.integrate(_knife(), (0, 1), Q0, U0, params=law, method="lda-midpoint", step=0.1)
 
 
 def test_a_law_for_a_parameter_of_the_constraints_is_refused():
     mdl = fr.models.knife_edge()
-    with pytest.raises(ParameterError, match="params\\['m'\\].*enters"):
+    with pytest.raises(ParameterError, match=r"params\['m'\].*enters"):
         fr.integrate(mdl, (0, 1), mdl.q0, mdl.u0, params={"m": lambda t: 1.0}, form="multiplier")
 
 
