@@ -2,9 +2,13 @@
 
 The bicycle of Meijaard et al. (2007) as SymPy builds it with ``KanesMethod`` — eight coordinates (the rear
 contact point, yaw, roll, rear wheel angle, pitch, steer, front wheel angle), the pitch fixed by the
-holonomic contact constraint and three nonholonomic speeds — is read with :func:`frames.from_mechanics`;
-its nonholonomic field is derived on the fast path (``canonical=False``) and the run is written to
-``whipple_bicycle.txt``. The benchmark ``benchmarks/bicycle.py`` times the same steps against SymPy.
+holonomic contact constraint and three nonholonomic speeds — is read with :func:`frames.from_mechanics`,
+linearised by :func:`frames.linearize` about upright straight running at speed ``V`` (rear wheel rate
+``u3 = V/r_R``), and its lean/steer eigenvalues at the benchmark's parameters (:func:`benchmark_parameters`) are
+printed for V = 0…10 m/s with the weave and capsize speeds, the bounds of the self-stable range (Meijaard et al.
+2007, Table 2: 4.292 and 6.024 m/s). The run is written to ``whipple_bicycle.txt`` and the eigenvalues against
+the speed to ``whipple_bicycle_eigenvalues.png`` (with the ``plot`` extra). The benchmark
+``benchmarks/bicycle.py`` times the import and the field against SymPy.
 
 Run:  python examples/whipple_bicycle.py
 """
@@ -15,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from sympy import symbols
+import numpy as np
+from sympy import Float, N, Rational, Symbol, acos, cos, pi, sin, sqrt, symbols
 from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, dot, dynamicsymbols, inertia
 
 import frames as fr
@@ -98,18 +103,92 @@ def bicycle() -> KanesMethod:
     return KM
 
 
+def benchmark_parameters(digits: int = 30) -> dict[str, Float]:
+    """The benchmark bicycle of Meijaard et al. (2007, Table 1) in the parameters of SymPy's model, to ``digits``.
+
+    The conversion is the one of SymPy's ``test_kane3.py`` (wheelbase, trail, head angle and centres of mass
+    into the frame and fork lengths and offsets), evaluated here exactly and then to ``digits`` digits, not in
+    double precision.
+    """
+    rR, rF, w, c = Rational(3, 10), Rational(35, 100), Rational(102, 100), Rational(8, 100)
+    hta = pi / 2 - pi / 10  # the head angle from the horizontal (λ = π/10 from the vertical)
+    xB, zB, xH, zH = Rational(3, 10), Rational(9, 10), Rational(9, 10), Rational(7, 10)  # heights, upwards
+    rake = -(c * sin(hta) - rF * cos(hta))
+    ta, tb = zH - rF, w - xH
+    tc = sqrt(ta**2 + tb**2)
+    fork_length = w * cos(hta) - (rF - rR) * sin(hta)
+    exact = {
+        "WFrad": rF,
+        "WRrad": rR,
+        "htangle": hta,
+        "forkoffset": rake,
+        "forklength": fork_length,
+        "framelength": w * sin(hta) - (rake - (rF - rR) * cos(hta)),
+        "forkcg1": tc * cos((pi / 2 - hta) - acos(ta / tc)) - fork_length,
+        "forkcg3": rake + tc * sin(pi / 2 - hta - acos(ta / tc)),
+        "framecg1": (zB - rR - (xB / sin(hta)) * cos(hta)) * sin(hta),
+        "framecg3": xB / sin(hta) + (zB - rR - xB / sin(hta) * cos(hta)) * cos(hta),
+        "Iwr11": Rational(603, 10000),
+        "Iwr22": Rational(12, 100),
+        "Iwf11": Rational(1405, 10000),
+        "Iwf22": Rational(28, 100),
+        "Ifork11": Rational(5892, 100000),
+        "Ifork22": Rational(6, 100),
+        "Ifork33": Rational(708, 100000),
+        "Ifork31": Rational(756, 100000),
+        "Iframe11": Rational(92, 10),
+        "Iframe22": Rational(11),
+        "Iframe33": Rational(28, 10),
+        "Iframe31": Rational(-24, 10),
+        "mfork": Rational(4),
+        "mframe": Rational(85),
+        "mwf": Rational(3),
+        "mwr": Rational(2),
+        "g": Rational(981, 100),
+    }
+    return {k: Float(N(v, digits + 10), digits) for k, v in exact.items()}
+
+
+def upright(mdl: fr.Model, speed: object) -> dict[str, object]:
+    """Upright straight running at forward speed ``speed``: every angle and the position 0, the roll and steer
+    rates 0, the rear wheel rate ``u3 = speed / r_R`` (SymPy's sign)."""
+    at: dict[str, object] = {q.name: 0 for q in mdl.chart.q}
+    return at | {"u2": 0, "u3": speed / mdl.params["WRrad"], "u5": 0}
+
+
 def main(out: Path | str = ".") -> Path:
-    """Build the bicycle with SymPy, read it into frames, derive its field; write the summary."""
+    """Build the bicycle with SymPy, read it into frames, linearise it; write the eigenvalues and the speeds."""
+    out = Path(out)
     t = time.monotonic()
     KM = bicycle()
     lines = [f"KanesMethod + kanes_equations: {time.monotonic() - t:.1f} s"]
     t = time.monotonic()
     mdl = fr.from_mechanics(KM, name="whipple-bicycle")
     lines.append(f"frames.from_mechanics: {time.monotonic() - t:.1f} s; n = {mdl.n}, m = {mdl.m}")
-    t = time.monotonic()
-    G = mdl.nonholonomic().field(canonical=False)
-    lines.append(f"nonholonomic field (fast path): {time.monotonic() - t:.1f} s; {len(G.Gamma)} coefficients")
-    path = Path(out) / "whipple_bicycle.txt"
+    t1 = time.monotonic()
+    V = Symbol("V")
+    lin = fr.linearize(mdl.nonholonomic(), upright(mdl, V))
+    lines.append(
+        f"frames.linearize: {time.monotonic() - t1:.1f} s; states {lin.states}, removed {lin.removed}"
+    )
+    par = benchmark_parameters()
+    speeds = np.arange(11.0)
+    eig = lin.sweep(V, speeds, par)
+    lines.append(f"from_mechanics to eigenvalues: {time.monotonic() - t:.1f} s")
+    lines.append("V [m/s]  eigenvalues of the lean/steer dynamics [1/s] (the forward speed's 0 left out)")
+    for v, row in zip(speeds, eig, strict=True):
+        row = row[np.argsort(np.abs(row))][1:]
+        lines.append(f"{v:5.1f}   " + "  ".join(f"{z.real:+.14f}{z.imag:+.14f}j" for z in np.sort_complex(row)))
+    weave, capsize = lin.critical_values(V, np.linspace(0, 10, 21), par)
+    lines.append(f"weave speed {weave:.14f} m/s, capsize speed {capsize:.14f} m/s (self-stable between)")
+    try:
+        fr.plot_eigenvalues(
+            lin, V, np.linspace(0, 10, 201), out / "whipple_bicycle_eigenvalues.png", subs=par,
+            title="Whipple bicycle (Meijaard et al. 2007): eigenvalues against the forward speed V [m/s]",
+        )  # fmt: skip
+    except fr.errors.OptionalDependencyError:
+        lines.append("(no plot: install the plot extra)")
+    path = out / "whipple_bicycle.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return path

@@ -8,6 +8,7 @@ The top level holds the vocabulary, in families (as :mod:`sympy.physics.mechanic
 - **verdicts** — consistency of the nonholonomic and vakonomic motions, sections, invariant measures,
   comparisons between methods;
 - **numerics** — the ODE system of a method and the one ``integrate``;
+- **stability** — steady motions, the linearisation about them, eigenvalues against a parameter;
 - **files and reports** — models, system files, reports, LaTeX and the SymPy mechanics interop;
 - **exact algebra** — the exact zero test, the tidy display form and time budgets;
 - **errors** — :class:`FramesError`, the base of every error of the library.
@@ -46,6 +47,7 @@ from .dynamics import (
     invariant_measure,
     linearize,
     martinet_abnormals,
+    relative_equilibria,
     strong_consistency,
     subriemannian,
     vakonomic_lift,
@@ -75,7 +77,7 @@ from .natural import (
     compare_mvm_with_chetaev,
     compare_mvm_with_nonholonomic,
 )
-from .numeric import integrate, ode_system, sweep
+from .numeric import integrate, ode_system, plot_eigenvalues, sweep
 
 __all__ = [
     # geometry
@@ -118,7 +120,10 @@ __all__ = [
     "OdeSystem",
     "integrate",
     "sweep",
+    # stability
+    "relative_equilibria",
     "linearize",
+    "plot_eigenvalues",
     # files and reports
     "Model",
     "load_model",

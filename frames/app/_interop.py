@@ -13,11 +13,18 @@ The independent speeds are the first ``m`` quasi-velocities ``v^α``, and the ve
 Kane's method takes no Lagrangian, so one is built from the configuration. The velocity of each mass
 centre is the time derivative of its position from a point at rest in the inertial frame. The angular
 velocity of each body comes from its direction cosine matrix. The potential is ``−F·r`` for each force
-that is constant in the inertial frame, such as gravity. Any other load raises an error naming that
-load. The velocities set on the method must equal these true velocities on C. A
+that is constant in the inertial frame, such as gravity. Every other load (damping, friction, inputs,
+torques) is a generalised force, a one-form ``Q = Q_i dq^i`` on Q with ``Q_i = F·∂v_P/∂q̇^i`` for a force
+on a point and ``T·∂ω_B/∂q̇^i`` for a torque on a frame, the velocities written in ``q̇`` through
+``u = W q̇`` (Kane) — the model's ``forces``, for either method. On C, ``Q(X_α)`` is Kane's generalized
+active force of the independent speed ``v^α``. The velocities set on the method must equal these true
+velocities on C. A
 ``v2pt_theory`` about a rolling contact point breaks this: it hides a constraint that the method does
 not list, and such a method is refused with a message saying so (SymPy's ``test_kane.py`` rolling
 disc is one).
+
+A :class:`~sympy.physics.mechanics.System` is read through its ``eom_method`` when its equations are
+formed, else as the method ``System.form_eoms`` would build (Kane with speeds, Lagrange without), unformed.
 
 **To SymPy** (:func:`to_mechanics`, ``Model.to_mechanics``). ``kind="lagrange"`` gives
 ``LagrangesMethod(L, q, nonhol_coneqs=constraints)``. ``kind="kane"`` gives a ``KanesMethod`` whose
@@ -260,18 +267,33 @@ def _potential(
     loads: Sequence[Any],
     N: me.ReferenceFrame | None,
     what: str,
+    qdots: Sequence[Any],
     aux: Mapping[Any, Any] | None = None,
-    qdots: Sequence[Any] | None = None,
+    speeds: Mapping[Any, Any] | None = None,
 ) -> tuple[sp.Expr, list[Any], list[sp.Expr] | None]:
-    """``V = −Σ F·r`` for forces constant in N; with ``qdots`` (a LagrangesMethod) every other load becomes the
-    generalised forces ``Q_i = F·∂v_P/∂q̇^i`` (a torque ``T·∂ω_B/∂q̇^i``), else it is refused, naming it.
+    r"""``V = −Σ F·r`` for forces constant in N; every other load is a generalised force on Q.
+
+    A force ``F`` on a point ``P`` gives ``Q_i = F·∂v_P/∂q̇^i``, a torque ``T`` on a frame ``B`` gives
+    ``Q_i = T·∂ω_B/∂q̇^i``: the components of the one-form ``Q = Q_i dq^i`` whose value on a velocity is
+    the power of the load. ``v_P`` and ``ω_B`` are the velocities set on the method, written in the
+    ``q̇`` (``qdots``): Kane's generalized speeds through ``speeds`` (``u = W(q) q̇``, on all of TQ).
+    On C they are the true velocities (checked for the bodies), so ``Q(X_α)`` is Kane's generalized
+    active force of the independent speed ``v^α``.
 
     A force on a point that moves with Kane's auxiliary speeds ``aux`` only (a contact force brought
-    into evidence) does no work in the motion and is skipped. Returns ``(V, checks, Q or None)``.
+    into evidence) does no work in the motion and is skipped; the auxiliary speeds are zero elsewhere.
+    Returns ``(V, checks, Q or None)``.
     """
     V = sp.S.Zero
     checks: list[Any] = []
     Q: list[sp.Expr] | None = None
+    sub = dict(aux or {}) | dict(speeds or {})
+
+    def add(vec: sp.Matrix, vel: Any) -> list[sp.Expr]:
+        w = me.express(vel, N).to_matrix(N).xreplace(sub)
+        f = vec.xreplace(sub)
+        return [(Q[i] if Q else sp.S.Zero) + (f.T * w.diff(qd))[0] for i, qd in enumerate(qdots)]
+
     for k, load in enumerate(loads or ()):
         where = f"{what}.loads[{k}]"
         try:
@@ -282,38 +304,28 @@ def _potential(
             ) from None
         if N is None:
             raise ArgumentError(f"{where}: the method has loads but no inertial frame")
-        if isinstance(loc, me.ReferenceFrame):
-            if vec == 0:
-                continue
-            if qdots is not None:
-                w = me.express(loc.ang_vel_in(N), N).to_matrix(N)
-                Tv = me.express(vec, N).to_matrix(N)
-                Q = [(Q[i] if Q else sp.S.Zero) + (Tv.T * w.diff(qd))[0] for i, qd in enumerate(qdots)]
-                continue
-            raise InvalidExpressionError(
-                f"{where}: the torque {vec} on frame {loc.name} has no potential in frames' sense; only forces "
-                "constant in the inertial frame (gravity) can be written into a Lagrangian"
-            )
-        if not isinstance(loc, me.Point):
+        if not isinstance(loc, me.Point | me.ReferenceFrame):
             raise ArgumentError(f"{where}: {loc!r} is neither a Point nor a ReferenceFrame")
-        if aux and me.express(loc.vel(N), N).to_matrix(N).xreplace(aux) == sp.zeros(3, 1):
+        if vec == 0:
             continue
-        Fv = me.express(vec, N).to_matrix(N)
-        moving = sorted(map(str, Fv.atoms(AppliedUndef, sp.Derivative)))
-        if moving and qdots is not None:  # a force that is not constant: a generalised force, not a potential
-            vP = me.express(loc.vel(N), N).to_matrix(N)
-            Q = [(Q[i] if Q else sp.S.Zero) + (Fv.T * vP.diff(qd))[0] for i, qd in enumerate(qdots)]
-            continue
-        if moving:
+        try:
+            vel = loc.ang_vel_in(N) if isinstance(loc, me.ReferenceFrame) else loc.vel(N)
+        except ValueError as exc:
             raise InvalidExpressionError(
-                f"{where}: the force {vec} on point {loc.name} depends on {moving}; it is not conservative in the "
-                "sense frames can import (only forces constant in the inertial frame, such as gravity, have the "
-                "potential −F·r); a KanesMethod's nonconservative loads are not imported yet: pass the system as a "
-                "LagrangesMethod with the same forcelist, or give the forces to frames.NonholonomicSystem(forces=...)"
-            )
+                f"{where}: the velocity of {loc.name} in {N.name} is not known ({exc}); a load needs it"
+            ) from None
+        Fv = me.express(vec, N).to_matrix(N)
+        if isinstance(loc, me.ReferenceFrame):  # a torque: a generalised force (constant ones included)
+            Q = add(Fv, vel)
+            continue
+        if aux and me.express(vel, N).to_matrix(N).xreplace(aux) == sp.zeros(3, 1):
+            continue
+        if Fv.atoms(AppliedUndef, sp.Derivative):  # not constant in N: a generalised force, not a potential
+            Q = add(Fv, vel)
+            continue
         r, v = _true_velocity(loc, N, where)
         V -= (Fv.T * r)[0]
-        checks.append((f"{where}: velocity of {loc.name}", me.express(loc.vel(N), N).to_matrix(N), v))
+        checks.append((f"{where}: velocity of {loc.name}", me.express(vel, N).to_matrix(N), v))
     return V, checks, Q
 
 
@@ -480,7 +492,8 @@ def mechanics_rates(method: Any, model: Model) -> sp.ImmutableMatrix:
 
     Coordinates are matched by name (``q1(t) -> q1``, ``q1'(t) ->`` the chart's velocity) and, for
     Kane, the generalized speeds by name with the frame's quasi-velocities, as
-    :meth:`Model.to_mechanics` names them.
+    :meth:`Model.to_mechanics` names them. A ``System`` stands for its ``eom_method`` (or the method
+    ``form_eoms`` would build).
 
     Returns
     -------
@@ -501,8 +514,12 @@ def mechanics_rates(method: Any, model: Model) -> sp.ImmutableMatrix:
     what = "mechanics_rates"
     if not isinstance(model, Model):
         raise ArgumentError(f"{what}: model: expected a frames Model, got {type(model).__name__}")
+    if isinstance(method, me.System):
+        method = _system_method(method, f"{what}: method (System)")
     if not isinstance(method, me.KanesMethod | me.LagrangesMethod):
-        raise ArgumentError(f"{what}: method: expected a KanesMethod or LagrangesMethod, got {type(method).__name__}")
+        raise ArgumentError(
+            f"{what}: method: expected a KanesMethod, LagrangesMethod or System, got {type(method).__name__}"
+        )
     ch, F = model.chart, model.frame
     qs = _dynamic_list(method.q, f"{what}: method.q")
     by_name = {q.name: q for q in ch.q}
@@ -530,7 +547,7 @@ def _import_lagrange(method: me.LagrangesMethod, what: str) -> MechanicsImport:
     dummies = [sp.Dummy(f"u_{s.name}") for s in qsyms]
     names = _Names(dict(zip(qs, qsyms, strict=True)), dict(zip([q.diff(_T) for q in qs], dummies, strict=True)))
     L = names(method._L[0], f"{what}: Lagrangian")
-    V, checks, Q = _potential(method.forcelist, method.inertial, what, qdots=[q.diff(_T) for q in qs])
+    V, checks, Q = _potential(method.forcelist, method.inertial, what, [q.diff(_T) for q in qs])
     if V != 0:
         L -= names(V, f"{what}: loads")
     forces = [names(x, f"{what}: loads (generalised forces)") for x in Q] if Q else []
@@ -624,13 +641,18 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
         B = sp.zeros(0, n)
     P = sp.eye(n)
     P[p:, :] = B
-    with step("from_mechanics: kinetic and potential energy"):
+    qdots = [q.diff(_T) for q in qs]
+    W_dyn = W.xreplace(dict(zip(qsyms, qs, strict=True)))  # u = W q̇ in the method's own symbols
+    speeds_in_qdot = {u: (W_dyn.row(j) * sp.Matrix(qdots))[0] for j, u in enumerate(us)}
+    with step("from_mechanics: kinetic and potential energy, generalised forces"):
         bodies_T, checks = _kinetic_energy(method.bodies, N, what)
-        V, checks2, _ = _potential(method.loads, N, what, names.zero)
+        V, checks2, Q = _potential(method.loads, N, what, qdots, names.zero, speeds_in_qdot)
     L = names(bodies_T - V, f"{what}: kinetic and potential energy")
-    chart, funcs = _chart_for(qsyms, [L, *W, *B], dummies, {u.func.__name__ for u in us}, what)
+    forces = [names(x, f"{what}: loads (generalised forces)") for x in Q] if Q else []
+    chart, funcs = _chart_for(qsyms, [L, *W, *B, *forces], dummies, {u.func.__name__ for u in us}, what)
     back = dict(zip(dummies, chart.u, strict=True))
     L = L.xreplace(back)
+    forces = [tidy(f.xreplace(back)) for f in forces]
     names.rates = {d: back[s] for d, s in names.rates.items()}
     # quasi-velocities: the independent speeds, then the velocity constraints (named after the dependent
     # speed when the constraint is that speed itself)
@@ -672,41 +694,102 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
         _check_kinematics([*checks, *checks2], names, frame, m)
         lag = Lagrangian(chart, tidy(L))
     params = {s.name: s for s in chart.params} | funcs
-    return MechanicsImport("kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names)
+    return MechanicsImport(
+        "kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names,
+        tuple(canon(f) for f in forces) if any(not is_zero(f) for f in forces) else None,
+    )  # fmt: skip
+
+
+def _system_method(system: Any, what: str) -> Any:
+    r"""The method of a :class:`sympy.physics.mechanics.System`: its ``eom_method`` when its equations are formed,
+    else the method that ``System.form_eoms`` would build, not formed (the import does not need the equations).
+
+    With generalized speeds that is ``form_eoms(KanesMethod)``'s ``KanesMethod``: ``q_ind``, ``q_dep``,
+    ``u_ind``, ``u_dep``, ``u_aux``, ``kdes``, ``holonomic_constraints``, ``velocity_constraints``,
+    ``bodies``, and the loads together with those of the actuators. Without speeds it is
+    ``form_eoms(LagrangesMethod)``'s ``LagrangesMethod``: the Lagrangian of the bodies (their
+    ``potential_energy`` included), ``q``, ``holonomic_constraints``, ``nonholonomic_constraints``, loads.
+    """
+    method = system.eom_method
+    if method is not None:
+        if not isinstance(method, me.KanesMethod | me.LagrangesMethod):
+            raise ArgumentError(
+                f"{what}: System.eom_method is a {type(method).__name__}; expected a KanesMethod or LagrangesMethod"
+            )
+        return method
+    try:
+        loads = tuple(system.loads) + tuple(ld for act in system.actuators for ld in act.to_loads())
+        if not len(system.u):
+            return me.LagrangesMethod(
+                me.Lagrangian(system.frame, *system.bodies),
+                system.q,
+                forcelist=loads or None,
+                bodies=list(system.bodies),
+                frame=system.frame,
+                hol_coneqs=system.holonomic_constraints,
+                nonhol_coneqs=system.nonholonomic_constraints,
+            )
+        return me.KanesMethod(
+            system.frame,
+            q_ind=system.q_ind,
+            u_ind=system.u_ind,
+            kd_eqs=system.kdes,
+            q_dependent=system.q_dep,
+            u_dependent=system.u_dep,
+            configuration_constraints=system.holonomic_constraints,
+            velocity_constraints=system.velocity_constraints,
+            u_auxiliary=system.u_aux,
+            forcelist=loads or None,
+            bodies=list(system.bodies),
+            explicit_kinematics=False,
+        )
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
+        raise ArgumentError(
+            f"{what}: the System cannot be read as a {'KanesMethod' if len(system.u) else 'LagrangesMethod'} "
+            f"({type(exc).__name__}: {exc}); form its "
+            "equations (system.form_eoms(KanesMethod) or form_eoms(LagrangesMethod)) and pass the System again, or "
+            "pass System.eom_method"
+        ) from None
 
 
 def mechanics_import(method: Any) -> MechanicsImport:
-    r"""Read a :class:`~sympy.physics.mechanics.LagrangesMethod` or ``KanesMethod`` into frames objects.
+    r"""Read a :class:`~sympy.physics.mechanics.LagrangesMethod`, ``KanesMethod`` or ``System`` into frames objects.
 
     See :func:`from_mechanics`; this also works without constraints (``m = n``) and keeps the name map.
 
     Raises
     ------
     ArgumentError
-        If ``method`` is not one of the two methods, or lacks what the import needs (Kane: kd_eqs, bodies).
+        If ``method`` is not one of the two methods or a System, or lacks what the import needs (Kane:
+        kd_eqs, bodies), or is a System that cannot be read (the message names ``System.eom_method``).
     ConstraintError
         If a constraint is not linear and homogeneous in the velocities, or the method's kinematics
         hide a constraint it does not list.
     InvalidExpressionError
         For what frames cannot represent: time-dependent constraints or kinematics, more speeds than
-        coordinates, loads without a potential, accelerations or variable masses.
+        coordinates, accelerations or variable masses, a load on a point whose velocity is unknown.
     """
     what = "from_mechanics: method"
+    if isinstance(method, me.System):
+        method = _system_method(method, f"{what} (System)")
     if isinstance(method, me.KanesMethod):
         return _import_kane(method, what)
     if isinstance(method, me.LagrangesMethod):
         return _import_lagrange(method, what)
     raise ArgumentError(
-        f"{what}: expected a sympy.physics.mechanics LagrangesMethod or KanesMethod, got {type(method).__name__} "
+        f"{what}: expected a sympy.physics.mechanics LagrangesMethod, KanesMethod or System, got {type(method).__name__} "
         f"{str(method)[:60]!r}"
     )
 
 
 def from_mechanics(method: Any, *, name: str | None = None) -> Model:
-    r"""A validated :class:`Model` from a sympy ``LagrangesMethod`` or ``KanesMethod``.
+    r"""A validated :class:`Model` from a sympy ``LagrangesMethod``, ``KanesMethod`` or ``System``.
 
     The dynamicsymbols ``q(t)`` become the chart's coordinates (same names), ``q'(t)`` its velocities,
-    and Kane's generalized speeds the frame's quasi-velocities (independent speeds first). Use
+    and Kane's generalized speeds the frame's quasi-velocities (independent speeds first). Forces
+    constant in the inertial frame (gravity) enter the Lagrangian as ``−F·r``; every other load
+    becomes the model's generalised forces ``Q_i = F·∂v_P/∂q̇^i`` (a torque: ``T·∂ω/∂q̇^i``). A
+    ``System`` is read through ``System.eom_method``, or as the method ``form_eoms`` would build. Use
     :func:`mechanics_import` for the name map and :meth:`MechanicsImport.method_rates`.
 
     Examples

@@ -36,6 +36,7 @@ __all__ = [
     "knife_edge",
     "nonholonomic_particle",
     "rolling_coin_incline",
+    "rolling_disc",
     "rolling_penny",
     "two_wheeled_carriage",
     "vertical_rolling_disk",
@@ -383,6 +384,64 @@ def rolling_penny() -> Model:
     )
 
 
+def rolling_disc() -> Model:
+    r"""A thin uniform disc rolling without slipping on a horizontal plane, free to lean (Routh's disc).
+
+    Coordinates ``(x, y, ψ, θ, φ)``: the contact point, the heading ψ, the lean θ (upright at θ = 0) and the
+    spin φ, the attitude ``R_z(ψ) R_x(θ) R_y(φ)`` (the disc's axis is the second axis of the lean frame). The
+    centre is at ``(x + r sin ψ sin θ, y − r cos ψ sin θ, r cos θ)`` and the angular velocity has the lean-frame
+    components ``ω = (θ̇, ψ̇ sin θ + φ̇, ψ̇ cos θ)``; with ``A = m r²/4`` (a diameter) and ``C = m r²/2`` (the axis),
+
+    ``L = ½ m |Ġ|² + ½ A (θ̇² + ψ̇² cos² θ) + ½ C (ψ̇ sin θ + φ̇)² − m g r cos θ``.
+
+    Rolling (the material point at the contact at rest): ``u_x = r cos ψ u_φ``, ``u_y = r sin ψ u_φ``.
+    Frame ``X1 = ∂_ψ, X2 = ∂_θ, X3 = ∂_φ + r cos ψ ∂_x + r sin ψ ∂_y`` (spanning D), ``X4 = ∂_x, X5 = ∂_y``
+    (the translations, a Chaplygin symmetry). Upright rolling at spin Ω is stable for
+    ``Ω² > A m g r / (C (C + m r²)) = g/(3r)``. Params: m [kg], r [m], g [m/s²].
+    """
+    params = _params("m r g")
+    m, r, g = params.values()
+    ch = Chart("x y psi theta phi", params=list(params.values()))
+    x, y, psi, th, ph = ch.q
+    ux, uy, ups, uth, uph = ch.u
+    sps, cps, sth, cth = sp.sin(psi), sp.cos(psi), sp.sin(th), sp.cos(th)
+    Gx = ux + r * (cps * sth * ups + sps * cth * uth)
+    Gy = uy + r * (sps * sth * ups - cps * cth * uth)
+    Gz = -r * sth * uth
+    A, C = m * r**2 / 4, m * r**2 / 2
+    L = Lagrangian(
+        ch,
+        m * (Gx**2 + Gy**2 + Gz**2) / 2
+        + A * (uth**2 + cth**2 * ups**2) / 2
+        + C * (sth * ups + uph) ** 2 / 2
+        - m * g * r * cth,
+    )
+    F = Frame(
+        [
+            VectorField(ch, [0, 0, 1, 0, 0]),
+            VectorField(ch, [0, 0, 0, 1, 0]),
+            VectorField(ch, [r * cps, r * sps, 0, 0, 1]),
+            VectorField(ch, [1, 0, 0, 0, 0]),
+            VectorField(ch, [0, 1, 0, 0, 0]),
+        ]
+    )
+    cons = LinearConstraints(ch, [ux - r * cps * uph, uy - r * sps * uph])
+    return Model(
+        "rolling-disc",
+        ch,
+        L,
+        F,
+        3,
+        cons,
+        params,
+        q0={x: 0.0, y: 0.0, psi: 0.0, th: 0.1, ph: 0.0},
+        u0={ux: 2.0, uy: 0.0, ups: 0.3, uth: 0.0, uph: 4.0},
+        param_values={m: 1.0, r: 0.5, g: 9.81},
+        citation="Routh (1884), Advanced Rigid Dynamics, section 244; Neimark & Fufaev (1972), chapter II",
+        group=(3, 4),
+    )
+
+
 # ------------------------------------------------------------- [PGG] 3 and 4
 def rolling_coin_incline() -> Model:
     r"""A coin (thin disk) rolling without slipping on an inclined plane, [PGG] section 3.
@@ -585,6 +644,7 @@ _CATALOGUE: dict[str, Callable[[], Model]] = {
     "two-wheeled-carriage": two_wheeled_carriage,
     "rolling-penny": rolling_penny,
     "rolling-coin-incline": rolling_coin_incline,
+    "rolling-disc": rolling_disc,
     "charged-skate": charged_skate,
     "ball-on-rotating-table": ball_on_rotating_table,
 }

@@ -10,6 +10,8 @@
 * ``_motion_consistency`` — consistency along one motion (end of section 5);
 * ``_dimensions`` — dimensional analysis of expressions (each term's dimension, homogeneity);
 * ``_ode`` — the first-order system :class:`OdeSystem` of a method, and its private builders;
+* ``_linearize`` — linearisation on C about an equilibrium or a steady motion;
+* ``_equilibria`` — relative equilibria (steady motions) from the reduced equations;
 * ``_chaplygin`` — Chaplygin systems, Propositions 5–6, Corollary 3 (section 6).
 """
 
@@ -29,6 +31,7 @@ from ._checks import (
 )
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
+from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, linearize
@@ -64,6 +67,7 @@ __all__ = [
     "MotionConsistency",
     "NonholonomicSystem",
     "OdeSystem",
+    "RelativeEquilibrium",
     "assembled_ode",
     "RouthianReduction",
     "SectionFamily",
@@ -94,6 +98,8 @@ __all__ = [
     "natural_ode",
     "optional_time",
     "prefix_symbols",
+    "reduced_equations",
+    "relative_equilibria",
     "sequence",
     "split_conditions",
     "strong_consistency",

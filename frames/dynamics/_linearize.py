@@ -1,15 +1,18 @@
 r"""Linearisation of the nonholonomic motion about an equilibrium or a steady motion, on C.
 
-The reduced state is ``x = (q, v^α)`` with ``q̇ = v^α X_α(q)`` and ``v̇^α = Γ^α(q, v)`` (Crampin–Mestdag
-Proposition 2): the constraints hold for every state, so the linearisation lives on C. A coordinate on which
-the right-hand sides do not depend (an ignorable coordinate: a symmetry direction, such as the position of a
-vehicle) is removed with its equation; about a steady motion (a relative equilibrium) the remaining
-right-hand sides vanish at the point, and ``A = ∂f/∂x`` there is exact, in the parameters.
+The state is ``x = (q, v^α)`` with ``q̇ = v^α X_α(q)`` and ``g_αβ v̇^β = b_α(q, v, t)`` (Crampin–Mestdag
+Proposition 2, in its mass-matrix form): the constraints hold for every state, so the linearisation lives on
+C. At a point where the rates vanish, ``∂Γ/∂x = g⁻¹ ∂b/∂x`` (the term ``∂g/∂x Γ`` is zero there), so the
+explicit field is never formed: the equations are taken on the fast path (trees,
+:meth:`~frames.NonholonomicSystem.linear_system` with ``canonical=False``), every state but one is substituted
+before differentiating along the remaining one, and only ``g`` at the point is inverted — a bicycle takes
+seconds. The coordinates on which the linearised equations of the others do not depend (ignorable coordinates:
+the position and heading of a vehicle, a wheel angle) are removed with their equations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -17,28 +20,40 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, canon, derivative, is_zero, tidy
-from ..errors import ArgumentError, ConstraintError, StateError
+from ..algebra import as_expr, is_zero, op_count, solve_linear, step, tidy, tree_derivative, tree_subs, tree_values
+from ..errors import ArgumentError, ConstraintError, RegularityError, StateError
 from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["Linearization", "linearize"]
 
+#: entries of ``A`` and ``B`` at most this large (operations) are put in the canonical form; larger ones (a
+#: bicycle's, in its 27 parameters) stay exact trees, evaluated node by node
+TIDY_LIMIT = 3000
+#: above this size (operations) an entry of ``g(p)`` or ``∂b/∂x`` sends the solve to the trees (pivots proved
+#: nonzero at a point), not the field of rational functions
+SOLVE_LIMIT = 200
+
 
 class Linearization(Value):
-    r"""``δẋ = A δx`` about a point of C, in the reduced state ``x`` (the coordinates not ignorable, then ``v^α``).
+    r"""``δẋ = A δx + B δw`` about a point of C, in the reduced state ``x`` (the coordinates kept, then ``v^α``).
 
     Attributes
     ----------
     system : NonholonomicSystem
     states : tuple of Symbol
-        The reduced state ``x``.
+        The reduced state ``x``: the coordinates not removed, then the independent quasi-velocities.
     point : tuple of Expr
         The values of the states at the point (exact, possibly in the parameters).
     A : ImmutableMatrix
-        ``∂f/∂x`` at the point, exact.
+        ``∂ẋ/∂x`` at the point, exact (canonical when small, else an exact tree).
     removed : tuple of Symbol
-        The ignorable coordinates removed (the right-hand sides do not depend on them).
+        The coordinates removed: the linearised equations of the states kept do not depend on them, and their
+        own block is nilpotent (its eigenvalues, all zero, are left out of ``A``).
+    inputs : tuple of Symbol
+        The input symbols (parameters of the forces) of ``B``, in order.
+    B : ImmutableMatrix
+        ``∂ẋ/∂w`` at the point, one column per input (no columns without inputs).
     """
 
     system: NonholonomicSystem
@@ -46,23 +61,40 @@ class Linearization(Value):
     point: tuple[sp.Expr, ...]
     A: sp.ImmutableMatrix
     removed: tuple[sp.Symbol, ...]
+    inputs: tuple[sp.Symbol, ...] = ()
+    B: sp.ImmutableMatrix | None = None
+
+    def _numeric(self, M: sp.MatrixBase, subs: Mapping[Any, Any] | None, what: str) -> np.ndarray:
+        """``M`` at numeric values of its symbols (symbol or name -> number), evaluated node by node."""
+        free = set().union(*[e.free_symbols for e in M]) if M else set()
+        known = {s.name: s for s in (*free, *self.system.lagrangian.chart.params)}
+        at: dict[Any, Any] = {}
+        for k, v in (subs or {}).items():
+            sym = k if isinstance(k, sp.Symbol) else known.get(str(k))
+            if sym is None:
+                raise ArgumentError(f"Linearization.{what}: subs: {k!r} is not a symbol of the linearisation")
+            try:
+                at[sym] = sp.sympify(v, strict=True)
+            except (sp.SympifyError, TypeError):
+                raise ArgumentError(f"Linearization.{what}: subs[{k!r}]: expected a number, got {v!r:.60}") from None
+        missing = sorted(s.name for s in free if s not in at)
+        if missing:
+            raise ArgumentError(f"Linearization.{what}: subs: give values for {missing}")
+        try:
+            vals = tree_values(list(M), at, digits=30)
+        except ValueError as exc:
+            raise ArgumentError(f"Linearization.{what}: subs: {exc}") from None
+        return np.array([complex(x) for x in vals]).reshape(M.shape)
+
+    def matrices(self, subs: Mapping[Any, Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``A`` and ``B`` as float arrays at numeric parameter values (``subs``: symbol or name -> number)."""
+        A = self._numeric(self.A, subs, "matrices").real
+        B = self._numeric(self.B, subs, "matrices").real if self.B is not None else np.zeros((A.shape[0], 0))
+        return A, B
 
     def eigenvalues(self, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
         """The eigenvalues of ``A`` at numeric parameter values (``subs``: symbol or name -> number)."""
-        chart = self.system.lagrangian.chart
-        at: dict[Any, Any] = {}
-        for k, v in (subs or {}).items():
-            sym = k if isinstance(k, sp.Symbol) else next((s for s in chart.params if s.name == str(k)), None)
-            if sym is None:
-                raise ArgumentError(f"Linearization.eigenvalues: subs: {k!r} is not a parameter of the system")
-            at[sym] = v
-        M = self.A.xreplace(at)
-        try:
-            num = np.array(M.tolist(), dtype=float)
-        except (TypeError, ValueError):
-            free = sorted(map(str, set().union(*[e.free_symbols for e in M])))
-            raise ArgumentError(f"Linearization.eigenvalues: subs: give values for {free}") from None
-        return np.linalg.eigvals(num)
+        return np.linalg.eigvals(self._numeric(self.A, subs, "eigenvalues").real)
 
     def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> str:
         """``"asymptotically stable"`` (every eigenvalue has real part < −tol), ``"unstable"`` (one > tol), else
@@ -84,48 +116,106 @@ class Linearization(Value):
     def critical_values(
         self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None, tol: float = 1e-12
     ) -> list[float]:
-        """The values of ``parameter`` in the range of ``values`` where an eigenvalue crosses the imaginary axis
-        (the largest real part, above a zero eigenvalue that persists, changes sign), each refined by bisection to
-        ``tol`` (relative): the weave and capsize speeds of a bicycle, the critical spin of a disc."""
+        """The values of ``parameter`` in the range of ``values`` where the stability of the point changes, each
+        refined by bisection to ``tol`` (relative): the weave and capsize speeds of a bicycle, the critical
+        spin of a disc.
+
+        The growth rate at a value is the largest real part of the eigenvalues once the ``k`` of smallest modulus
+        are set aside, ``k`` being the number of eigenvalues that are zero at every sample (a conserved quantity
+        such as the forward speed): an eigenvalue passing through zero (a capsize mode) is then seen crossing.
+        Each sample is unstable (growth > ``1e-9`` of the largest modulus), asymptotically stable (growth below
+        minus that) or marginal (a purely imaginary pair: a conservative system stabilised by its gyroscopic
+        terms). Where the class changes between two samples the change is bisected: on the sign of the growth
+        rate between an unstable and a stable sample (a crossing, found to ``tol``), on the class otherwise.
+        """
         vals = np.asarray(values, dtype=float)
+        if vals.ndim != 1 or vals.size < 2 or not np.all(np.isfinite(vals)):
+            raise ArgumentError(
+                "Linearization.critical_values: values: expected a finite 1-d sequence of 2 or more, "
+                f"got {values!r:.60}"
+            )
 
-        def growth(x: float) -> float:
-            re = np.real(self.eigenvalues(dict(subs or {}) | {parameter: float(x)}))
-            nonzero = re[np.abs(re) > 1e-9 * max(1.0, float(np.max(np.abs(re))))]
-            return float(np.max(nonzero)) if nonzero.size else 0.0
+        def eig(x: float) -> np.ndarray:
+            return self.eigenvalues(dict(subs or {}) | {parameter: float(x)})
 
-        g = [growth(x) for x in vals]
-        signed = [(float(x), gx) for x, gx in zip(vals, g, strict=True) if gx != 0]
+        def small(ev: np.ndarray) -> np.ndarray:
+            return np.abs(ev) <= 1e-9 * max(1.0, float(np.max(np.abs(ev))))
+
+        samples = [eig(x) for x in vals]
+        k = min(int(np.sum(small(ev))) for ev in samples)
+
+        def growth(ev: np.ndarray) -> tuple[float, int]:
+            rest = ev[np.argsort(np.abs(ev))][k:]
+            if not rest.size:
+                return 0.0, 0
+            g = float(np.max(np.real(rest)))
+            return g, (0 if abs(g) <= 1e-9 * max(1.0, float(np.max(np.abs(ev)))) else (1 if g > 0 else -1))
+
+        g = [growth(ev) for ev in samples]
         out: list[float] = []
-        for (a, ga), (b, gb) in pairwise(signed):
-            if ga * gb > 0:
+        for i, ((a, (_, ca)), (b, (_, cb))) in enumerate(pairwise(zip(vals.tolist(), g, strict=True))):
+            if ca == cb:
                 continue
-            exact = [float(x) for x, gx in zip(vals, g, strict=True) if gx == 0 and a < x < b]
-            if exact:  # a sample on the crossing itself
-                out.append(exact[len(exact) // 2])
+            if ca == 0 and i > 0 and g[i - 1][1] not in (0, cb):
+                out.append(a)  # a sample on the crossing itself, between two other classes
                 continue
-            lo, hi, glo = a, b, ga
+            if cb == 0 and i + 2 < len(g) and g[i + 2][1] not in (0, ca):
+                continue  # the sample b is on the crossing: taken at the next pair
+            lo, hi = a, b
             while abs(hi - lo) > tol * max(1.0, abs(lo)):
                 mid = (lo + hi) / 2
-                gm = growth(mid)
-                if gm * glo > 0:
-                    lo, glo = mid, gm
-                else:
-                    hi = mid
+                gm, cm = growth(eig(mid))
+                below = (gm > 0) == (ca > 0) if ca and cb else cm == ca
+                lo, hi = (mid, hi) if below else (lo, mid)
             out.append((lo + hi) / 2)
         return out
 
     def __repr__(self) -> str:
-        return f"Linearization(states={self.states}, removed={self.removed}, A={self.A.tolist()})"
+        small = all(op_count(e, 200) <= 200 for e in self.A)
+        A = self.A.tolist() if small else f"<{self.A.shape[0]}x{self.A.shape[1]} exact matrix>"
+        extra = f", inputs={self.inputs}" if self.inputs else ""
+        return f"Linearization(states={self.states}, removed={self.removed}{extra}, A={A})"
 
 
-def linearize(system: Any, at: Mapping[Any, Any]) -> Linearization:
-    r"""Linearise the nonholonomic motion about ``at``, a point of C in natural coordinates and velocities.
+def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ()) -> Linearization:
+    r"""Linearise the nonholonomic motion about ``at``, a point of C.
 
-    ``at`` maps every ``q`` and ``u`` of the chart to a value (numbers or expressions in the parameters: a steady
-    motion at speed ``V`` has ``u = V …``). The velocities must lie in D; the right-hand sides of the coordinates
-    kept and of the quasi-velocities must vanish there (an equilibrium, or a steady motion once the ignorable
-    coordinates are removed).
+    Parameters
+    ----------
+    system : NonholonomicSystem
+        With or without forces.
+    at : mapping
+        Every coordinate ``q`` to a value, and the velocities: either every natural velocity ``u`` (they must
+        lie in D) or every independent quasi-velocity ``v^α`` of the system's frame (a Kane user's independent
+        speeds; ``u = v^α X_α``). Keys are symbols or their names (a name that is both a velocity and a
+        quasi-velocity means the velocity). Values are numbers or expressions in the parameters: a steady
+        motion at speed ``V`` has ``u = V …``. Input symbols may be given their operating values (default 0).
+    inputs : sequence of Symbol or str, optional (keyword only)
+        Parameters of the forces that are inputs (a torque ``τ``): ``B = ∂ẋ/∂w`` has one column for each.
+
+    Returns
+    -------
+    Linearization
+        ``δẋ = A δx + B δw`` in the reduced state (the coordinates kept, then ``v^1..v^m``); ``A`` is exact.
+
+    Notes
+    -----
+    The rates ``q̇^j = v^α X_α^j`` and ``Γ^α = g^{αβ} b_β`` must vanish at the point for the states kept (an
+    equilibrium, or a steady motion once the ignorable coordinates are removed). Then
+    ``∂Γ/∂x = g(p)⁻¹ ∂b/∂x (p)``. A coordinate is removed when neither the quasi-velocities' linearised
+    equations nor those of the coordinates kept depend on it (to a fixed point) and the removed block is
+    nilpotent, so that it only adds zero eigenvalues.
+
+    Raises
+    ------
+    StateError
+        If a coordinate or velocity is missing, or the point is not an equilibrium or a steady motion.
+    ConstraintError
+        If the natural velocities given are not in D.
+    RegularityError
+        If ``g_αβ`` is singular at the point.
+    ArgumentError
+        If ``at`` or ``inputs`` is malformed.
 
     Examples
     --------
@@ -144,39 +234,147 @@ def linearize(system: Any, at: Mapping[Any, Any]) -> Linearization:
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     if not isinstance(at, Mapping):
         raise ArgumentError(f"linearize: at: expected a mapping of the coordinates and velocities, got {at!r:.60}")
-    byname = {(k.name if isinstance(k, sp.Symbol) else str(k)): v for k, v in at.items()}
-    missing = [s.name for s in (*chart.q, *chart.u) if s.name not in byname]
-    if missing:
-        raise StateError(f"linearize: at: missing values for {missing}")
-    point = {s: as_expr(byname[s.name], name=f"linearize: at[{s.name}]") for s in (*chart.q, *chart.u)}
-    qpt = {q: point[q] for q in chart.q}
-    for a in range(m, F.dim):  # the velocities lie in D
-        if not is_zero(F.v_in_u[a].xreplace(point)):
-            raise ConstraintError(
-                f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {F.v_in_u[a].xreplace(point)}"
+    ws = _inputs(nh, inputs)
+    here = _point(nh, at, ws)
+    vs = F.v[:m]
+    with step("linearize: the equations in mass-matrix form"):
+        g, b = nh.linear_system(canonical=False)
+    kin = [sp.Add(*[vs[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)]
+    rows = [*kin, *b]
+    with step("linearize: the equations at the point"):
+        gp = sp.Matrix(m, m, tree_subs(list(g), here))
+        at_p = tree_subs(rows, here)
+    for al in range(m):  # Γ(p) = g(p)⁻¹ b(p) vanishes iff b(p) does
+        if not is_zero(at_p[F.dim + al]):
+            raise StateError(
+                f"linearize: at: not an equilibrium or a steady motion: b_{al + 1} = {_show(at_p[F.dim + al])} ≠ 0 "
+                f"there, so {vs[al]} changes"
             )
-    vpt = {F.v[al]: canon(F.v_in_u[al].xreplace(point)) for al in range(m)}
-    G = nh.field().Gamma
-    f = [sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)] + [G[al] for al in range(m)]
-    # a coordinate is kept when a kept equation depends on it (the v̇ equations always are): to a fixed point
+    cols: dict[sp.Symbol, list[sp.Expr]] = {}
+    with step("linearize: the Jacobian at the point"):
+        for x in (*chart.q, *vs, *ws):
+            cols[x] = _column(rows, x, here)
+    nz = {x: [not is_zero(e) for e in c] for x, c in cols.items()}
+    # the coordinates kept: those the kept equations depend on, to a fixed point (the v̇ equations always are)
+    index = {q: j for j, q in enumerate(chart.q)}
     keep: set[sp.Symbol] = set()
     while True:
-        eqs = f[F.dim :] + [f[chart.q.index(q)] for q in keep]
-        new = {q for q in chart.q if any(derivative(e, q) != 0 for e in eqs)}
+        kept_rows = [*range(F.dim, F.dim + m), *(index[q] for q in keep)]
+        new = {q for q in chart.q if any(nz[q][r] for r in kept_rows)}
         if new <= keep:
             break
         keep |= new
+    removed = [q for q in chart.q if q not in keep]
+    if removed and not _nilpotent([[cols[c][index[r]] for c in removed] for r in removed]):
+        keep, removed = set(chart.q), []
     kept = [q for q in chart.q if q in keep]
-    removed = tuple(q for q in chart.q if q not in keep)
-    states = (*kept, *F.v[:m])
-    rows = [f[chart.q.index(q)] for q in kept] + f[F.dim :]
-    here = qpt | vpt
-    for x, e in zip(states, rows, strict=True):
-        val = e.xreplace(here)
-        if not is_zero(val):
+    for q in kept:
+        if not is_zero(at_p[index[q]]):
             raise StateError(
-                f"linearize: at: not an equilibrium or a steady motion: the rate of {x} is {tidy(val)} there "
-                "(the ignorable coordinates removed)"
+                f"linearize: at: not an equilibrium or a steady motion: the rate of {q} is {_show(at_p[index[q]])} "
+                f"there (the coordinates removed: {removed})"
             )
-    A = sp.ImmutableMatrix([[tidy(derivative(e, x).xreplace(here)) for x in states] for e in rows])
-    return Linearization(nh, tuple(states), tuple(here[x] for x in states), A, removed)
+    states = (*kept, *vs)
+    with step("linearize: the quasi-velocities' rows, g(p)⁻¹ ∂b/∂x"):
+        db = sp.Matrix([[cols[x][F.dim + al] for x in (*states, *ws)] for al in range(m)])
+        big = any(op_count(e, SOLVE_LIMIT) > SOLVE_LIMIT for e in (*gp, *db))
+        try:
+            sol = (solve_linear(gp, db, method="tree") if big else None) or solve_linear(gp, db)
+        except (ZeroDivisionError, RegularityError, ValueError) as exc:
+            raise RegularityError(
+                f"linearize: at: g_αβ = X_α^V X_β^V L is singular at the point ({exc}); the field is not defined there"
+            ) from None
+    k = len(states)
+    A = [[cols[x][index[r]] for x in states] for r in kept] + [list(sol.row(al)[:k]) for al in range(m)]
+    B = [[sp.S.Zero] * len(ws) for _ in kept] + [list(sol.row(al)[k:]) for al in range(m)]
+    return Linearization(
+        nh,
+        states,
+        tuple(here[x] for x in states),
+        sp.ImmutableMatrix(len(states), len(states), [_final(e) for r in A for e in r]),
+        tuple(removed),
+        ws,
+        sp.ImmutableMatrix(len(states), len(ws), [_final(e) for r in B for e in r]) if ws else None,
+    )
+
+
+def _final(e: sp.Expr) -> sp.Expr:
+    return tidy(e) if op_count(e, TIDY_LIMIT) <= TIDY_LIMIT else e
+
+
+def _show(e: sp.Expr) -> Any:
+    return tidy(e) if op_count(e, 200) <= 200 else f"<an expression of {op_count(e)} operations>"
+
+
+def _column(rows: Sequence[sp.Expr], x: sp.Symbol, here: Mapping[Any, Any]) -> list[sp.Expr]:
+    """``∂rows/∂x`` at the point: every other variable substituted first, then the derivative along ``x``."""
+    rest = {k: v for k, v in here.items() if k != x}
+    return tree_subs(tree_derivative(tree_subs(rows, rest), {x: 1}), {x: here[x]})
+
+
+def _nilpotent(block: list[list[sp.Expr]]) -> bool:
+    """``N^k = 0`` (exactly) for the ``k × k`` block ``N``."""
+    N = sp.Matrix(block)
+    P = N
+    for _ in range(1, N.rows):
+        P = (P * N).applyfunc(lambda e: sp.S.Zero if is_zero(e) else e)
+    return all(is_zero(e) for e in P)
+
+
+def _inputs(nh: NonholonomicSystem, inputs: Any) -> tuple[sp.Symbol, ...]:
+    if isinstance(inputs, (str, sp.Basic)) or not isinstance(inputs, Sequence):
+        raise ArgumentError(f"linearize: inputs: expected a sequence of symbols or names, got {inputs!r:.60}")
+    chart = nh.lagrangian.chart
+    byname = {s.name: s for s in chart.params} | {
+        s.name: s for f in (nh.forces or ()) for s in sp.sympify(f, strict=True).free_symbols
+    }
+    taken = {s.name for s in (*chart.q, *chart.u, *nh.frame.v)}
+    out = []
+    for w in inputs:
+        name = w.name if isinstance(w, sp.Symbol) else w if isinstance(w, str) else None
+        if name is None or name not in byname or name in taken:
+            raise ArgumentError(f"linearize: inputs: {w!r} is not a parameter of the system (its forces or L)")
+        out.append(byname[name])
+    if len(set(out)) != len(out):
+        raise ArgumentError(f"linearize: inputs: {list(inputs)} repeats an input")
+    return tuple(out)
+
+
+def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
+    """The point as values of ``q``, the independent ``v^α`` and the inputs (0 unless given)."""
+    chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
+    byname: dict[str, Any] = {}
+    for key, val in at.items():
+        name = key.name if isinstance(key, sp.Symbol) else key if isinstance(key, str) else None
+        if name is None:
+            raise ArgumentError(f"linearize: at: {key!r} is not a symbol or a name")
+        byname[name] = val
+    unames = {s.name for s in chart.u}
+    vnames = {s.name for s in F.v[:m]} - unames
+    known = {s.name for s in (*chart.q, *chart.u, *ws)} | vnames
+    unknown = sorted(set(byname) - known)
+    if unknown:
+        raise ArgumentError(f"linearize: at: {unknown} are not coordinates, velocities or inputs of the system")
+    by_v = bool(vnames & set(byname))
+    if by_v and unames & set(byname):
+        raise ArgumentError("linearize: at: give the natural velocities or the independent quasi-velocities, not both")
+    need = [s.name for s in (*chart.q, *(F.v[:m] if by_v else chart.u))]
+    missing = [s for s in need if s not in byname]
+    if missing:
+        raise StateError(f"linearize: at: missing values for {missing}")
+
+    def val(name: str) -> sp.Expr:
+        return as_expr(byname[name], name=f"linearize: at[{name}]")
+
+    here: dict[sp.Symbol, sp.Expr] = {q: val(q.name) for q in chart.q}
+    if by_v:
+        here |= {v: val(v.name) for v in F.v[:m]}
+    else:
+        upt = {u: val(u.name) for u in chart.u}
+        for a in range(m, F.dim):
+            r = tree_subs([F.v_in_u[a]], here | upt)[0]
+            if not is_zero(r):
+                raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(r)}")
+        here |= {F.v[al]: _final(tree_subs([F.v_in_u[al]], here | upt)[0]) for al in range(m)}
+    here |= {w: (val(w.name) if w.name in byname else sp.S.Zero) for w in ws}
+    return here

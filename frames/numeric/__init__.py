@@ -5,7 +5,7 @@ One concern per module: ``_resolve`` (the door :func:`ode_system`, and what to i
 time span), ``_integrate`` (the door :func:`integrate`), ``_single`` and ``_batch`` (one trajectory, a
 batch), the engines ``_scipy`` (scipy's solvers), ``_rk`` (NumPy batch kernels), ``_numba`` (jitted
 kernels), ``_lda`` (discrete Lagrange–d'Alembert), their tableaux ``_tableau``, and ``_trajectory``,
-``_plot``, ``_sweep``.
+``_plot``, ``_sweep``, ``_locus`` (eigenvalues against a parameter).
 
 Everything numeric in :mod:`frames` goes through one small interface, the
 symbolic first-order system :class:`OdeSystem`
@@ -72,6 +72,7 @@ from ..dynamics import OdeSystem
 from ._compiled import CompiledSystem
 from ._inputs import MAX_SPAN
 from ._integrate import integrate
+from ._locus import draw_eigenvalues, plot_eigenvalues
 from ._plot import Panel, plot_panels, write_csv
 from ._progress import ProgressBar
 from ._resolve import ode_system
@@ -87,9 +88,11 @@ __all__ = [
     "ProgressBar",
     "Trajectory",
     "TrajectoryBatch",
+    "draw_eigenvalues",
     "grid_points",
     "integrate",
     "ode_system",
+    "plot_eigenvalues",
     "plot_panels",
     "sweep",
     "write_csv",

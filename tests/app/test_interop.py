@@ -22,6 +22,7 @@ from sympy.physics.mechanics import (
     Point,
     ReferenceFrame,
     RigidBody,
+    System,
     cross,
     dot,
     dynamicsymbols,
@@ -436,6 +437,39 @@ def _other_knife():
     return LagrangesMethod(L, [ph, x, y], nonhol_coneqs=[x.diff(T) - ph.diff(T)])
 
 
+def _knife_system(speeds: bool = True) -> System:
+    """A damped knife edge as a sympy ``System``: the blade's contact point ``P`` (force ``−c v_P``) and the blade's
+    frame ``B`` (torque ``−c ω``). With ``speeds``: forward and turning speeds ``u1, u2`` and the dependent lateral
+    speed ``u3 = 0`` (Kane); without: the constraint in ``q̇`` (Lagrange)."""
+    x, y, th = dynamicsymbols("x y theta")
+    m, J, c = symbols("m J c", positive=True)
+    N, O = ReferenceFrame("N"), Point("O")
+    system = System(N, O)
+    B = N.orientnew("B", "Axis", [th, N.z])
+    P = O.locatenew("P", x * N.x + y * N.y)
+    xd, yd = x.diff(T), y.diff(T)
+    system.add_coordinates(x, y, th)
+    if speeds:
+        u1, u2, u3 = dynamicsymbols("u1:4")
+        B.set_ang_vel(N, u2 * N.z)
+        P.set_vel(N, u1 * B.x + u3 * B.y)
+        system.add_speeds(u1, u2)
+        system.add_speeds(u3, independent=False)
+        system.add_kdes(u1 - (cos(th) * xd + sin(th) * yd), u2 - th.diff(T), u3 - (-sin(th) * xd + cos(th) * yd))
+        system.add_nonholonomic_constraints(u3)
+    else:
+        system.add_nonholonomic_constraints(-sin(th) * xd + cos(th) * yd)
+    system.add_bodies(RigidBody("blade", P, B, m, (inertia(B, 0, 0, J), P)))
+    system.add_loads((P, -c * P.vel(N)), (B, -c * B.ang_vel_in(N)))
+    return system
+
+
+def _unreadable_system() -> System:
+    system = _knife_system()
+    system.add_kdes(dynamicsymbols("x").diff(T))  # four kinematic equations for three coordinates
+    return system
+
+
 def _kane_without_bodies():
     q, u = dynamicsymbols("q u")
     return KanesMethod(ReferenceFrame("N"), [q], [u], kd_eqs=[q.diff(T) - u])
@@ -462,6 +496,7 @@ BAD = [
     ("rheonomic", lambda: fr.from_mechanics(_rheonomic_lm()), fr.errors.InvalidExpressionError, r"^from_mechanics: method: nonhol_coneqs\[0\]: .*time"),
     ("no-bodies", lambda: fr.from_mechanics(_kane_without_bodies()), fr.errors.ArgumentError, r"^from_mechanics: method: .*no bodies"),
     ("speeds", lambda: fr.from_mechanics(_aux_dep_disc()), fr.errors.InvalidExpressionError, r"^from_mechanics: method: 6 generalized speeds for 4.* The speeds \['u4', 'u5'\] have no coordinate: add one"),
+    ("system", lambda: fr.from_mechanics(_unreadable_system()), fr.errors.ArgumentError, r"^from_mechanics: method \(System\): the System cannot be read as a KanesMethod \(ValueError: .*System\.eom_method"),
     ("name", lambda: fr.from_mechanics(_affine_lm(), name=3), fr.errors.ArgumentError, r"^from_mechanics: name"),
     ("kind", lambda: fr.models.knife_edge().to_mechanics("hamel"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
     ("kind-injection", lambda: fr.models.knife_edge().to_mechanics("__import__('os')"), fr.errors.ArgumentError, r"^to_mechanics: kind"),
@@ -546,3 +581,63 @@ def test_to_mechanics_exports_the_forces(name):
     ud = _kane_rates(mdl, mdl.to_mechanics("kane"))
     assert all(zero(ud[i] - G[i]) for i in range(mdl.n))
     assert all(zero(e) for e in _lagrange_residuals(mdl, mdl.to_mechanics("lagrange")))
+
+
+@pytest.mark.parametrize("speeds", [True, False], ids=["kane", "lagrange"])
+def test_a_sympy_system_is_read_directly(speeds):
+    """A ``System`` with loads, before and after ``form_eoms``: the same model (the loads as the forces
+    ``−c q̇``), the same accelerations on C as the other kind of System, and ``mechanics_rates(system, model)``
+    (the System's own equations, formed) equal to frames' field."""
+    system = _knife_system(speeds)
+    mdl = fr.from_mechanics(system, name="knife")
+    c = mdl.params["c"]
+    assert mdl.forces == tuple(-c * u for u in mdl.chart.u) and mdl.m == 2
+    system.form_eoms(KanesMethod if speeds else LagrangesMethod)
+    formed = fr.from_mechanics(system, name="knife")
+    assert formed.frame == mdl.frame and formed.forces == mdl.forces
+    assert zero(formed.lagrangian.expr - mdl.lagrangian.expr)
+    F, on_c = mdl.frame, mdl.frame.on_constraint(mdl.m)
+    acc = mdl.nonholonomic().accelerations()
+    other = fr.from_mechanics(_knife_system(not speeds)).nonholonomic().accelerations()
+    assert all(zero(F.to_quasi(a - b).xreplace(on_c)) for a, b in zip(acc, other, strict=True))
+    rates = fr.app.mechanics_rates(system, formed)
+    if speeds:  # Kane: u̇ of the independent speeds = Γ^α (u̇1 = −c u1/m, u̇2 = −c u2/J)
+        G = formed.nonholonomic().field().Gamma
+        assert all(zero(rates[i] - G[i]) for i in range(2)) and zero(G[0] + c * F.v[0] / mdl.params["m"])
+    else:
+        assert all(zero(F.to_quasi(a - b).xreplace(on_c)) for a, b in zip(rates, acc, strict=True))
+
+
+def test_kane_loads_depending_on_coordinates_and_an_input_are_generalised_forces():
+    """A KanesMethod sleigh with a spring force ``−k x N.x`` on the contact point and an input torque ``τ(t)``: the
+    forces ``(−k x, 0, τ)`` on a chart with time, ``τ`` a parameter function; Γ^α = the method's own u̇."""
+    x, y, th = dynamicsymbols("x y theta")
+    u1, u2, u3 = dynamicsymbols("u1:4")
+    tau = dynamicsymbols("tau")
+    m, I, a, k = symbols("m I a k", positive=True)
+    N = ReferenceFrame("N")
+    B = N.orientnew("B", "Axis", [th, N.z])
+    B.set_ang_vel(N, u2 * N.z)
+    O = Point("O")
+    O.set_vel(N, 0)
+    P = O.locatenew("P", x * N.x + y * N.y)
+    P.set_vel(N, u1 * B.x + u3 * B.y)
+    G = P.locatenew("G", a * B.x)
+    G.v2pt_theory(P, N, B)
+    xd, yd = x.diff(T), y.diff(T)
+    KM = KanesMethod(
+        N,
+        [x, y, th],
+        [u1, u2],
+        kd_eqs=[u1 - (cos(th) * xd + sin(th) * yd), u2 - th.diff(T), u3 + sin(th) * xd - cos(th) * yd],
+        u_dependent=[u3],
+        velocity_constraints=[u3],
+        bodies=[RigidBody("sleigh", G, B, m, (inertia(B, 0, 0, I), G))],
+        forcelist=[(B, tau * N.z), (P, -k * x * N.x)],
+    )
+    imp = fr.app.mechanics_import(KM)
+    xs = imp.chart.q[0]
+    assert imp.forces == (-k * xs, 0, tau) and imp.chart.t == T and imp.params["tau"] == tau.func
+    G_ = imp.field().Gamma
+    assert all(zero(r - G_[i]) for i, r in enumerate(imp.method_rates()))
+    assert zero(G_[1] - (-a * m * imp.frame.v[0] * imp.frame.v[1] + tau) / (I + a**2 * m))

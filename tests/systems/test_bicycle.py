@@ -11,6 +11,7 @@ import importlib.util
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -106,3 +107,57 @@ def test_the_bicycles_nonholonomic_field_equals_kanes_rates_at_random_states_on_
         for q, x in zip(ch.q, qdd, strict=True):
             y = kane[speed_of["u" + q.name.lstrip("q")]]
             assert abs(x - y) < 1e-25 * (1 + abs(y))
+
+
+# Meijaard, Papadopoulos, Ruina & Schwab (2007), Table 2: the eigenvalues of the benchmark bicycle's lean/steer
+# dynamics at forward speeds 0, 1, …, 10 m/s (each complex pair given by one member), and the weave and capsize
+# speeds that bound its self-stable range
+_W = [
+    (3.52696170990070, 0.80774027519930),
+    (2.68234517512745, 1.68066296590675),
+    (1.70675605663975, 2.31582447384325),
+    (0.41325331521125, 3.07910818603206),
+    (-0.77534188219585, 4.46486771378823),
+    (-1.52644486584142, 5.87673060598709),
+    (-2.13875644258362, 7.19525913329805),
+    (-2.69348683581097, 8.46037971396931),
+    (-3.21675402252485, 9.69377351531791),
+    (-3.72016840437287, 10.90681139476287),
+]
+_CAPSIZE = [-3.13423125066578, -3.07158645641514, -2.63366137253667, -1.42944427361326, -0.32286642900409,
+            -0.00406690076970, 0.10268170574766, 0.14327879765713, 0.15790184030917, 0.16105338653172]  # fmt: skip
+_CASTER = [-7.11008014637442, -8.67387984831735, -10.35101467245920, -12.15861426576450, -14.07838969279820,
+           -16.08537123098030, -18.15788466125262, -20.27940894394569, -22.43788559040858, -24.62459635017404]  # fmt: skip
+MEIJAARD_TABLE_2 = {0: [-5.53094371765393, -3.13164324790656, 3.13164324790656, 5.53094371765393]} | {
+    v: [_CAPSIZE[v - 1], _CASTER[v - 1], complex(*_W[v - 1]), complex(_W[v - 1][0], -_W[v - 1][1])]
+    for v in range(1, 11)
+}
+WEAVE_SPEED, CAPSIZE_SPEED = 4.29238253634111, 6.02426201538837
+
+
+@pytest.mark.slow
+def test_the_whipple_bicycles_eigenvalues_and_self_stable_speeds_equal_meijaard_2007():
+    """frames' own linearisation of SymPy's bicycle about upright straight running: the lean/steer eigenvalues at
+    0…10 m/s equal Meijaard et al.'s Table 2 to 1e-10 relative (the fifth eigenvalue, the forward speed's, is 0),
+    and the sweep finds the weave and capsize speeds to 1e-10."""
+    KM = bicycle.bicycle()
+    with fr.budget(240):
+        mdl = fr.from_mechanics(KM, name="whipple-bicycle")
+        V = sp.Symbol("V")
+        lin = fr.linearize(mdl.nonholonomic(), bicycle.upright(mdl, V))
+    assert [s.name for s in lin.states] == ["q2", "q5", "u2", "u3", "u5"]  # lean, steer, their rates, forward
+    assert {s.name for s in lin.removed} == {"q1", "q3", "q6", "x", "y", "q4"}
+    par = bicycle.benchmark_parameters()
+    worst = 0.0
+    for v, published in MEIJAARD_TABLE_2.items():
+        ev = lin.eigenvalues(par | {"V": v})
+        rest = list(ev)
+        for ref in published:
+            k = int(np.argmin([abs(e - ref) for e in rest]))
+            worst = max(worst, abs(rest.pop(k) - ref) / abs(ref))
+        assert len(rest) == 1 and abs(rest[0]) < 1e-12, (v, rest)
+    assert worst < 1e-10, worst
+    weave, capsize = lin.critical_values(V, np.linspace(0, 10, 21), par)
+    assert abs(weave - WEAVE_SPEED) < 1e-10 * WEAVE_SPEED and abs(capsize - CAPSIZE_SPEED) < 1e-10 * CAPSIZE_SPEED
+    assert lin.stability(par | {"V": 5}) == "marginal"  # stable lean/steer, the forward speed neutral
+    assert lin.stability(par | {"V": 3}) == "unstable" and lin.stability(par | {"V": 7}) == "unstable"
