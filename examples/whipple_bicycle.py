@@ -168,9 +168,7 @@ def main(out: Path | str = ".") -> Path:
     t1 = time.monotonic()
     V = Symbol("V")
     lin = fr.linearize(mdl.nonholonomic(), upright(mdl, V))
-    lines.append(
-        f"frames.linearize: {time.monotonic() - t1:.1f} s; states {lin.states}, removed {lin.removed}"
-    )
+    lines.append(f"frames.linearize: {time.monotonic() - t1:.1f} s; states {lin.states}, removed {lin.removed}")
     par = benchmark_parameters()
     speeds = np.arange(11.0)
     eig = lin.sweep(V, speeds, par)

@@ -67,7 +67,8 @@ class Linearization(Value):
     def _numeric(self, M: sp.MatrixBase, subs: Mapping[Any, Any] | None, what: str) -> np.ndarray:
         """``M`` at numeric values of its symbols (symbol or name -> number), evaluated node by node."""
         free = set().union(*[e.free_symbols for e in M]) if M else set()
-        known = {s.name: s for s in (*free, *self.system.lagrangian.chart.params)}
+        point = set().union(*[sp.sympify(e, strict=True).free_symbols for e in self.point])
+        known = {s.name: s for s in (*free, *point, *self.system.lagrangian.chart.params)}
         at: dict[Any, Any] = {}
         for k, v in (subs or {}).items():
             sym = k if isinstance(k, sp.Symbol) else known.get(str(k))
@@ -252,8 +253,12 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
             )
     cols: dict[sp.Symbol, list[sp.Expr]] = {}
     with step("linearize: the Jacobian at the point"):
+        # the states renamed: the point's values may contain their symbols (a family of steady motions in θ)
+        dummy = {x: sp.Dummy(x.name) for x in here}
+        rows_d = tree_subs(rows, dummy)
+        here_d = {dummy[x]: val for x, val in here.items()}
         for x in (*chart.q, *vs, *ws):
-            cols[x] = _column(rows, x, here)
+            cols[x] = _column(rows_d, dummy[x], here_d)
     nz = {x: [not is_zero(e) for e in c] for x, c in cols.items()}
     # the coordinates kept: those the kept equations depend on, to a fixed point (the v̇ equations always are)
     index = {q: j for j, q in enumerate(chart.q)}
@@ -344,11 +349,11 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
     """The point as values of ``q``, the independent ``v^α`` and the inputs (0 unless given)."""
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     byname: dict[str, Any] = {}
-    for key, val in at.items():
+    for key, given in at.items():
         name = key.name if isinstance(key, sp.Symbol) else key if isinstance(key, str) else None
         if name is None:
             raise ArgumentError(f"linearize: at: {key!r} is not a symbol or a name")
-        byname[name] = val
+        byname[name] = given
     unames = {s.name for s in chart.u}
     vnames = {s.name for s in F.v[:m]} - unames
     known = {s.name for s in (*chart.q, *chart.u, *ws)} | vnames

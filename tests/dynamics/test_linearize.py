@@ -76,3 +76,53 @@ def test_the_sweep_finds_where_the_sleigh_changes_stability():
     np.testing.assert_allclose(np.real(eig[:, 0]).min(), -0.3 * 1.3 / 0.59, rtol=1e-12)
     (crit,) = lin.critical_values(V, speeds, vals)
     assert abs(crit) < 1e-12
+
+
+def _driven_knife():
+    """The knife edge with a steering torque τ, a thrust P along the blade and viscous damping ``−c u``."""
+    mdl = fr.models.knife_edge()
+    tau, P, c = sp.symbols("tau P c")
+    L = fr.Lagrangian(mdl.chart, mdl.lagrangian.expr, params=[tau, P, c])
+    F = fr.Frame([fr.VectorField(L.chart, X.components) for X in mdl.frame.fields], v=mdl.frame.v)
+    phi = L.chart.q[0]
+    up, ux, uy = L.chart.u
+    forces = [tau - c * up, P * sp.cos(phi) - c * ux, P * sp.sin(phi) - c * uy]
+    return mdl, fr.NonholonomicSystem(L, F, mdl.m, forces=forces), (tau, P, c)
+
+
+def test_inputs_give_B_and_the_point_may_be_given_by_the_independent_quasi_velocities():
+    """The driven knife edge sliding straight at speed V with the thrust that balances the damping, P = cV: the
+    point given by ``v1 = 0, v2 = V`` (no natural velocities), ``B = ∂ẋ/∂(τ, P)`` exact."""
+    mdl, nh, (tau, P, c) = _driven_knife()
+    J, m = mdl.params["J"], mdl.params["m"]
+    V = sp.Symbol("V")
+    lin = fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": V, P: c * V}, inputs=["tau", P])
+    assert lin.states == nh.frame.v[:2] and set(lin.removed) == set(mdl.chart.q)
+    assert lin.inputs == (tau, P)
+    assert lin.A == sp.ImmutableMatrix([[-c / J, 0], [0, -c / m]])
+    assert lin.B == sp.ImmutableMatrix([[1 / J, 0], [0, 1 / m]])
+    A, B = lin.matrices({"J": 2, "m": 4, "c": 1, "V": 3})
+    np.testing.assert_allclose(A, [[-0.5, 0], [0, -0.25]], atol=1e-15)
+    np.testing.assert_allclose(B, [[0.5, 0], [0, 0.25]], atol=1e-15)
+    assert lin.stability({"J": 2, "m": 4, "c": 1, "V": 3}) == "asymptotically stable"
+    with pytest.raises(fr.errors.StateError, match="not an equilibrium or a steady motion"):
+        fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": V}, inputs=["tau", P])  # P = 0: it slows
+    with pytest.raises(fr.errors.ArgumentError, match="not a parameter"):
+        fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": V}, inputs=["phi"])
+    with pytest.raises(fr.errors.ArgumentError, match="not both"):
+        fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": V, "u_x": V, "u_y": 0, "u_phi": 0})
+    with pytest.raises(fr.errors.ArgumentError, match="give values for"):
+        lin.eigenvalues({"J": 2, "m": 4})
+
+
+def test_a_point_whose_values_contain_a_state_symbol_is_linearised_at_that_state():
+    """A family of steady motions in the lean θ (the point's values contain θ): the columns are derivatives along
+    the state, not along the family (along which the rates stay zero)."""
+    mdl = fr.models.rolling_disc()
+    nh = mdl.nonholonomic()
+    fam = next(f for f in fr.relative_equilibria(nh) if len(f.free) == 2)
+    lin = fr.linearize(nh, fam.at(removed={"psi": 0}))
+    th = mdl.chart.q[3]
+    assert th in lin.states and th not in lin.removed
+    num = lin.eigenvalues({"m": 1, "r": sp.Rational(1, 2), "g": 10, "theta": sp.Rational(1, 5), "v1": 3})
+    assert np.count_nonzero(np.abs(num) > 1e-9) >= 2  # the lean mode is not lost

@@ -134,11 +134,9 @@ def test_the_uniform_disc_of_the_catalogue_is_stable_upright_above_omega_squared
     exact = float(sp.sqrt(crit).subs({g: 9.81, r: 0.5}))
     assert lin.stability(vals | {OMEGA: 0.9 * exact}) == "unstable"
     assert lin.stability(vals | {OMEGA: 1.1 * exact}) == "marginal"
-    lo, hi = 0.5, 5.0
-    while hi - lo > 1e-12:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if lin.stability(vals | {OMEGA: mid}) == "unstable" else (lo, mid)
-    assert abs(lo - exact) < 1e-10
+    (crit_num,) = lin.critical_values(OMEGA, np.linspace(0.5, 5, 10), vals)  # unstable -> marginal
+    assert abs(crit_num - exact) < 1e-10
+    assert np.allclose(lin.critical_values(OMEGA, np.linspace(-5, 5, 11), vals), [-exact, exact], atol=1e-10)
     eig = lin.sweep(OMEGA, [1.1 * exact], vals)[0]
     np.testing.assert_allclose(np.real(eig), 0.0, atol=1e-12)
 
