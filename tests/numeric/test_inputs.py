@@ -168,6 +168,10 @@ def test_observables_are_generated_when_first_read():
     assert tr.multipliers is tr.multipliers  # evaluated once, then kept
     with pytest.raises(AttributeError):
         tr.energy = None  # type: ignore[misc]
+    fresh = fr.numeric.CompiledSystem(fr.ode_system(nh)).compile_all()
+    assert {"rhs/math", "rhs/numpy", "obs:multipliers/numpy", "obs:energy/numpy", "D/numpy"} <= set(
+        fresh.compiled_functions
+    )
 
 
 def test_a_trajectory_with_lazy_observables_pickles():
