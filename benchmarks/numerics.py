@@ -19,16 +19,28 @@ Prints three ratios, with the same solver and tolerances on both sides:
    time shows how much of the machine the run had), and the ratio numba batch / NumPy batch with the jit
    compile time printed apart and not counted.
 
-Targets: (1) ≥ 1, (2) ≥ 10, (3) ≥ 1e4, (4) numba / NumPy batch ≥ 10.
+5. the time to the first trajectory of the car with a trailer (``examples/compound_angles.py``), each side in a
+   fresh subprocess, RK45 at the same rtol/atol, the same initial data in D and the same output times: frames
+   (``NonholonomicSystem.from_constraints`` then :func:`frames.integrate`; the energy and the multipliers are
+   generated when first read, timed apart) against SymPy's route (``LagrangesMethod(L, q, nonhol_coneqs=...)``,
+   ``form_lagranges_equations()``, ``lambdify(..., cse=True)`` of ``mass_matrix_full`` and ``forcing_full``, then
+   ``solve_ivp`` with ``numpy.linalg.solve``; no simplification of ours enters it). Excluded on both sides, the
+   same way: the imports, and the model's expressions (the Lagrangian and the constraint rows, built by
+   ``car_with_trailers_parts``; for SymPy translated to dynamicsymbols). Best of ``--repeat`` fresh processes.
+
+Targets: (1) ≥ 1, (2) ≥ 10, (3) ≥ 1e4, (4) numba / NumPy batch ≥ 10, (5) frames / SymPy ≤ 2.
 
 Run: ``python benchmarks/numerics.py`` (``--quick`` for a smoke run; ``--backends`` for items 2 and 4 only;
-``--n-ics`` and ``--loop`` to change the batch size and the number of trajectories timed in the loops; the
+``--first-trajectory`` for item 5 only; ``--n-ics`` and ``--loop`` to change the batch size and the number of trajectories timed in the loops; the
 loop rates are per trajectory, so timing a subset of the initial conditions does not change them).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -308,13 +320,115 @@ def _backend_summary(r2, r2k):
         )
 
 
+# ----------------------------------------------------------------------------- [5] time to the first trajectory
+FIRST = {"T": 10.0, "rtol": 1e-8, "atol": 1e-10, "params": (1.0, 0.5, 1.0, 0.7, 0.3), "q0": (0.0, 0.0, 0.1, 0.3)}
+
+
+def _trailer_parts():
+    """``(Lagrangian, LinearConstraints)`` of the car with one trailer (``examples/compound_angles.py``)."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "compound_angles.py"
+    spec = importlib.util.spec_from_file_location("compound_angles", path)
+    ex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ex)
+    return ex.car_with_trailers_parts(1)
+
+
+def _trailer_u0(q0, d, speed=1.0, omega=0.2):
+    """Natural velocities in D at ``q0 = (x, y, θ, θ1)``: the car rolls along θ, the trailer's axle along θ1."""
+    th, th1 = q0[2], q0[3]
+    return (speed * np.cos(th), speed * np.sin(th), omega, speed * np.sin(th - th1) / d)
+
+
+def first_trajectory_one(side):
+    """One side of item 5 in this (fresh) process: ``{"time": s, ...}`` as JSON-able dict."""
+    from sympy.physics.mechanics import LagrangesMethod, dynamicsymbols
+
+    lag, cons = _trailer_parts()  # the model's expressions: excluded on both sides
+    ch = lag.chart
+    pv = dict(zip(ch.params, FIRST["params"], strict=True))
+    q0 = FIRST["q0"]
+    u0 = _trailer_u0(q0, pv[ch.params[2]])
+    T, rtol, atol = FIRST["T"], FIRST["rtol"], FIRST["atol"]
+    t_eval = np.linspace(0.0, T, 101)
+    if side == "frames":
+        t0 = time.perf_counter()
+        nh = fr.NonholonomicSystem.from_constraints(lag, cons)
+        tr = fr.integrate(nh, (0.0, T), q0, u0, params=pv, method="RK45", rtol=rtol, atol=atol, t_eval=t_eval)
+        t1 = time.perf_counter()
+        tr.multipliers, tr.energy  # noqa: B018 -- generated and evaluated on this first read
+        t2 = time.perf_counter()
+        return {"time": t1 - t0, "observables": t2 - t1, "qT": tr.q[-1].tolist(), "nfev": tr.info.get("nfev")}
+    qs = dynamicsymbols(" ".join(f"Q{i}" for i in range(ch.dim)))
+    tsym = dynamicsymbols._t
+    qd = [qi.diff(tsym) for qi in qs]
+    sub = dict(zip(ch.q, qs, strict=True)) | dict(zip(ch.u, qd, strict=True))
+    L = lag.expr.xreplace(sub)
+    rows = [c.xreplace(sub) for c in cons.functions]  # translated to dynamicsymbols: excluded, like frames' input
+    t0 = time.perf_counter()
+    lm = LagrangesMethod(L, qs, nonhol_coneqs=rows)
+    lm.form_lagranges_equations()
+    args = [*qs, *qd, *ch.params]
+    M = sp.lambdify(args, lm.mass_matrix_full, cse=True)
+    F = sp.lambdify(args, lm.forcing_full, cse=True)
+    n = ch.dim
+    p = [pv[s_] for s_ in ch.params]
+
+    def rhs(t, y):
+        a = (*y, *p)
+        return np.linalg.solve(M(*a), F(*a))[: 2 * n, 0]
+
+    sol = solve_ivp(rhs, (0.0, T), [*q0, *u0], method="RK45", rtol=rtol, atol=atol, t_eval=t_eval)
+    t1 = time.perf_counter()
+    return {"time": t1 - t0, "qT": sol.y[:n, -1].tolist(), "nfev": int(sol.nfev)}
+
+
+def bench_first_trajectory(repeat=3):
+    """Item 5: both sides, each in ``repeat`` fresh subprocesses (best time kept), and the ratio."""
+    print(
+        f"\n[5] time to the first trajectory: car with one trailer, RK45 rtol={FIRST['rtol']:g} atol={FIRST['atol']:g}, "
+        f"t in [0, {FIRST['T']:g}], 101 output times, best of {repeat} fresh processes"
+    )
+    print(
+        "    counted: frames NonholonomicSystem.from_constraints + integrate; SymPy LagrangesMethod + "
+        "form_lagranges_equations + lambdify(mass_matrix_full, forcing_full, cse=True) + solve_ivp"
+    )
+    print("    excluded on both sides: imports, the model's Lagrangian and constraint rows (car_with_trailers_parts)")
+    res = {}
+    for side in ("frames", "sympy"):
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, __file__, "--first-one", side], capture_output=True, text=True, check=True
+            )
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        res[side] = min(runs, key=lambda r: r["time"])
+        times = ", ".join(f"{r['time']:.2f}" for r in runs)
+        extra = ""
+        if side == "frames":
+            extra = f"; then energy + multipliers on first read {res[side]['observables']:.2f} s (not counted)"
+        print(f"    {side:6s}: {res[side]['time']:6.2f} s (runs: {times} s; nfev {res[side]['nfev']}){extra}")
+    dq = float(np.max(np.abs(np.subtract(res["frames"]["qT"], res["sympy"]["qT"]))))
+    ratio = res["frames"]["time"] / res["sympy"]["time"]
+    print(f"    ratio frames / SymPy: {ratio:.2f}x (target ≤ 2); max |Δq(T)| between the two: {dq:.1e}")
+    return ratio
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--n-ics", type=int, default=10_000)
     ap.add_argument("--loop", type=int, default=200, help="trajectories timed in the solve_ivp loops")
     ap.add_argument("--backends", action="store_true", help="only the backends side by side (items 2 and 4)")
+    ap.add_argument("--first-trajectory", action="store_true", help="only the time to the first trajectory (item 5)")
+    ap.add_argument("--repeat", type=int, default=3, help="fresh processes per side in item 5 (best kept)")
+    ap.add_argument("--first-one", choices=("frames", "sympy"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.first_one:
+        print(json.dumps(first_trajectory_one(a.first_one)))
+        return
+    if a.first_trajectory:
+        bench_first_trajectory(a.repeat)
+        return
     n_ics = 500 if a.quick else a.n_ics
     n_loop = 20 if a.quick else min(a.loop, n_ics)
     T = 50.0 if a.quick else 1000.0
@@ -341,7 +455,10 @@ def main(argv=None):
         r1k = bench_rhs("rolling coin (Table 1)", co, nhk, False, a.quick)
         r2k = bench_batch_coin(n_ics, n_loop)
         r3k = bench_residual("rolling coin (Table 1, Ω = 2π)", co, nhk, T)
-    print("\nSummary (targets: RHS ≥ 1x, batch ≥ 10x, residual ≥ 1e4, numba / numpy batch ≥ 10x)")
+    r5 = bench_first_trajectory(1 if a.quick else a.repeat)
+    print(
+        "\nSummary (targets: RHS ≥ 1x, batch ≥ 10x, residual ≥ 1e4, numba / numpy batch ≥ 10x, first trajectory ≤ 2x)"
+    )
     print(
         f"    RHS evals/s frames / sympy.mechanics (worst baseline): sleigh {r1:.2f}x"
         + (f", carriage {r1c:.2f}x" if r1c else "")
@@ -353,6 +470,7 @@ def main(argv=None):
         + (f", carriage {r3c:.1e}" if r3c else "")
         + (f", coin {r3k:.1e}" if r3k else "")
     )
+    print(f"    time to the first trajectory frames / SymPy (car with a trailer): {r5:.2f}x")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,11 @@ from frames.algebra import harmonic_form, op_count
 
 def car_with_trailers(k: int) -> fr.NonholonomicSystem:
     """A car (mass ``m``, inertia ``J``) pulling ``k`` trailers (mass ``m_t``, inertia ``J_t``, hitch length ``d``)."""
+    return fr.NonholonomicSystem.from_constraints(*car_with_trailers_parts(k))
+
+
+def car_with_trailers_parts(k: int) -> tuple[fr.Lagrangian, fr.LinearConstraints]:
+    """The Lagrangian and the constraints of :func:`car_with_trailers` (the system is built from them)."""
     ch = fr.Chart("x y theta " + " ".join(f"theta{i}" for i in range(1, k + 1)), params="m J d m_t J_t")
     q, u = ch.q, ch.u
     th = q[2]
@@ -36,8 +41,7 @@ def car_with_trailers(k: int) -> fr.NonholonomicSystem:
         vx, vy = vx + d * sp.sin(ti) * wi, vy - d * sp.cos(ti) * wi  # its axle, a distance d behind
         L += mt / 2 * (vx**2 + vy**2) + Jt / 2 * wi**2
         rows.append(sp.expand(-sp.sin(ti) * vx + sp.cos(ti) * vy))
-    lag = fr.Lagrangian(ch, sp.expand(L))
-    return fr.NonholonomicSystem.from_constraints(lag, fr.LinearConstraints(ch, rows))
+    return fr.Lagrangian(ch, sp.expand(L)), fr.LinearConstraints(ch, rows)
 
 
 def snakeboard() -> fr.NonholonomicSystem:

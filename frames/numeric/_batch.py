@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InconsistentInitialDataError, SingularFrameError, SingularityError, StateError
+from ._compiled import KINEMATIC
 from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_message
+from ._laws import InputLaw, batch_laws_along, check_engine, split_inputs
 from ._lda import lda_midpoint
 from ._numba import dp45_numba, rk4_numba
 from ._options import IntegrationOptions, _check_t_eval
@@ -18,7 +20,7 @@ from ._progress import ProgressBar
 from ._resolve import Target
 from ._rk import dp45_batch, rk4_batch
 from ._single import lda_scheme
-from ._trajectory import TrajectoryBatch, _frozen
+from ._trajectory import _NOT_EXTRAS, TrajectoryBatch, _frozen, deferred
 
 __all__ = ["run_batch"]
 
@@ -47,7 +49,11 @@ def run_batch(
     nb = Q0.shape[1]
     if nb == 0:
         raise StateError("q0, u0: an empty batch (0 members); give at least one row (q0 of shape (B, n), B ≥ 1)")
-    pd_ = _merge_params(target.defaults, params)
+    pd_, laws = split_inputs(comp, _merge_params(target.defaults, params))
+    if lda:
+        check_engine(laws, "method='lda-midpoint'")
+    elif opts.backend == "numba":
+        check_engine(laws, "backend='numba'")
     p = comp.bind(pd_, batch=nb)
     X0 = _extras(comp, extra0, nb)
     c = comp.constraint_values(t0, Q0, U0, p)
@@ -77,7 +83,7 @@ def run_batch(
         if badg.size:
             raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
     with ProgressBar.for_batch(opts.progress, not lda and opts.backend == "numpy", nb, t0, t1) as bar:
-        te, Ys, info = _kernels(target, p, Y0, te, t0, t1, meth, opts, bar)
+        te, Ys, info = _kernels(target, p, Y0, te, t0, t1, meth, opts, bar, laws)
     if comp.guard_depends_on_state:
         G = np.broadcast_to(
             np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
@@ -92,45 +98,65 @@ def run_batch(
                 float(te[k]),
                 Ys[k, :, j],
             )
-    return _batch_result(comp, te, Ys, p, pd_, meth, info | {"rtol": opts.rtol, "atol": opts.atol})
+    info |= {"rtol": opts.rtol, "atol": opts.atol}
+    if laws:
+        info["inputs"] = {law.name: law.signature for law in laws}
+        driven = {law.name for law in laws}
+        pd_ = {k: v for k, v in pd_.items() if k not in driven}
+    return _batch_result(comp, te, Ys, p, pd_, meth, info, laws)
 
 
 def _batch_result(
-    comp: Any, te: np.ndarray, Ys: np.ndarray, p: np.ndarray, pd_: dict[str, Any], meth: str, info: dict[str, Any]
+    comp: Any,
+    te: np.ndarray,
+    Ys: np.ndarray,
+    p: np.ndarray,
+    pd_: dict[str, Any],
+    meth: str,
+    info: dict[str, Any],
+    laws: tuple[InputLaw, ...] = (),
 ) -> TrajectoryBatch:
-    """The observables on all (time, member) pairs, as a :class:`TrajectoryBatch`."""
+    """The natural state on all (time, member) pairs now, the other observables when read, as a :class:`TrajectoryBatch`.
+
+    Callable inputs ``laws`` are evaluated at the samples for the observables they enter.
+    """
     S = comp.system
     nb = Ys.shape[2]
     N = len(te)
     Yf = Ys.transpose(1, 2, 0).reshape(S.n_state, nb * N)  # member-major
     tf = np.tile(te, nb)
     pf = np.repeat(p, N, axis=1) if p.ndim == 2 else p
-    obs = comp.observe(tf, Yf, pf)
+    kin = comp.observe(tf, Yf, pf, keys=KINEMATIC)
 
     def shape3(a: np.ndarray) -> np.ndarray:
         return a.reshape(a.shape[0], nb, N).transpose(1, 2, 0)
 
-    cv = comp.constraint_values(tf, obs["q"], obs["u"], pf)
-    res = (
-        comp.distance_to_D(tf, obs["q"], obs["u"], pf).reshape(nb, N)
-        if cv is not None and cv.shape[0]
-        else np.zeros((nb, N))
-    )
+    memo: dict[str, Any] = {}
+
+    def obs(key: str) -> np.ndarray:
+        if key not in memo:
+            if "p" not in memo:
+                memo["p"] = batch_laws_along(laws, te, kin["q"], kin["u"], pf, nb) if laws else pf
+            memo[key] = comp.observe(tf, Yf, memo["p"], keys=(key,))[key]
+        return memo[key]  # type: ignore[no-any-return]
+
+    def residual() -> np.ndarray:
+        cv = comp.constraint_values(tf, kin["q"], kin["u"], pf)
+        if cv is None or not cv.shape[0]:
+            return np.zeros((nb, N))
+        return comp.distance_to_D(tf, kin["q"], kin["u"], pf).reshape(nb, N)  # type: ignore[no-any-return]
+
     params_out = {k: (np.asarray(val) if np.ndim(val) else float(val)) for k, val in pd_.items()}
     return TrajectoryBatch(
         t=_frozen(te),  # type: ignore[arg-type]
-        q=_frozen(shape3(obs["q"])),  # type: ignore[arg-type]
-        u=_frozen(shape3(obs["u"])),  # type: ignore[arg-type]
-        v=_frozen(shape3(obs["v"])),  # type: ignore[arg-type]
+        q=_frozen(shape3(kin["q"])),  # type: ignore[arg-type]
+        u=_frozen(shape3(kin["u"])),  # type: ignore[arg-type]
+        v=_frozen(shape3(kin["v"])),  # type: ignore[arg-type]
         state=_frozen(Ys.transpose(2, 0, 1)),  # type: ignore[arg-type]
-        energy=_frozen(obs["energy"][0].reshape(nb, N)) if "energy" in obs else None,
-        multipliers=_frozen(shape3(obs["multipliers"])) if "multipliers" in obs else None,
-        residual=_frozen(res),  # type: ignore[arg-type]
-        extras={
-            k: _frozen(shape3(val))  # type: ignore[misc]
-            for k, val in obs.items()
-            if k not in ("q", "u", "v", "energy", "multipliers")
-        },
+        energy=deferred(lambda: _frozen(obs("energy")[0].reshape(nb, N)) if "energy" in S.observables else None),
+        multipliers=deferred(lambda: _frozen(shape3(obs("multipliers"))) if "multipliers" in S.observables else None),
+        residual=deferred(lambda: _frozen(residual())),
+        extras=deferred(lambda: {k: _frozen(shape3(obs(k))) for k in S.observables if k not in _NOT_EXTRAS}),
         params=params_out,
         form=S.form,
         method=meth,
@@ -149,6 +175,7 @@ def _kernels(
     meth: str,
     opts: IntegrationOptions,
     bar: ProgressBar,
+    laws: tuple[InputLaw, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """The integration of a batch (options checked): ``(t, Ys (N, n_state, B), info)``."""
     comp = target.comp
@@ -172,7 +199,7 @@ def _kernels(
         else:
             Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(opts.n_steps), opts.timeout, opts.max_steps)  # type: ignore[arg-type]
         return te, Ys, info
-    fb = comp.fun_batch(p)
+    fb = comp.fun_batch(p, laws)
     if meth == "RK45":
         gb: Callable[[float, np.ndarray], np.ndarray] | None = None
         if comp.guard_depends_on_state:

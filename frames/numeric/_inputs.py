@@ -235,7 +235,9 @@ def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[str
     at: dict[Any, Any] = dict(zip(chart.q, (sp.Float(x) for x in qv), strict=True))
     # ``params`` by name (:func:`_merge_params`); a string value is never parsed
     at |= {
-        s: params[s.name] for s in chart.params if params and s.name in params and not isinstance(params[s.name], str)
+        s: params[s.name]
+        for s in chart.params
+        if params and s.name in params and not isinstance(params[s.name], str) and not callable(params[s.name])
     }
     X = frame.matrix[:m, :].xreplace(at)
     try:

@@ -80,7 +80,7 @@ def _natural_event(comp: Any, p: np.ndarray, event: Any, k: int) -> Callable[[fl
     label = _event_name(event, k)
 
     def g(t: float, y: np.ndarray) -> float:
-        obs = comp.observe(np.asarray(t, dtype=float), y, p)
+        obs = comp.observe(np.asarray(t, dtype=float), y, p, keys=("q", "u"))
         q, u = np.array(obs["q"], dtype=float), np.array(obs["u"], dtype=float)
         try:
             val = event(t, q, u)
@@ -176,7 +176,7 @@ def solve_single(
     max_step: float,
     t_eval: np.ndarray | None,
     guard: Callable[[float, np.ndarray], float] | None,
-    guard_label: str,
+    guard_label: object,
     max_steps: int,
     timeout: float | None,
     events: Sequence[Event] = (),

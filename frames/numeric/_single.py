@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import StateError
 from ._inputs import _initial_data, _merge_params
+from ._laws import InputLaw, check_engine, laws_along, split_inputs
 from ._lda import LDAScheme, lda_midpoint
 from ._numba import integrate_one
 from ._options import IntegrationOptions, _check_t_eval
@@ -36,16 +37,20 @@ def run_single(
 ) -> Trajectory:
     """Integrate one trajectory of ``target`` from ``(q0, u0)`` with the engine that ``opts`` names."""
     method, solver_options, events = opts.single()
-    allp = _merge_params(target.defaults, params)
+    allp, laws = split_inputs(target.comp, _merge_params(target.defaults, params))
     if opts.lda:
+        check_engine(laws, "method='lda-midpoint'")
         return _lda(target, t0, t1, q0, u0, allp, opts)
     if opts.backend == "numba":
+        check_engine(laws, "backend='numba'")
         return _numba(target, t0, t1, q0, u0, allp, extra0, opts, method)
-    return _scipy(target, t0, t1, q0, u0, allp, extra0, opts, method, solver_options, events)
+    return _scipy(target, t0, t1, q0, u0, allp, extra0, opts, method, solver_options, events, laws)
 
 
-def _pdict(comp: Any, p: np.ndarray) -> dict[str, float]:
-    return dict(zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True))
+def _pdict(comp: Any, p: np.ndarray, laws: tuple[InputLaw, ...] = ()) -> dict[str, float]:
+    """The parameters by name (the numbers; the callable inputs are in ``info["inputs"]``)."""
+    driven = {law.name for law in laws}
+    return {k: v for k, v in zip(comp.param_names, np.asarray(p, dtype=float).tolist(), strict=True) if k not in driven}
 
 
 def _scipy(
@@ -60,13 +65,14 @@ def _scipy(
     method: str,
     solver_options: dict[str, Any],
     events: list[tuple[Any, float, float]],
+    laws: tuple[InputLaw, ...] = (),
 ) -> Trajectory:
-    """One of scipy's solvers, under a budget."""
+    """One of scipy's solvers, under a budget (callable inputs ``laws`` evaluated at each call)."""
     comp = target.comp
     t_eval = _check_t_eval("integrate", opts.t_eval, t0, t1)
     p, y0, projection = _initial_data(comp, t0, q0, u0, params, extra0, opts.project, opts.constraint_tol)
     comp.check_initial_guard(t0, y0, p)
-    fun = comp.fun(p)
+    fun = comp.fun(p, laws=laws)
     fun(t0, y0)
 
     def guard(t: float, y: np.ndarray) -> float:
@@ -83,7 +89,7 @@ def _scipy(
         max_step=opts.max_step,
         t_eval=t_eval,
         guard=guard if comp.guard_depends_on_state else None,
-        guard_label=str(comp.system.guard),
+        guard_label=_Printed(comp.system.guard),
         max_steps=opts.max_steps,
         timeout=opts.timeout,
         events=[(_natural_event(comp, p, ev, k), n_max, d) for k, (ev, n_max, d) in enumerate(events)],
@@ -93,6 +99,8 @@ def _scipy(
     info = res.info | {"rtol": opts.rtol, "atol": opts.atol}
     if solver_options:
         info["solver_options"] = dict(solver_options)
+    if laws:
+        info["inputs"] = {law.name: law.signature for law in laws}
     return _make_trajectory(
         comp,
         res.t,
@@ -101,12 +109,13 @@ def _scipy(
         method,
         projection,
         info,
-        _pdict(comp, p),
+        _pdict(comp, p, laws),
         status=res.status,
         message=res.message,
         sol=res.sol,
         t_events=res.t_events if events else None,
         y_events=res.y_events if events else None,
+        p_along=(lambda t, q, u: laws_along(comp, laws, t, q, u, p)) if laws else None,
     )
 
 
@@ -132,6 +141,18 @@ def _numba(
     info |= {"rtol": opts.rtol, "atol": opts.atol}
     message = "backend='numba' (jitted Dormand–Prince 5(4)) reached the end of the integration interval."
     return _make_trajectory(comp, te, Y, p, method, projection, info, _pdict(comp, p), status=0, message=message)
+
+
+class _Printed:
+    """An expression printed when a message needs it (not before: printing a large guard takes milliseconds)."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: Any) -> None:
+        self.expr = expr
+
+    def __str__(self) -> str:
+        return str(self.expr)
 
 
 def lda_scheme(target: Target) -> LDAScheme:

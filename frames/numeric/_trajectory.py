@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
-from ._compiled import CompiledSystem
+from ._compiled import KINEMATIC, CompiledSystem
 from ._plot import Panel, draw_panels, plot_panels, write_csv
 
 __all__ = ["DenseOutput", "Trajectory", "TrajectoryBatch"]
@@ -26,6 +26,63 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
     a = np.ascontiguousarray(a)
     a.setflags(write=False)
     return a
+
+
+_T = TypeVar("_T")
+
+
+class Deferred(Generic[_T]):
+    """A value computed on its first read: ``fn()`` (held by a :class:`_LazyField` until then)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], _T]) -> None:
+        self.fn = fn
+
+
+def deferred(fn: Callable[[], Any]) -> Any:
+    """``Deferred(fn)``, typed as the field it fills (a lazy field's value as the dataclass declares it)."""
+    return Deferred(fn)
+
+
+class _LazyField:
+    """A field of a frozen dataclass that may be given as a :class:`Deferred`: evaluated on first read, then kept.
+
+    Installed on the class after the dataclass is made (:func:`_lazy_fields`): the generated ``__init__`` stores
+    the value through it, and reads go through it. The observables of a trajectory (energy, multipliers,
+    residual, ...) are fields of this kind, so the code that evaluates them is generated only when they are read
+    (:class:`~frames.numeric.CompiledSystem`).
+    """
+
+    def __init__(self, name: str) -> None:
+        self.slot = "_lazy_" + name
+
+    def __get__(self, obj: object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        val = d[self.slot]
+        if isinstance(val, Deferred):
+            val = d[self.slot] = val.fn()
+        return val
+
+    def __set__(self, obj: object, value: Any) -> None:
+        obj.__dict__[self.slot] = value
+
+
+def _lazy_fields(cls: type, *names: str) -> None:
+    """Make the dataclass fields ``names`` of ``cls`` lazy (:class:`_LazyField`)."""
+    for name in names:
+        setattr(cls, name, _LazyField(name))
+
+
+def _resolved_state(obj: object) -> dict[str, Any]:
+    """``obj.__dict__`` with every :class:`Deferred` evaluated (pickling and copying)."""
+    d = dict(obj.__dict__)
+    for k, val in d.items():
+        if isinstance(val, Deferred):
+            d[k] = obj.__dict__[k] = val.fn()
+    return d
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -92,7 +149,7 @@ class DenseOutput:
         """``(q, u)`` at ``t``: arrays ``(n,)`` for a scalar, ``(N, n)`` for ``N`` times."""
         ta = self._times(t)
         y = np.asarray(self.ode_solution(ta), dtype=float)
-        obs = self.compiled.observe(ta, y, self.p)
+        obs = self.compiled.observe(ta, y, self.p, keys=("q", "u"))
         if ta.ndim == 0:
             return np.array(obs["q"]), np.array(obs["u"])
         return np.array(obs["q"].T), np.array(obs["u"].T)
@@ -178,6 +235,9 @@ class Trajectory:
     y_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
     status: int = 0
     message: str = ""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _resolved_state(self)
 
     def __repr__(self) -> str:
         if not len(self.t):  # a terminal event before the first of the requested t_eval
@@ -354,6 +414,9 @@ class Trajectory:
         return write_csv(self.columns(), path, "Trajectory.to_csv")
 
 
+_lazy_fields(Trajectory, "multipliers", "energy", "constraint_values", "residual", "extras", "reactions")
+
+
 def _make_trajectory(
     comp: CompiledSystem,
     t: np.ndarray,
@@ -369,36 +432,33 @@ def _make_trajectory(
     sol: Any = None,
     t_events: Sequence[np.ndarray] | None = None,
     y_events: Sequence[np.ndarray] | None = None,
+    p_along: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> Trajectory:
-    """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: observables, constraints, reactions.
+    """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: the natural state now, the observables lazily.
 
+    ``q``, ``u`` and ``v`` are evaluated here; the energy, the multipliers, the reactions, the constraint
+    values, the residual and the extras are :class:`Deferred` (generated and evaluated on first read).
+    ``p_along(t, q, u)`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs.
     ``sol`` (scipy's ``OdeSolution``) is wrapped as :class:`DenseOutput`; ``y_events`` (per event,
     internal states ``(k, n_state)``) are mapped to the natural ``(q, u)`` rows.
     """
-    obs = comp.observe(t, Y, p)
+    kin = comp.observe(t, Y, p, keys=KINEMATIC)
     S = comp.system
-    q, u = obs["q"], obs["u"]
-    cv = comp.constraint_values(t, q, u, p)
-    residual = comp.distance_to_D(t, q, u, p) if cv is not None and cv.shape[0] else np.zeros(len(t))
-    extras = {k: _frozen(val.T) for k, val in obs.items() if k not in ("q", "u", "v", "energy", "multipliers")}
-    reactions = None
-    if "multipliers" in obs and comp._A is not None:
-        Af = comp._A(t, q, p)
-        Am = Af.reshape((Af.shape[0] // S.dim, S.dim, *Af.shape[1:]))
-        reactions = np.einsum("ajN,aN->Nj", Am, obs["multipliers"])
+    q, u = kin["q"], kin["u"]
+    lazy = _Observed(comp, t, Y, p, q, u, p_along)
     return Trajectory(
         t=_frozen(t),  # type: ignore[arg-type]
         q=_frozen(q.T),  # type: ignore[arg-type]
         u=_frozen(u.T),  # type: ignore[arg-type]
-        v=_frozen(obs["v"].T),  # type: ignore[arg-type]
+        v=_frozen(kin["v"].T),  # type: ignore[arg-type]
         state=_frozen(Y.T),  # type: ignore[arg-type]
-        multipliers=_frozen(obs["multipliers"].T) if "multipliers" in obs else None,
-        energy=_frozen(obs["energy"][0]) if "energy" in obs else None,
-        constraint_values=_frozen(cv.T) if cv is not None else None,
-        residual=_frozen(residual),  # type: ignore[arg-type]
-        extras=extras,  # type: ignore[arg-type]
+        multipliers=deferred(lambda: _frozen(lazy.get("multipliers").T) if "multipliers" in S.observables else None),
+        energy=deferred(lambda: _frozen(lazy.get("energy")[0]) if "energy" in S.observables else None),
+        constraint_values=deferred(lambda: _frozen(_transposed(lazy.constraints()))),
+        residual=deferred(lazy.residual),
+        extras=deferred(lambda: {k: _frozen(lazy.get(k).T) for k in S.observables if k not in _NOT_EXTRAS}),
         params=params,
-        reactions=_frozen(reactions),
+        reactions=deferred(lazy.reactions),
         form=S.form,
         method=method,
         projection=projection,
@@ -414,13 +474,68 @@ def _make_trajectory(
     )
 
 
+def _transposed(a: np.ndarray | None) -> np.ndarray | None:
+    return None if a is None else a.T
+
+
+#: the observables that are fields of their own (the rest are a trajectory's extras)
+_NOT_EXTRAS = frozenset({"q", "u", "v", "energy", "multipliers"})
+
+
+class _Observed:
+    """The observables of one set of samples, each evaluated once, when first asked for."""
+
+    def __init__(
+        self,
+        comp: CompiledSystem,
+        t: np.ndarray,
+        Y: np.ndarray,
+        p: Any,
+        q: np.ndarray,
+        u: np.ndarray,
+        p_along: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
+    ) -> None:
+        self.comp, self.t, self.Y, self.p, self.q, self.u = comp, t, Y, p, q, u
+        self.p_along = p_along
+        self.memo: dict[str, Any] = {}
+
+    def params(self) -> Any:
+        """The parameters at the samples (callable inputs evaluated there), else the bound vector."""
+        if self.p_along is None:
+            return self.p
+        if "p" not in self.memo:
+            self.memo["p"] = self.p_along(self.t, self.q, self.u)
+        return self.memo["p"]
+
+    def get(self, key: str) -> np.ndarray:
+        if key not in self.memo:
+            self.memo[key] = self.comp.observe(self.t, self.Y, self.params(), keys=(key,))[key]
+        return self.memo[key]  # type: ignore[no-any-return]
+
+    def constraints(self) -> np.ndarray | None:
+        if "cv" not in self.memo:
+            self.memo["cv"] = self.comp.constraint_values(self.t, self.q, self.u, self.p)
+        return self.memo["cv"]  # type: ignore[no-any-return]
+
+    def residual(self) -> np.ndarray:
+        cv = self.constraints()
+        if cv is None or not cv.shape[0]:
+            return _frozen(np.zeros(len(self.t)))  # type: ignore[return-value]
+        return _frozen(self.comp.distance_to_D(self.t, self.q, self.u, self.p))  # type: ignore[return-value]
+
+    def reactions(self) -> np.ndarray | None:
+        if "multipliers" not in self.comp.system.observables:
+            return None
+        return _frozen(self.comp.reactions(self.t, self.q, self.get("multipliers"), self.p))
+
+
 def _natural_rows(comp: CompiledSystem, t: np.ndarray, Y: np.ndarray, p: Any) -> np.ndarray:
     """Internal states ``Y`` ``(k, n_state)`` at times ``t`` -> rows ``(q, u)`` ``(k, 2n)``, read-only."""
     n = comp.system.chart.dim
     if len(t) == 0:
         out = np.zeros((0, 2 * n))
     else:
-        obs = comp.observe(np.asarray(t, dtype=float), np.asarray(Y, dtype=float).T, p)
+        obs = comp.observe(np.asarray(t, dtype=float), np.asarray(Y, dtype=float).T, p, keys=("q", "u"))
         out = np.hstack([obs["q"].T, obs["u"].T])
     return _frozen(out)  # type: ignore[return-value]
 
@@ -461,6 +576,9 @@ class TrajectoryBatch:
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def __getstate__(self) -> dict[str, Any]:
+        return _resolved_state(self)
+
     def __len__(self) -> int:
         return int(self.q.shape[0])
 
@@ -492,14 +610,17 @@ class TrajectoryBatch:
             u=self.u[i],
             v=self.v[i],
             state=self.state[i],
-            multipliers=None if self.multipliers is None else self.multipliers[i],
-            energy=None if self.energy is None else self.energy[i],
+            multipliers=deferred(lambda: None if self.multipliers is None else self.multipliers[i]),
+            energy=deferred(lambda: None if self.energy is None else self.energy[i]),
             constraint_values=None,
-            residual=self.residual[i],
-            extras={k: val[i] for k, val in self.extras.items()},
+            residual=deferred(lambda: self.residual[i]),
+            extras=deferred(lambda: {k: val[i] for k, val in self.extras.items()}),
             params=pi,
             form=self.form,
             method=self.method,
             info=self.info,
             names=self.names,
         )
+
+
+_lazy_fields(TrajectoryBatch, "energy", "multipliers", "residual", "extras")
