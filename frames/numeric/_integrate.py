@@ -110,7 +110,10 @@ def integrate(
     max_steps : int
         At most this many solver steps (default 10⁶; a batch counts accepted and rejected steps).
     timeout : float or None
-        At most this many wall-clock seconds (default 600; None for no limit).
+        At most this many wall-clock seconds (default 120; None for no limit). An explicit method
+        (``RK45``, ``RK23``, ``DOP853``, a batch's ``RK45``) held at its stability boundary by a stiff
+        system, with the rest of the span beyond this budget, is stopped within a few hundred steps
+        (:class:`~frames.errors.StiffnessError`).
     project : False, True, "kinetic", "euclidean" or "frame"
         What to do with ``u0`` violating the constraints (beyond ``constraint_tol`` relative to
         ``max(1, |u0|_∞)``): False raises :class:`InconsistentInitialDataError`; otherwise ``u0`` is
@@ -169,6 +172,10 @@ def integrate(
         other than one finite number (the message names ``events[k]``); carries ``t`` and ``state``.
     IntegrationBudgetError
         ``max_steps`` or ``timeout`` exceeded; carries ``t`` and ``state``.
+    StiffnessError
+        (an :class:`IntegrationBudgetError`) A stiff system under an explicit method: the step is held
+        at the stability boundary and the rest of the span would exceed the budget; the message
+        suggests ``method="Radau"``, ``"BDF"`` or ``"LSODA"``.
     OptionalDependencyError
         ``backend="numba"`` without numba installed (``pip install 'frames[numba]'``).
     OptionError
