@@ -130,7 +130,9 @@ class Model(Value):
     mvm_constraints : tuple of expressions
         The constraints in the form used by the MVM (empty: ``constraints.functions``).
     units : mapping
-        Parameter name -> unit string (set by system files).
+        Name -> unit string, for parameters, coordinates, velocities and time (set by system files: the
+        ``[units]`` table and ``parameters.*.unit``); labels only, never parsed. Plots put them on their
+        axes (a velocity without its own unit gets ``coordinate unit / time unit``).
     functions : mapping
         Declared undefined functions of a system file: name -> argument names.
     deltas : tuple of expressions
@@ -276,10 +278,13 @@ class Model(Value):
                 )
             if getattr(sym, "name", getattr(sym, "__name__", None)) != pn:
                 raise self._fail("params", f"the name {pn!r} is given to the parameter {sym}", ParameterError)
+        named = {s.name for s in (*ch.q, *ch.u)} | {ch.t.name if ch.t is not None else "t"}
         for pn, unit in self.units.items():
-            if pn not in self.params or not isinstance(unit, str):
+            if (pn not in self.params and pn not in named) or not isinstance(unit, str):
                 raise self._fail(
-                    "units", f"{pn!r} -> {unit!r} is not a unit string of a declared parameter", ParameterError
+                    "units",
+                    f"{pn!r} -> {unit!r} is not a unit string of a declared parameter, coordinate, velocity or time",
+                    ParameterError,
                 )
         declared = set(self.params.values())
         for sym, val in self.param_values.items():
