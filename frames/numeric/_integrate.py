@@ -18,7 +18,7 @@ from ._inputs import _merge_params, _t_span, is_batch, velocities_from_v0
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
 from ._single import run_single
-from ._trajectory import Trajectory, TrajectoryBatch
+from ._trajectory import Trajectory, TrajectoryBatch, labelled
 
 __all__ = ["integrate"]
 
@@ -245,10 +245,10 @@ def integrate(
             raise OptionError("integrate: v0 is for one trajectory; a batch takes u0 of shape (B, n)")
         u0 = velocities_from_v0(frame, m, q0, v0, _merge_params(target.defaults, params))
     if is_batch(q0):
-        return run_batch(target, t0, t1, q0, u0, params, extra0, opts)
+        return labelled(run_batch(target, t0, t1, q0, u0, params, extra0, opts), x)
     if opts.progress:
         raise OptionError("integrate: progress is an option of a batch run (q0 of shape (B, n))")
-    return run_single(target, t0, t1, q0, u0, params, extra0, opts)
+    return labelled(run_single(target, t0, t1, q0, u0, params, extra0, opts), x)
 
 
 def _frame_of(x: Any, target: Any) -> tuple[Any, int]:
