@@ -230,6 +230,7 @@ def simulate(
                     "pass project='kinetic', 'euclidean' or 'frame'", "give --project kinetic, euclidean or frame"
                 )
             ) from None
+        assert isinstance(tr, Trajectory)  # one trajectory (q0 is 1-d)
         parts.append(tr)
         q, u = [float(x) for x in tr.q[-1]], [float(x) for x in tr.u[-1]]
         if progress is not None:

@@ -138,7 +138,7 @@ def _unit_error(unit: object) -> str | None:
     """Why ``unit`` is not a unit string, or None: a unit is a label only (a plain, short, printable string on
     one line), never parsed or sympified."""
     if not isinstance(unit, str):
-        return f"must be a string (a unit label such as \"m\" or \"kg m^2\"), got {type(unit).__name__}"
+        return f'must be a string (a unit label such as "m" or "kg m^2"), got {type(unit).__name__}'
     if not unit.strip() or len(unit) > MAX_UNIT_LENGTH:
         return f"{unit!r:.60}: a unit is a non-empty label of at most {MAX_UNIT_LENGTH} characters"
     if not unit.isprintable():
@@ -502,7 +502,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
     state["key"] = "units"
     units_t = data.get("units", {})
     if not isinstance(units_t, dict):
-        raise fail("units", "must be a table name = \"unit\" (coordinates, velocities, time, parameters)")
+        raise fail("units", 'must be a table name = "unit" (coordinates, velocities, time, parameters)')
     unit_names = {s.name: s.name for s in (*ch.q, *ch.u)} | {pn: pn for pn in params}
     unit_names.setdefault(ch.t.name if ch.t is not None else "t", ch.t.name if ch.t is not None else "t")
     for raw, unit in units_t.items():

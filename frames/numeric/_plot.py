@@ -36,7 +36,6 @@ PANELS = ("xy", "q", "u", "v", "energy", "multipliers", "residual")
 DEFAULT_PANELS = ("xy", "q", "u", "energy", "multipliers", "residual")
 
 
-
 def plane(names: Sequence[str]) -> tuple[int, int] | None:
     """The indices of the coordinates of a planar vehicle's position, or None: the first pair named ``x``
     and ``y`` with one suffix, empty or after an underscore (``x, y``; ``X, Y``; ``x_G, y_G``)."""
@@ -138,9 +137,7 @@ def trajectory_panels(
         out[key] = Panel(key, _with_unit(key, common), curves, xlabel=tlabel)
     if v is not None:
         vn = tuple(names.get("v", ())) or tuple(f"v{i + 1}" for i in range(v.shape[1]))
-        out["v"] = Panel(
-            "v", "v", tuple((vn[i], v[:, i]) for i in range(v.shape[1]) if np.any(v[:, i])), xlabel=tlabel
-        )
+        out["v"] = Panel("v", "v", tuple((vn[i], v[:, i]) for i in range(v.shape[1]) if np.any(v[:, i])), xlabel=tlabel)
     if energy is not None and len(energy):
         out["energy"] = Panel("energy", "E − E(0)", (("E − E(0)", energy - energy[0]),), xlabel=tlabel)
     if multipliers is not None:
@@ -216,9 +213,7 @@ def draw_panels(t: np.ndarray, panels: Sequence[Panel], ax: Any = None, title: s
         except ImportError as exc:
             raise OptionalDependencyError("plotting needs matplotlib: pip install 'frames[plot]'") from exc
         hr = _heights(panels)
-        fig, grid = plt.subplots(
-            len(panels), 1, figsize=(7, 2.2 * sum(hr) + 0.6), squeeze=False, height_ratios=hr
-        )
+        fig, grid = plt.subplots(len(panels), 1, figsize=(7, 2.2 * sum(hr) + 0.6), squeeze=False, height_ratios=hr)
         axes = list(grid[:, 0])
         if title:
             fig.suptitle(title)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+
 import numpy as np
 
 from ..errors import StiffnessError
@@ -97,9 +98,7 @@ class StiffnessMonitor:
         The wall-clock budget in seconds.
     """
 
-    def __init__(
-        self, what: str, method: str, t0: float, t1: float, max_steps: int, timeout: float | None
-    ) -> None:
+    def __init__(self, what: str, method: str, t0: float, t1: float, max_steps: int, timeout: float | None) -> None:
         self.what = what
         self.beta = STABILITY_BOUNDARY.get(method)
         self.t1 = float(t1)
@@ -113,7 +112,13 @@ class StiffnessMonitor:
         self.strikes = 0
 
     def check(
-        self, f: Callable[[float, np.ndarray], np.ndarray], t: float, y: np.ndarray, h_last: float, steps: int, used: int
+        self,
+        f: Callable[[float, np.ndarray], np.ndarray],
+        t: float,
+        y: np.ndarray,
+        h_last: float,
+        steps: int,
+        used: int,
     ) -> None:
         """After an accepted step of size ``h_last``: ``steps`` accepted so far, ``used`` counted against ``max_steps``.
 

@@ -85,5 +85,5 @@ def test_numba_kernel_stops_a_collapsed_step_with_the_hint():
     pytest.importorskip("numba")
     mdl, nh, c, k = _knife(lambda ch, c, k: [-c * u for u in ch.u])
     params = {**mdl.param_values, c: 1e12, k: 0.0}
-    with pytest.raises(fr.errors.StiffnessError, match="step size has collapsed.*method='Radau'"):
+    with pytest.raises(fr.errors.StiffnessError, match=r"step size has collapsed.*method='Radau'"):
         fr.integrate(nh, (0, 10), mdl.q0, mdl.u0, params=params, backend="numba")
