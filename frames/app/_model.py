@@ -140,6 +140,9 @@ class Model(Value):
         ``u_a + Δ_a(q1) u2 = 0``), one per constraint; empty for other models.
     symbols : mapping
         Named expressions of the model used by tests and examples (the skate's ``B0`` and ``I3``).
+    plane : tuple of str
+        The coordinates ``(x, y)`` of a planar vehicle's position, for the path panel of plots (empty:
+        coordinates named ``x`` and ``y``, ``X`` and ``Y`` or ``x_G`` and ``y_G`` are found by name).
         forces : tuple of Expr
         The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (empty: no forces); the
         nonholonomic system of the model takes them (:class:`~frames.NonholonomicSystem`).
@@ -166,6 +169,7 @@ class Model(Value):
     deltas: tuple[sp.Expr, ...] = ()
     symbols: Mapping[str, sp.Expr] = field(default_factory=dict)
     forces: tuple[sp.Expr, ...] = ()
+    plane: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._normalise()
@@ -195,7 +199,7 @@ class Model(Value):
         if not isinstance(self.symbols, Mapping):
             raise self._fail("symbols", "must map names to expressions")
         put("symbols", dict(self.symbols))
-        for part in ("group", "auxiliary", "mvm_constraints", "deltas"):
+        for part in ("group", "auxiliary", "mvm_constraints", "deltas", "plane"):
             val = getattr(self, part)
             if isinstance(val, str | Mapping) or not isinstance(val, Iterable):
                 raise self._fail(part, f"{val!r} must be a sequence")
@@ -228,6 +232,7 @@ class Model(Value):
         self._check_params()
         self._check_initial_data()
         self._check_group()
+        self._check_plane()
         self._check_expressions()
 
     def _check_charts(self) -> None:
@@ -333,6 +338,12 @@ class Model(Value):
                     f"violates constraint {a + 1} at q0 (residual {res:.3g}); u0 must lie in D",
                     InconsistentInitialDataError,
                 )
+
+    def _check_plane(self) -> None:
+        names = [s.name for s in self.chart.q]
+        pl = self.plane
+        if pl and (len(pl) != 2 or pl[0] == pl[1] or not all(isinstance(c, str) and c in names for c in pl)):
+            raise self._fail("plane", f"{pl!r} must be two distinct coordinate names of {names} (x, then y)")
 
     def _check_group(self) -> None:
         n, m, grp = self.chart.dim, self.m, self.group

@@ -128,6 +128,7 @@ _TOP_KEYS = {
     "forces",
     "initial",
     "units",
+    "plane",
 }
 
 #: The longest unit string of a system file (``[units]``, ``parameters.*.unit``).
@@ -518,6 +519,17 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             raise fail(key, why)
         units[un_] = unit
 
+    plane_t: tuple[str, ...] = ()
+    if "plane" in data:
+        state["key"] = "plane"
+        pl = data["plane"]
+        if not _is_list(pl) or len(pl) != 2 or not all(isinstance(c, str) for c in pl):
+            raise fail("plane", "must be a list of two coordinate names [x, y] (the position of a planar vehicle)")
+        qnames = {s.name for s in ch.q}
+        plane_t = tuple(normalize_name(c) for c in pl)
+        if not all(c in qnames for c in plane_t) or plane_t[0] == plane_t[1]:
+            raise fail("plane", f"{pl!r}: expected two distinct coordinates of {sorted(qnames)}")
+
     state["key"] = "initial"
     init = data.get("initial", {})
     if not isinstance(init, dict) or set(init) - {"q", "u"}:
@@ -569,6 +581,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         forces=forces_t,
         units=units,
         functions=function_args,
+        plane=plane_t,
     )
     # the model's own forms (the constraints as coefficient rows, the frame) may hold numbers the file
     # does not show (1e-249**2 once a product is expanded); a model that cannot be written back exactly

@@ -218,6 +218,8 @@ def dumps_model(model: Model) -> str:
     lines.append("]")
     if model.group:
         lines.append("group = [" + ", ".join(str(g + 1) for g in model.group) + "]  # 1-based frame indices")
+    if model.plane:
+        lines.append("plane = [" + ", ".join(_s(c) for c in model.plane) + "]")
     aux = model.auxiliary
     if aux:
         lines.append("auxiliary = [" + ", ".join(e(a, f"auxiliary[{i}]") for i, a in enumerate(aux)) + "]")

@@ -95,6 +95,7 @@ def trajectory_panels(
     residual: np.ndarray | None = None,
     units: Mapping[str, str] | None = None,
     time: str = "t",
+    plane_names: Sequence[str] = (),
     keys: Sequence[str] | None = None,
     what: str = "plot",
 ) -> list[Panel]:
@@ -104,7 +105,7 @@ def trajectory_panels(
     component names; ``units`` maps names (coordinates, velocities, time) to unit labels, shown on the axes
     (a velocity's unit defaults to ``unit(q)/unit(t)``, see :func:`velocity_unit`). A chart with coordinates
     named ``x`` and ``y`` (or ``X, Y``, ``x_G, y_G``: :func:`plane`) gets the path panel ``"xy"`` (``y``
-    against ``x``). ``energy`` is drawn as
+    against ``x``); ``plane_names`` (a model's ``plane``, declared in its file) names the pair instead. ``energy`` is drawn as
     ``E − E(0)``; ``residual`` on a log axis (exact zeros at 1e-20). ``keys`` chooses panels from
     :data:`PANELS` (default: those of :data:`DEFAULT_PANELS` that the data have).
 
@@ -121,7 +122,7 @@ def trajectory_panels(
     u_units = [velocity_unit(units, x, y, time) for x, y in zip(qn, un, strict=True)]
     tlabel = _with_unit(time, units.get(time))
     out: dict[str, Panel] = {}
-    xy = plane(qn)
+    xy = (qn.index(plane_names[0]), qn.index(plane_names[1])) if len(plane_names) == 2 else plane(qn)
     if xy is not None:
         ix, iy = xy
         out["xy"] = Panel(

@@ -160,6 +160,8 @@ class Trajectory:
         :attr:`~frames.models.Model.units`, from a system file's ``[units]``), on the axes of :meth:`plot`.
     time_name : str
         The name of time (the chart's time symbol, ``t`` by default).
+    plane : tuple of str
+        The coordinates ``(x, y)`` of the path panel when a model declares them (its ``plane``).
 
     Equality stays identity (``eq=False``), so the callable :attr:`sol` never enters a comparison or a hash.
     """
@@ -189,6 +191,7 @@ class Trajectory:
     name: str = ""
     units: dict[str, str] = field(default_factory=dict)
     time_name: str = "t"
+    plane: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         if not len(self.t):  # a terminal event before the first of the requested t_eval
@@ -261,6 +264,7 @@ class Trajectory:
             residual=self.residual if self.constraint_values is not None else None,
             units=self.units,
             time=self.time_name,
+            plane_names=self.plane,
             keys=keys,
             what="Trajectory.plot",
         )
@@ -497,7 +501,7 @@ class TrajectoryBatch:
         Name -> scalar or (B,) array.
     info : dict
         Steps taken, rejected, evaluations.
-    name, units, time_name
+    name, units, time_name, plane
         As :class:`Trajectory`'s (a member ``batch[i]`` keeps them).
     """
 
@@ -518,6 +522,7 @@ class TrajectoryBatch:
     name: str = ""
     units: dict[str, str] = field(default_factory=dict)
     time_name: str = "t"
+    plane: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return int(self.q.shape[0])
@@ -563,13 +568,21 @@ class TrajectoryBatch:
             name=self.name,
             units=self.units,
             time_name=self.time_name,
+            plane=self.plane,
         )
 
 
 def labelled(result: Trajectory | TrajectoryBatch, x: Any) -> Trajectory | TrajectoryBatch:
-    """``result`` with the name, the units and the time name of ``x`` when it is a model (unchanged otherwise)."""
+    """``result`` with the name, the units, the time name and the plane of ``x`` when it is a model (unchanged
+    otherwise)."""
     name, units, chart = getattr(x, "name", None), getattr(x, "units", None), getattr(x, "chart", None)
     if not isinstance(name, str) or not isinstance(units, Mapping) or chart is None:
         return result
     t = getattr(chart, "t", None)
-    return dataclasses.replace(result, name=name, units=dict(units), time_name=t.name if t is not None else "t")
+    return dataclasses.replace(
+        result,
+        name=name,
+        units=dict(units),
+        time_name=t.name if t is not None else "t",
+        plane=tuple(getattr(x, "plane", ())),
+    )
