@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import StiffnessError
+from ..errors import FramesError, StiffnessError
 
 __all__ = [
     "CHECK_EVERY",
@@ -62,9 +62,18 @@ def spectral_radius(
     after ``iterations`` products the estimate is ``\sqrt{|J^2 v|/|v|}`` over the last two (exact for a
     complex pair ``±iω`` of a normal block, where ``|J v|`` alone does not converge). ``y`` is one state
     ``(n,)`` or a batch ``(n, B)`` (the columns are independent; one estimate per column). A non-finite
-    value gives ``nan`` (no verdict).
+    value, or a right-hand side that refuses a perturbed state, gives ``nan`` (no verdict).
     """
     y = np.asarray(y, dtype=float)
+    try:
+        return _power_iteration(f, t, y, iterations)
+    except (FramesError, ArithmeticError, ValueError):  # a perturbed state off the domain (a singular set)
+        return np.full(y.shape[1:], np.nan)
+
+
+def _power_iteration(
+    f: Callable[[float, np.ndarray], np.ndarray], t: float, y: np.ndarray, iterations: int
+) -> np.ndarray:
     fy = np.asarray(f(t, y), dtype=float)
     v = np.asarray(_START.standard_normal(y.shape[0]), dtype=float)
     v = np.broadcast_to(v.reshape((-1,) + (1,) * (y.ndim - 1)), y.shape).copy()
