@@ -189,8 +189,10 @@ def _draw(axes: Sequence[Any], t: np.ndarray, panels: Sequence[Panel]) -> None:
             ax.set_xlabel(panel.xlabel)
         ax.set_ylabel(panel.ylabel)
         ax.grid(True, alpha=0.3)
+    first = time_axes[0][0] if time_axes else None
     for ax, _ in time_axes[1:]:
-        ax.sharex(time_axes[0][0])
+        if len(ax.get_shared_x_axes().get_siblings(ax)) == 1:  # the caller's axes may be shared already
+            ax.sharex(first)
     for ax, _ in time_axes[:-1]:
         ax.tick_params(labelbottom=False)
     if time_axes:

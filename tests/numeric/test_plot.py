@@ -116,3 +116,17 @@ def test_the_position_of_a_planar_vehicle_is_found_by_its_names():
     assert plane(["X", "Y", "phi"]) == (0, 1)
     assert plane(["x_G", "y_G", "theta"]) == (0, 1)
     assert plane(["xi", "yi"]) is None and plane(["x", "Y"]) is None and plane(["q1", "q2"]) is None
+
+
+def test_the_panels_draw_on_the_callers_axes_shared_or_not():
+    from matplotlib.figure import Figure
+
+    mdl = fr.models.knife_edge()
+    tr = fr.integrate(mdl, (0, 1), mdl.q0, mdl.u0)
+    shared = Figure().subplots(2, 1, sharex=True)
+    tr.plot(ax=shared, panels=("q", "u"))
+    axes = Figure().subplots(3, 1)
+    out = tr.plot(ax=axes, panels=("xy", "q", "u"))
+    np.testing.assert_array_equal(out[0].get_lines()[0].get_xdata(), tr.q[:, 1])  # the path: y against x
+    np.testing.assert_array_equal(out[0].get_lines()[0].get_ydata(), tr.q[:, 2])
+    assert out[2].get_xlabel() == "t" and out[0].get_xlabel() == "x"
