@@ -28,6 +28,7 @@ __all__ = [
     "SystemFileError",
     "BudgetExceededError",
     "IntegrationBudgetError",
+    "StiffnessError",
     "OptionError",
     "UndecidedError",
     "NoMultipliersError",
@@ -144,6 +145,16 @@ class IntegrationBudgetError(IntegrationError, BudgetExceededError):
     def __init__(self, message: str, t: float | None = None, state: Any = None, step: str = "integration") -> None:
         IntegrationError.__init__(self, message, t, state)
         self.step = step
+
+
+class StiffnessError(IntegrationBudgetError):
+    """An explicit method met a stiff system and was stopped early: its step is held at the method's stability
+    boundary (``h ρ(∂f/∂y)`` of order one), so the rest of the span would need more steps or more time than the
+    budget allows. The message names the estimate and suggests an implicit method (``method="Radau"``, ``"BDF"``
+    or ``"LSODA"``); ``t`` and ``state`` say where the run stopped."""
+
+    def __init__(self, message: str, t: float | None = None, state: Any = None) -> None:
+        super().__init__(message, t, state, step="stiffness")
 
 
 class UndecidedError(FramesError):

@@ -58,3 +58,16 @@ def test_docs_page_doctests(page, monkeypatch):
     )
     assert res.attempted > 0
     assert res.failed == 0, f"docs/{page}: {res.failed} of {res.attempted} examples failed (output above)"
+
+
+def test_readme_python_examples_run(tmp_path, monkeypatch):
+    """The README's Python blocks (the first steps, and building a system from L, constraints and forces) run."""
+    import re
+
+    pytest.importorskip("matplotlib")
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    assert any("from_constraints" in b for b in blocks)
+    monkeypatch.chdir(tmp_path)  # a block writes its plot to the working directory
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert (tmp_path / "sleigh.png").stat().st_size > 1000

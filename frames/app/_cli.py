@@ -8,7 +8,9 @@
   elapsed time, on stderr. ``--max-ops N`` (default 50,000; ``inf`` for none) leaves out expressions with more
   operations (a line says so) and decides consistency conditions that large at generic points instead.
 * ``frames simulate MODEL|FILE.toml --t-end T [--ic name=value ...] [--param name=value ...]
-  [--plot out.png] [--csv out.csv]`` integrates the nonholonomic field.
+  [--method RK45|RK23|DOP853|Radau|BDF|LSODA] [--plot out.png] [--csv out.csv]`` integrates the nonholonomic
+  field; ``--plot`` draws the panels of :meth:`~frames.Trajectory.plot` (the x–y path of a planar system, q,
+  u, energy, multipliers, the residual; the name, the method and the file's units on the figure).
 * ``frames export MODEL [-o FILE.toml]`` writes a catalogue model as a system file.
 
 Every command is also callable in-process: ``main(["analyze", "knife-edge"])``
@@ -16,7 +18,8 @@ returns the exit status.
 
 Failure behaviour (one error path, no traceback ever):
 
-* exit 0 on success; 3 when a time budget runs out (the message names the step); 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
+* exit 0 on success; 3 when a time budget runs out (the message names the step), or when ``simulate`` meets a
+  stiff system under an explicit method (the message says to give ``--method Radau``); 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
   be written, argparse's own usage errors); 130 on Ctrl-C; 1 on an internal error (a bug: the
   message asks for a report; ``FRAMES_DEBUG=1`` shows the traceback);
 * output files are written to a temporary file in the target's directory and renamed into place
@@ -45,9 +48,9 @@ from sympy.core.function import AppliedUndef
 
 from .._version import __version__
 from ..dynamics import NonholonomicSystem
-from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError
+from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError, IntegrationBudgetError
 from ..geometry import Frame, VectorField
-from ..numeric import MAX_SPAN, Panel, ProgressBar, integrate, plot_panels, write_csv
+from ..numeric import MAX_SPAN, ProgressBar, Trajectory, integrate, labelled, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
@@ -155,11 +158,13 @@ def simulate(
     progress: ProgressBar | None = None,
     subs: dict[str, str] | None = None,
     project: str | None = None,
+    method: str = "RK45",
 ) -> dict[str, Any]:
     """Integrate the model's nonholonomic field from its (overridden) initial data.
 
-    Returns a dict with arrays ``t`` (N,), ``q`` (N, n), ``u`` (N, n) and the
-    ``names`` of the columns. The run is split in ``chunks`` pieces so a
+    Returns a dict with arrays ``t`` (N,), ``q`` (N, n), ``u`` (N, n), the
+    ``names`` of the columns and the whole ``trajectory`` (a :class:`~frames.Trajectory` carrying the model's
+    name and units: its :meth:`~frames.Trajectory.plot` is ``--plot``). The run is split in ``chunks`` pieces so a
     progress bar can be shown; each piece restarts from the end state of the
     previous one.
 
@@ -203,9 +208,7 @@ def simulate(
         raise FramesError(f"--t-end {t_end}: must be positive")
     chunks = max(1, int(chunks))
     per = max(2, points // chunks + 1)
-    ts: list[Any] = []
-    qs: list[Any] = []
-    us: list[Any] = []
+    parts: list[Trajectory] = []
     edges = np.linspace(0.0, t_end, chunks + 1)
     for c in range(chunks):
         t0, t1 = float(edges[c]), float(edges[c + 1])
@@ -219,6 +222,7 @@ def simulate(
                 system=nh,
                 t_eval=np.linspace(t0, t1, per),
                 project=(project or False) if c == 0 else False,
+                method=method,
             )
         except InconsistentInitialDataError as exc:
             raise InconsistentInitialDataError(
@@ -226,21 +230,21 @@ def simulate(
                     "pass project='kinetic', 'euclidean' or 'frame'", "give --project kinetic, euclidean or frame"
                 )
             ) from None
-        tq, qq, uq = np.asarray(tr.t), np.asarray(tr.q), np.asarray(tr.u)
-        skip = 1 if c > 0 else 0
-        ts.append(tq[skip:])
-        qs.append(qq[skip:])
-        us.append(uq[skip:])
-        q, u = [float(x) for x in qq[-1]], [float(x) for x in uq[-1]]
+        assert isinstance(tr, Trajectory)  # one trajectory (q0 is 1-d)
+        parts.append(tr)
+        q, u = [float(x) for x in tr.q[-1]], [float(x) for x in tr.u[-1]]
         if progress is not None:
             progress.update(t1)
     if progress is not None:
         progress.close()
+    whole = labelled(Trajectory.concatenate(parts), model)
+    assert isinstance(whole, Trajectory)
     return {
-        "t": np.concatenate(ts),
-        "q": np.concatenate(qs),
-        "u": np.concatenate(us),
+        "t": whole.t,
+        "q": whole.q,
+        "u": whole.u,
         "names": [s.name for s in ch.q] + [s.name for s in ch.u],
+        "trajectory": whole,
     }
 
 
@@ -297,13 +301,10 @@ def _write_csv(res: dict[str, Any], path: str) -> None:
     write_csv(cols, path)
 
 
-def _plot(res: dict[str, Any], path: str, title: str) -> None:
-    n = res["q"].shape[1]
-    panels: list[Panel] = [
-        ("q", [(res["names"][j], res["q"][:, j]) for j in range(n)], False),
-        ("u", [(res["names"][n + j], res["u"][:, j]) for j in range(n)], False),
-    ]
-    plot_panels(res["t"], panels, path, title)
+def _plot(res: dict[str, Any], path: str) -> None:
+    """``--plot``: the library's own plot of the trajectory (the same panels, title and units as
+    :meth:`Trajectory.plot`)."""
+    res["trajectory"].plot(path)
 
 
 #: Default wall-clock budget of ``frames analyze`` (seconds).
@@ -367,6 +368,12 @@ def _parser() -> argparse.ArgumentParser:
         "--project",
         choices=["kinetic", "euclidean", "frame"],
         help="project the initial velocity onto D (kinetic metric, Euclidean, or drop the v^a in the frame)",
+    )
+    ps.add_argument(
+        "--method",
+        default="RK45",
+        choices=["RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"],
+        help="scipy's solver (Radau, BDF or LSODA for a stiff system; default RK45)",
     )
     ps.add_argument("--plot", metavar="OUT.png")
     ps.add_argument("--csv", metavar="OUT.csv")
@@ -456,11 +463,12 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         progress=ProgressBar(args.t_end, enabled=args.progress),
         subs=_texts(args.subs, "--subs"),
         project=args.project,
+        method=args.method,
     )
     if csv is not None:
         _write_csv(res, str(outputs.temp(csv)))
     if png is not None:
-        _plot(res, str(outputs.temp(png)), f"{mdl.name}: nonholonomic motion")
+        _plot(res, str(outputs.temp(png)))
     outputs.commit()
     t, q = res["t"], res["q"]
     print(f"{mdl.name}: integrated to t = {t[-1]:g} ({len(t)} samples)")
@@ -474,6 +482,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     outputs = _Outputs(force=bool(getattr(args, "force", False)))
     try:
         return _run(args, outputs)
+    except IntegrationBudgetError as exc:  # simulate: a stiff system, or the run's budget (no --budget here)
+        hint = " (give --method Radau, BDF or LSODA)" if "stiff" in str(exc) else ""
+        print(f"frames: error: {exc}{hint}", file=sys.stderr)
+        return 3
     except BudgetExceededError as exc:
         print(f"frames: {exc} (raise it with --budget)", file=sys.stderr)
         return 3

@@ -130,7 +130,9 @@ class Model(Value):
     mvm_constraints : tuple of expressions
         The constraints in the form used by the MVM (empty: ``constraints.functions``).
     units : mapping
-        Parameter name -> unit string (set by system files).
+        Name -> unit string, for parameters, coordinates, velocities and time (set by system files: the
+        ``[units]`` table and ``parameters.*.unit``); labels only, never parsed. Plots put them on their
+        axes (a velocity without its own unit gets ``coordinate unit / time unit``).
     functions : mapping
         Declared undefined functions of a system file: name -> argument names.
     deltas : tuple of expressions
@@ -138,6 +140,9 @@ class Model(Value):
         ``u_a + Δ_a(q1) u2 = 0``), one per constraint; empty for other models.
     symbols : mapping
         Named expressions of the model used by tests and examples (the skate's ``B0`` and ``I3``).
+    plane : tuple of str
+        The coordinates ``(x, y)`` of a planar vehicle's position, for the path panel of plots (empty:
+        coordinates named ``x`` and ``y``, ``X`` and ``Y`` or ``x_G`` and ``y_G`` are found by name).
         forces : tuple of Expr
         The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (empty: no forces); the
         nonholonomic system of the model takes them (:class:`~frames.NonholonomicSystem`).
@@ -164,6 +169,7 @@ class Model(Value):
     deltas: tuple[sp.Expr, ...] = ()
     symbols: Mapping[str, sp.Expr] = field(default_factory=dict)
     forces: tuple[sp.Expr, ...] = ()
+    plane: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._normalise()
@@ -193,7 +199,7 @@ class Model(Value):
         if not isinstance(self.symbols, Mapping):
             raise self._fail("symbols", "must map names to expressions")
         put("symbols", dict(self.symbols))
-        for part in ("group", "auxiliary", "mvm_constraints", "deltas"):
+        for part in ("group", "auxiliary", "mvm_constraints", "deltas", "plane"):
             val = getattr(self, part)
             if isinstance(val, str | Mapping) or not isinstance(val, Iterable):
                 raise self._fail(part, f"{val!r} must be a sequence")
@@ -226,6 +232,7 @@ class Model(Value):
         self._check_params()
         self._check_initial_data()
         self._check_group()
+        self._check_plane()
         self._check_expressions()
 
     def _check_charts(self) -> None:
@@ -276,10 +283,13 @@ class Model(Value):
                 )
             if getattr(sym, "name", getattr(sym, "__name__", None)) != pn:
                 raise self._fail("params", f"the name {pn!r} is given to the parameter {sym}", ParameterError)
+        named = {s.name for s in (*ch.q, *ch.u)} | {ch.t.name if ch.t is not None else "t"}
         for pn, unit in self.units.items():
-            if pn not in self.params or not isinstance(unit, str):
+            if (pn not in self.params and pn not in named) or not isinstance(unit, str):
                 raise self._fail(
-                    "units", f"{pn!r} -> {unit!r} is not a unit string of a declared parameter", ParameterError
+                    "units",
+                    f"{pn!r} -> {unit!r} is not a unit string of a declared parameter, coordinate, velocity or time",
+                    ParameterError,
                 )
         declared = set(self.params.values())
         for sym, val in self.param_values.items():
@@ -328,6 +338,12 @@ class Model(Value):
                     f"violates constraint {a + 1} at q0 (residual {res:.3g}); u0 must lie in D",
                     InconsistentInitialDataError,
                 )
+
+    def _check_plane(self) -> None:
+        names = [s.name for s in self.chart.q]
+        pl = self.plane
+        if pl and (len(pl) != 2 or pl[0] == pl[1] or not all(isinstance(c, str) and c in names for c in pl)):
+            raise self._fail("plane", f"{pl!r} must be two distinct coordinate names of {names} (x, then y)")
 
     def _check_group(self) -> None:
         n, m, grp = self.chart.dim, self.m, self.group

@@ -127,7 +127,24 @@ _TOP_KEYS = {
     "auxiliary",
     "forces",
     "initial",
+    "units",
+    "plane",
 }
+
+#: The longest unit string of a system file (``[units]``, ``parameters.*.unit``).
+MAX_UNIT_LENGTH = 40
+
+
+def _unit_error(unit: object) -> str | None:
+    """Why ``unit`` is not a unit string, or None: a unit is a label only (a plain, short, printable string on
+    one line), never parsed or sympified."""
+    if not isinstance(unit, str):
+        return f'must be a string (a unit label such as "m" or "kg m^2"), got {type(unit).__name__}'
+    if not unit.strip() or len(unit) > MAX_UNIT_LENGTH:
+        return f"{unit!r:.60}: a unit is a non-empty label of at most {MAX_UNIT_LENGTH} characters"
+    if not unit.isprintable():
+        return f"{unit!r:.60}: a unit is one line of printable characters"
+    return None
 
 
 def _is_list(x: object) -> bool:
@@ -306,8 +323,9 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             if bad:
                 raise fail(key, f"unknown entries {sorted(bad)}; use unit, value, description")
             if "unit" in spec:
-                if not isinstance(spec["unit"], str):
-                    raise fail(key + ".unit", "must be a string")
+                why = _unit_error(spec["unit"])
+                if why is not None:
+                    raise fail(key + ".unit", why)
                 units[pn] = spec["unit"]
             if "description" in spec and not isinstance(spec["description"], str):
                 raise fail(key + ".description", "must be a string")
@@ -322,6 +340,9 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
                 raise fail(key, "must be a finite number")
             pvals[s] = v
         elif isinstance(spec, str):
+            why = _unit_error(spec)
+            if why is not None:
+                raise fail(key, why)
             units[pn] = spec
         else:
             raise fail(key, "must be a table {unit = ..., value = ...}, a number or a unit string")
@@ -479,6 +500,36 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             comps[at] = expr(v, key)
         forces_t = tuple(comps)
 
+    state["key"] = "units"
+    units_t = data.get("units", {})
+    if not isinstance(units_t, dict):
+        raise fail("units", 'must be a table name = "unit" (coordinates, velocities, time, parameters)')
+    unit_names = {s.name: s.name for s in (*ch.q, *ch.u)} | {pn: pn for pn in params}
+    unit_names.setdefault(ch.t.name if ch.t is not None else "t", ch.t.name if ch.t is not None else "t")
+    for raw, unit in units_t.items():
+        key = f"units.{raw}"
+        state["key"] = key
+        un_ = unit_names.get(normalize_name(raw))
+        if un_ is None:
+            raise fail(key, f"unknown name; expected a coordinate, velocity, time or parameter: {sorted(unit_names)}")
+        if un_ in units:
+            raise fail(key, f"the unit of {un_!r} is given twice (also in [parameters] or [units])")
+        why = _unit_error(unit)
+        if why is not None:
+            raise fail(key, why)
+        units[un_] = unit
+
+    plane_t: tuple[str, ...] = ()
+    if "plane" in data:
+        state["key"] = "plane"
+        pl = data["plane"]
+        if not _is_list(pl) or len(pl) != 2 or not all(isinstance(c, str) for c in pl):
+            raise fail("plane", "must be a list of two coordinate names [x, y] (the position of a planar vehicle)")
+        qnames = {s.name for s in ch.q}
+        plane_t = tuple(normalize_name(c) for c in pl)
+        if not all(c in qnames for c in plane_t) or plane_t[0] == plane_t[1]:
+            raise fail("plane", f"{pl!r}: expected two distinct coordinates of {sorted(qnames)}")
+
     state["key"] = "initial"
     init = data.get("initial", {})
     if not isinstance(init, dict) or set(init) - {"q", "u"}:
@@ -530,6 +581,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         forces=forces_t,
         units=units,
         functions=function_args,
+        plane=plane_t,
     )
     # the model's own forms (the constraints as coefficient rows, the frame) may hold numbers the file
     # does not show (1e-249**2 once a product is expanded); a model that cannot be written back exactly

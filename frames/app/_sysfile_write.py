@@ -218,6 +218,8 @@ def dumps_model(model: Model) -> str:
     lines.append("]")
     if model.group:
         lines.append("group = [" + ", ".join(str(g + 1) for g in model.group) + "]  # 1-based frame indices")
+    if model.plane:
+        lines.append("plane = [" + ", ".join(_s(c) for c in model.plane) + "]")
     aux = model.auxiliary
     if aux:
         lines.append("auxiliary = [" + ", ".join(e(a, f"auxiliary[{i}]") for i, a in enumerate(aux)) + "]")
@@ -249,6 +251,10 @@ def dumps_model(model: Model) -> str:
             if s in model.param_values:
                 parts.append(f"value = {_num(model.param_values[s], f'parameters.{pn}.value')}")
             lines.append(f"{_key(pn)} = {{ " + ", ".join(parts) + " }" if parts else f"{_key(pn)} = {{}}")
+    other_units = [(k, v) for k, v in units.items() if k not in model.params]
+    if other_units:
+        lines += ["", "[units]"]
+        lines += [f"{_key(k)} = {_s(v)}" for k, v in other_units]
     if funcs:
         lines += ["", "[functions]"]
         lines += [f"{_key(k)} = [" + ", ".join(_s(a) for a in v) + "]" for k, v in sorted(funcs.items())]

@@ -5,7 +5,8 @@ One concern per module: ``_resolve`` (the door :func:`ode_system`, and what to i
 time span), ``_integrate`` (the door :func:`integrate`), ``_single`` and ``_batch`` (one trajectory, a
 batch), the engines ``_scipy`` (scipy's solvers), ``_rk`` (NumPy batch kernels), ``_numba`` (jitted
 kernels), ``_lda`` (discrete Lagrange–d'Alembert), their tableaux ``_tableau``, and ``_trajectory``,
-``_plot``, ``_sweep``, ``_locus`` (eigenvalues against a parameter).
+``_plot``, ``_sweep``, ``_locus`` (eigenvalues against a parameter), and ``_stiff`` (stiffness of the explicit
+methods).
 
 Everything numeric in :mod:`frames` goes through one small interface, the
 symbolic first-order system :class:`OdeSystem`
@@ -73,14 +74,15 @@ from ._compiled import CompiledSystem
 from ._inputs import MAX_SPAN
 from ._integrate import integrate
 from ._locus import draw_eigenvalues, plot_eigenvalues
-from ._plot import Panel, plot_panels, write_csv
+from ._plot import PANELS, Panel, plot_panels, trajectory_panels, write_csv
 from ._progress import ProgressBar
 from ._resolve import ode_system
 from ._sweep import IntegrateJob, grid_points, sweep
-from ._trajectory import Trajectory, TrajectoryBatch
+from ._trajectory import Trajectory, TrajectoryBatch, labelled
 
 __all__ = [
     "MAX_SPAN",
+    "PANELS",
     "CompiledSystem",
     "IntegrateJob",
     "OdeSystem",
@@ -91,9 +93,11 @@ __all__ = [
     "draw_eigenvalues",
     "grid_points",
     "integrate",
+    "labelled",
     "ode_system",
     "plot_eigenvalues",
     "plot_panels",
     "sweep",
+    "trajectory_panels",
     "write_csv",
 ]

@@ -18,7 +18,7 @@ from ._inputs import _merge_params, _t_span, is_batch, velocities_from_v0
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
 from ._single import run_single
-from ._trajectory import Trajectory, TrajectoryBatch
+from ._trajectory import Trajectory, TrajectoryBatch, labelled
 
 __all__ = ["integrate"]
 
@@ -110,7 +110,10 @@ def integrate(
     max_steps : int
         At most this many solver steps (default 10⁶; a batch counts accepted and rejected steps).
     timeout : float or None
-        At most this many wall-clock seconds (default 600; None for no limit).
+        At most this many wall-clock seconds (default 120; None for no limit). An explicit method
+        (``RK45``, ``RK23``, ``DOP853``, a batch's ``RK45``) held at its stability boundary by a stiff
+        system, with the rest of the span beyond this budget, is stopped within a few hundred steps
+        (:class:`~frames.errors.StiffnessError`).
     project : False, True, "kinetic", "euclidean" or "frame"
         What to do with ``u0`` violating the constraints (beyond ``constraint_tol`` relative to
         ``max(1, |u0|_∞)``): False raises :class:`InconsistentInitialDataError`; otherwise ``u0`` is
@@ -169,6 +172,10 @@ def integrate(
         other than one finite number (the message names ``events[k]``); carries ``t`` and ``state``.
     IntegrationBudgetError
         ``max_steps`` or ``timeout`` exceeded; carries ``t`` and ``state``.
+    StiffnessError
+        (an :class:`IntegrationBudgetError`) A stiff system under an explicit method: the step is held
+        at the stability boundary and the rest of the span would exceed the budget; the message
+        suggests ``method="Radau"``, ``"BDF"`` or ``"LSODA"``.
     OptionalDependencyError
         ``backend="numba"`` without numba installed (``pip install 'frames[numba]'``).
     OptionError
@@ -238,10 +245,10 @@ def integrate(
             raise OptionError("integrate: v0 is for one trajectory; a batch takes u0 of shape (B, n)")
         u0 = velocities_from_v0(frame, m, q0, v0, _merge_params(target.defaults, params))
     if is_batch(q0):
-        return run_batch(target, t0, t1, q0, u0, params, extra0, opts)
+        return labelled(run_batch(target, t0, t1, q0, u0, params, extra0, opts), x)
     if opts.progress:
         raise OptionError("integrate: progress is an option of a batch run (q0 of shape (B, n))")
-    return run_single(target, t0, t1, q0, u0, params, extra0, opts)
+    return labelled(run_single(target, t0, t1, q0, u0, params, extra0, opts), x)
 
 
 def _frame_of(x: Any, target: Any) -> tuple[Any, int]:

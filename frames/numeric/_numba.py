@@ -46,7 +46,9 @@ path's ``nfev`` counts batch calls instead) and ``backend="numba"``.
 
 Budget: ``max_steps`` (accepted and rejected steps) holds per member inside the kernel; ``timeout``
 is checked between chunks of members (numba code cannot be interrupted; 2048 members first, then
-chunks sized to about half a second of work), so a chunk that has started runs to its end.
+chunks sized to about half a second of work), so a chunk that has started runs to its end. A member
+whose mean step over 1000 accepted steps, projected over the rest of the span, exceeds the steps left on
+two consecutive windows stops with :class:`~frames.errors.StiffnessError` (a step-size collapse: stiff).
 """
 
 from __future__ import annotations
@@ -67,7 +69,9 @@ from ..errors import (
     OptionalDependencyError,
     OptionError,
     SingularityError,
+    StiffnessError,
 )
+from ._stiff import collapse_message
 from ._tableau import DP45, RK4, ButcherTableau
 
 __all__ = ["dp45_numba", "integrate_one", "numba_available", "rhs_kernel", "rhs_source", "rk4_numba"]
@@ -78,7 +82,8 @@ _KERNELS: dict[str, Any] = {}  # "drive", "serial", "sig", ... (compiled once pe
 _LOCK = threading.RLock()  # compilation, and the parallel driver (numba's workqueue layer is not thread-safe)
 _CHUNK = 2048  # members in the first kernel launch when a timeout is to be checked
 
-_STEP_TOO_SMALL, _MAX_STEPS, _NOT_FINITE = 1, 2, 3
+_STEP_TOO_SMALL, _MAX_STEPS, _NOT_FINITE, _COLLAPSED = 1, 2, 3, 4
+_WINDOW = 1000  # accepted steps between two checks of a step-size collapse (stiffness)
 
 
 def _numba() -> Any:
@@ -296,6 +301,9 @@ def dp45_member(j, rhs, t0, t1, Y0, Pm, te, rtol, atol, max_step, max_steps, out
     code = 0
     nst = 0
     nrej = 0
+    t_mark = t0
+    n_mark = 0
+    strikes = 0
     rhs(t, y_p, p_p, k0_p)
     for s in range(ns):
         if not math.isfinite(k0[s]):
@@ -375,6 +383,17 @@ def dp45_member(j, rhs, t0, t1, Y0, Pm, te, rtol, atol, max_step, max_steps, out
                     y[s] = yn[s]
                     k0[s] = {k[-1]}[s]
                 nst += 1
+                if nst - n_mark >= {_WINDOW}:  # step-size collapse: the mean step would overrun max_steps
+                    hm = (t - t_mark) / (nst - n_mark)
+                    t_mark = t
+                    n_mark = nst
+                    if hm <= 0.0 or (t1 - t) / hm > max_steps - nst - nrej:
+                        strikes += 1
+                    else:
+                        strikes = 0
+                    if strikes >= 2:
+                        code = 4
+                        break
                 fac = 10.0 if en == 0 else min(10.0, 0.9 * en ** -0.2)
                 if rejected:
                     fac = min(1.0, fac)
@@ -546,6 +565,15 @@ def _raise_status(
         raise IntegrationError(
             f"{what}: required step size is less than the spacing between numbers at t = {tfail[j]!r} "
             f"for batch members {bad[:10].tolist()}; state of member {j} attached",
+            float(tfail[j]),
+            yfail[j].copy(),
+        )
+    bad = np.nonzero(status == _COLLAPSED)[0]
+    if bad.size:
+        j = int(bad[0])
+        raise StiffnessError(
+            collapse_message(what, float(tfail[j]), t1, max_steps, _WINDOW)
+            + (f" (batch members {bad[:10].tolist()}; the state of member {j} attached)" if len(status) > 1 else ""),
             float(tfail[j]),
             yfail[j].copy(),
         )

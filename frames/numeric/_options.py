@@ -16,8 +16,11 @@ from ._scipy import SOLVERS, solver_option_names
 
 __all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_TIMEOUT", "PROJECTIONS", "IntegrationOptions"]
 
-DEFAULT_MAX_STEPS = 1_000_000  # accepted solver steps
-DEFAULT_TIMEOUT = 600.0  # wall-clock seconds
+#: The default budget of one run, one a person waits for (docs/numerics.md, "Budgets and stiffness"): two minutes
+#: of wall clock and a million steps (about a minute of scipy's RK45 on a small system). A stiff system under an
+#: explicit method is refused long before either ends (:mod:`frames.numeric._stiff`).
+DEFAULT_MAX_STEPS = 1_000_000  # solver steps
+DEFAULT_TIMEOUT = 120.0  # wall-clock seconds
 
 #: Values of the ``project`` option of the integrators.
 PROJECTIONS = (False, True, "kinetic", "euclidean", "frame")

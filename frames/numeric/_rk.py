@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IntegrationBudgetError, IntegrationError, SingularityError
+from ._stiff import StiffnessMonitor
 from ._tableau import DP45, RK4, ButcherTableau
 
 __all__ = ["dp45_batch", "rk4_batch"]
@@ -68,6 +69,9 @@ def dp45_batch(
 
     The step-size control is scipy's RK45 (safety 0.9, factors 0.2..10, exponent −1/5); the step is
     common to the batch. Output at ``t_eval`` by the method's 4th-order dense output.
+
+    A stiff batch (a member's step held at the stability boundary, the rest of the span beyond the
+    budget) is refused early with :class:`~frames.errors.StiffnessError` (:mod:`frames.numeric._stiff`).
     """
     tab = DP45
     E, P = np.array(tab.e), np.array(tab.p)
@@ -100,6 +104,7 @@ def dp45_batch(
     bad_members: np.ndarray | None = None
     deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     g_start = None if guard is None else np.broadcast_to(np.asarray(guard(t0, y0), dtype=float), (nb,))
+    stiff = StiffnessMonitor("batch RK45", "RK45", t0, t1, max_steps, timeout)
     while t < t1:
         if nsteps + nrej >= max_steps:
             raise IntegrationBudgetError(
@@ -167,6 +172,7 @@ def dp45_batch(
             nsteps += 1
             if on_step is not None:
                 on_step(t)
+            stiff.check(f, t, y, h, nsteps, nsteps + nrej)
             fac = 10.0 if worst == 0 else min(10.0, 0.9 * worst ** (-0.2))
             if rejected:
                 fac = min(1.0, fac)

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import FramesError, IntegrationBudgetError, IntegrationError, OptionError, SingularityError
+from ._stiff import StiffnessMonitor
 
 __all__ = ["MESSAGES", "SOLVERS", "SingleSolution", "solve_single", "solver_option_names"]
 
@@ -188,7 +189,9 @@ def solve_single(
     The loop is :func:`scipy.integrate.solve_ivp`'s (same solvers, same dense output at
     ``t_eval``, same event location, same ``sol``) with three additions: at most ``max_steps``
     accepted steps and ``timeout`` wall seconds (else :class:`~frames.errors.IntegrationBudgetError` with
-    the time and state reached); a solver failure is an :class:`~frames.errors.IntegrationError` carrying
+    the time and state reached; an explicit method held at its stability boundary with the rest of the span
+    beyond that budget is stopped early, :class:`~frames.errors.StiffnessError`, see
+    :mod:`frames.numeric._stiff`); a solver failure is an :class:`~frames.errors.IntegrationError` carrying
     the time and state; and a sign change or non-finite value of ``guard`` (zero where the system is
     singular) is located on the dense output and raised as :class:`~frames.errors.SingularityError` with
     its time and state.
@@ -241,6 +244,7 @@ def solve_single(
     interpolants: list[Any] = []
     status = 0
     steps = 0
+    stiff = StiffnessMonitor(method, method, t0, t1, max_steps, timeout)
     while solver.status == "running":
         t_old = solver.t
         message = solver.step()
@@ -315,6 +319,7 @@ def solve_single(
         if status == 1:
             break
         if solver.status == "running":
+            stiff.check(fun, t_new, y_new, t_new - t_old, steps, steps)
             if steps >= max_steps:
                 raise IntegrationBudgetError(
                     f"{method}: max_steps = {max_steps} steps taken, stopped at t = {t_new:.17g} of {t1:g} "

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -15,9 +16,9 @@ from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
 from ._compiled import KINEMATIC, CompiledSystem
-from ._plot import Panel, draw_panels, plot_panels, write_csv
+from ._plot import PANELS, Panel, draw_panels, panel_title, plot_panels, trajectory_panels, write_csv
 
-__all__ = ["DenseOutput", "Trajectory", "TrajectoryBatch"]
+__all__ = ["DenseOutput", "Trajectory", "TrajectoryBatch", "labelled"]
 
 
 def _frozen(a: np.ndarray | None) -> np.ndarray | None:
@@ -209,6 +210,15 @@ class Trajectory:
         failure (scipy's −1) raises :class:`~frames.errors.IntegrationError` instead.
     message : str
         Why the integration stopped, in words.
+    name : str
+        The system's name (a model's; empty otherwise), in the title of :meth:`plot`.
+    units : dict
+        Name -> unit label of coordinates, velocities, time and parameters (a model's
+        :attr:`~frames.models.Model.units`, from a system file's ``[units]``), on the axes of :meth:`plot`.
+    time_name : str
+        The name of time (the chart's time symbol, ``t`` by default).
+    plane : tuple of str
+        The coordinates ``(x, y)`` of the path panel when a model declares them (its ``plane``).
 
     Equality stays identity (``eq=False``), so the callable :attr:`sol` never enters a comparison or a hash.
     """
@@ -235,6 +245,10 @@ class Trajectory:
     y_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
     status: int = 0
     message: str = ""
+    name: str = ""
+    units: dict[str, str] = field(default_factory=dict)
+    time_name: str = "t"
+    plane: tuple[str, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
@@ -289,41 +303,36 @@ class Trajectory:
         return pd.DataFrame(self.columns())
 
     #: the panel keys of :meth:`plot`, in drawing order
-    PANELS = ("q", "v", "energy", "multipliers", "residual")
+    PANELS = PANELS
 
-    def _panels(self, keys: Sequence[str] | None) -> list[Panel]:
-        n = self.q.shape[1]
-        out: dict[str, Panel] = {}
-        for key, arr in (("q", self.q), ("v", self.v)):
-            labels = self.names.get(key, tuple(f"{key}{i + 1}" for i in range(n)))
-            curves = [(labels[i], arr[:, i]) for i in range(n) if key == "q" or np.any(arr[:, i])]
-            out[key] = (key, curves, False)
-        if self.energy is not None:
-            out["energy"] = ("E − E(0)", [("E − E(0)", self.energy - self.energy[0])], False)
-        if self.multipliers is not None:
-            labels = self.names.get("multipliers", ())
-            k = self.multipliers.shape[1]
-            out["multipliers"] = (
-                "λ",
-                [(labels[i] if i < len(labels) else f"λ{i + 1}", self.multipliers[:, i]) for i in range(k)],
-                False,
-            )
-        if self.constraint_values is not None:
-            label = "dist(u, D)\n(1e-20 = exact 0)"
-            out["residual"] = (label, [(label, np.maximum(self.residual, 1e-20))], True)
-        if keys is None:
-            return list(out.values())
-        if isinstance(keys, str) or not all(isinstance(k, str) for k in keys):
-            raise ArgumentError(
-                f"Trajectory.plot: panels: expected a sequence of panel names {self.PANELS}, got {keys!r}"
-            )
-        unknown = [k for k in keys if k not in self.PANELS]
-        if unknown:
-            raise ArgumentError(f"Trajectory.plot: panels: unknown panel {unknown[0]!r}; choose from {self.PANELS}")
-        absent = [k for k in keys if k not in out]
-        if absent:
-            raise ArgumentError(f"Trajectory.plot: panels: this trajectory has no {absent[0]!r} data")
-        return [out[k] for k in keys]
+    def panels(self, keys: Sequence[str] | None = None) -> list[Panel]:
+        """The panels :meth:`plot` draws (the list ``frames simulate --plot`` draws too): see
+        :func:`frames.numeric._plot.trajectory_panels`.
+
+        The path ``y`` against ``x`` for a chart with coordinates named ``x`` and ``y``, then ``q`` and the
+        natural velocities ``u`` against t, energy, multipliers and ``dist(u, D)``; ``"v"`` (the
+        quasi-velocities) on request. Axis labels carry :attr:`units`.
+        """
+        return trajectory_panels(
+            self.t,
+            self.q,
+            self.u,
+            self.names,
+            v=self.v,
+            energy=self.energy,
+            multipliers=self.multipliers,
+            residual=self.residual if self.constraint_values is not None else None,
+            units=self.units,
+            time=self.time_name,
+            plane_names=self.plane,
+            keys=keys,
+            what="Trajectory.plot",
+        )
+
+    @property
+    def title(self) -> str:
+        """The title of :meth:`plot`: the system's name, the form and the method."""
+        return panel_title(self.name, self.form, self.method)
 
     def plot(
         self,
@@ -333,7 +342,8 @@ class Trajectory:
         ax: Any = None,
         panels: Sequence[str] | None = None,
     ) -> Any:
-        """Plot q, v, energy, multipliers and the residual against t (needs matplotlib).
+        """Plot the motion (needs matplotlib): the x–y path of a planar system, then q, u, energy, multipliers and
+        the residual against t, with the units of a system file on the axes.
 
         Parameters
         ----------
@@ -342,23 +352,70 @@ class Trajectory:
             and return the path. Its directory must exist: no directory is created (a missing one
             raises :class:`~frames.errors.ArgumentError` naming the path). Without it the panels are drawn on ``ax`` and the axes returned.
         title : str, optional
+            Default :attr:`title` (``"name: reduced form, RK45"``).
         ax : matplotlib Axes, or a sequence of them, optional
             One axes per panel drawn (a single ``Axes`` for one panel). Default: a new pyplot figure.
         panels : sequence of str, optional
-            Which panels, from :attr:`PANELS` (``"q"``, ``"v"``, ``"energy"``, ``"multipliers"``,
-            ``"residual"``); default all that the trajectory has.
+            Which panels, from :attr:`PANELS` (``"xy"``, ``"q"``, ``"u"``, ``"v"``, ``"energy"``,
+            ``"multipliers"``, ``"residual"``); default all that the trajectory has except ``"v"``
+            (:meth:`panels`).
 
         Returns
         -------
         pathlib.Path if ``path`` is given, else the axes drawn on (one ``Axes`` or an array).
         """
-        chosen = self._panels(panels)
-        title = title or f"{self.form} form, {self.method}"
+        chosen = self.panels(panels)
+        title = title or self.title
         if path is not None:
             if ax is not None:
                 raise ArgumentError("Trajectory.plot: give either path (write a file) or ax (draw on axes), not both")
             return plot_panels(self.t, chosen, path, title, "Trajectory.plot")
         return draw_panels(self.t, chosen, ax, title)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Trajectory]) -> Trajectory:
+        """One trajectory from consecutive pieces (each starting where the previous one ends, as
+        ``frames simulate`` integrates): the samples joined, the first sample of each later piece dropped.
+
+        The attributes other than the arrays (form, method, names, units, parameters, ...) are the first
+        piece's; ``sol``, events and ``projection`` are not joined (the first piece's projection is kept).
+
+        Raises
+        ------
+        ArgumentError
+            No pieces, or a piece that is not a :class:`Trajectory`.
+        """
+        parts = list(parts)
+        if not parts or not all(isinstance(p, Trajectory) for p in parts):
+            raise ArgumentError("Trajectory.concatenate: expected a non-empty sequence of Trajectory objects")
+
+        def cat(get: Any) -> Any:
+            arrays = [get(p) for p in parts]
+            if any(a is None for a in arrays):
+                return None
+            return _frozen(np.concatenate([a if k == 0 else a[1:] for k, a in enumerate(arrays)]))
+
+        first = parts[0]
+        return dataclasses.replace(
+            first,
+            t=cat(lambda p: p.t),
+            q=cat(lambda p: p.q),
+            u=cat(lambda p: p.u),
+            v=cat(lambda p: p.v),
+            state=cat(lambda p: p.state),
+            multipliers=cat(lambda p: p.multipliers),
+            energy=cat(lambda p: p.energy),
+            constraint_values=cat(lambda p: p.constraint_values),
+            residual=cat(lambda p: p.residual),
+            reactions=cat(lambda p: p.reactions),
+            extras={k: cat(lambda p, k=k: p.extras.get(k)) for k in first.extras},
+            info=dict(parts[-1].info),
+            sol=None,
+            t_events=None,
+            y_events=None,
+            status=parts[-1].status,
+            message=parts[-1].message,
+        )
 
     def to_xarray(self) -> Any:
         """An :class:`xarray.Dataset` with coordinate ``t`` and one variable per column (needs xarray).
@@ -559,6 +616,8 @@ class TrajectoryBatch:
         Name -> scalar or (B,) array.
     info : dict
         Steps taken, rejected, evaluations.
+    name, units, time_name, plane
+        As :class:`Trajectory`'s (a member ``batch[i]`` keeps them).
     """
 
     t: np.ndarray
@@ -575,6 +634,10 @@ class TrajectoryBatch:
     method: str
     info: dict[str, Any] = field(default_factory=dict)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    name: str = ""
+    units: dict[str, str] = field(default_factory=dict)
+    time_name: str = "t"
+    plane: tuple[str, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
@@ -620,7 +683,32 @@ class TrajectoryBatch:
             method=self.method,
             info=self.info,
             names=self.names,
+            name=self.name,
+            units=self.units,
+            time_name=self.time_name,
+            plane=self.plane,
         )
 
 
 _lazy_fields(TrajectoryBatch, "energy", "multipliers", "residual", "extras")
+
+
+def labelled(result: Trajectory | TrajectoryBatch, x: Any) -> Trajectory | TrajectoryBatch:
+    """``result`` with the name, the units, the time name and the plane of ``x`` when it is a model (unchanged
+    otherwise)."""
+    name, units, chart = getattr(x, "name", None), getattr(x, "units", None), getattr(x, "chart", None)
+    if not isinstance(name, str) or not isinstance(units, Mapping) or chart is None:
+        return result
+    t = getattr(chart, "t", None)
+    # a copy of the stored fields as they are (``dataclasses.replace`` would read, so evaluate, the lazy ones)
+    new = object.__new__(type(result))
+    new.__dict__.update(result.__dict__)
+    labels = {
+        "name": name,
+        "units": dict(units),
+        "time_name": t.name if t is not None else "t",
+        "plane": tuple(getattr(x, "plane", ())),
+    }
+    for k, v in labels.items():
+        object.__setattr__(new, k, v)
+    return new

@@ -578,3 +578,47 @@ def test_a_report_of_a_system_with_forces_shows_them_and_skips_the_free_motion_t
     for sid in ("invariant_measure", "vakonomic", "consistency", "mvm"):
         assert by[sid].status == "skipped" and "forces" in by[sid].note, sid
     assert by["nonholonomic"].status == "ok"
+
+
+_UNITS_BASE = """
+name = "skate"
+coordinates = ["xa", "ya", "phi"]
+lagrangian = "m*(u_xa**2 + u_ya**2)/2 + u_phi**2/2"
+constraints = ["u_ya*cos(phi) - u_xa*sin(phi)"]
+[parameters]
+m = { value = 1.0, unit = "kg" }
+"""
+
+
+def test_units_table_and_plane_are_read_checked_and_written_back():
+    text = _UNITS_BASE + '[units]\nxa = "m"\nya = "m"\nphi = "rad"\nu_phi = "rad/s"\nt = "s"\n'
+    mdl = fr.loads_model(text.replace('name = "skate"', 'name = "skate"\nplane = ["xa", "ya"]'))
+    assert mdl.units == {"m": "kg", "xa": "m", "ya": "m", "phi": "rad", "u_phi": "rad/s", "t": "s"}
+    assert mdl.plane == ("xa", "ya")
+    again = fr.loads_model(fr.dumps_model(mdl))
+    assert again == mdl and again.units == mdl.units and again.plane == ("xa", "ya")
+    # the trajectory of the model carries them: the path panel is (xa, ya), with units
+    tr = fr.integrate(mdl, (0, 0.5), [0, 0, 0], [1, 0, 0.2])
+    xy = tr.panels(("xy",))[0]
+    assert (xy.xlabel, xy.ylabel) == ("xa [m]", "ya [m]") and tr.title == "skate: reduced form, RK45"
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "reason"),
+    [
+        ('[units]\nq9 = "m"\n', "units.q9", "unknown name"),
+        ("[units]\nxa = 3\n", "units.xa", "must be a string"),
+        ('[units]\nxa = "m\\u0007"\n', "units.xa", "printable"),
+        ('[units]\nxa = ""\n', "units.xa", "non-empty"),
+        ('[units]\nm = "g"\n', "units.m", "given twice"),
+        ('[units]\nxa = "' + "m" * 41 + '"\n', "units.xa", "at most 40"),
+        ('plane = ["xa", "xa"]\n', "plane", "two distinct coordinates"),
+        ('plane = ["xa"]\n', "plane", "list of two coordinate names"),
+        ('plane = ["xa", "m"]\n', "plane", "two distinct coordinates"),
+    ],
+)
+def test_bad_units_and_planes_are_named(extra, key, reason):
+    text = (extra + _UNITS_BASE) if extra.startswith("plane") else (_UNITS_BASE + extra)
+    with pytest.raises(fr.errors.SystemFileError, match=reason) as info:
+        fr.loads_model(text)
+    assert info.value.key == key
