@@ -27,12 +27,18 @@ def _data(
     lin: Linearization, parameter: Any, values: Any, subs: Mapping[Any, Any] | None, critical: Any
 ) -> tuple[np.ndarray, np.ndarray, list[float]]:
     expect_obj(lin, Linearization, name="plot_eigenvalues: lin")
-    xs = np.asarray(values, dtype=float)
+    try:
+        xs = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ArgumentError(f"plot_eigenvalues: values: expected a sequence of numbers, got {values!r:.60}") from None
     eig = lin.sweep(parameter, xs, subs)
     if critical is None:
         crit = lin.critical_values(parameter, xs, subs)
     else:
-        crit = [float(c) for c in np.atleast_1d(np.asarray(critical, dtype=float))]
+        try:
+            crit = [float(c) for c in np.atleast_1d(np.asarray(critical, dtype=float))]
+        except (TypeError, ValueError):
+            crit = [float("nan")]
         if not all(np.isfinite(crit)):
             raise ArgumentError(f"plot_eigenvalues: critical: expected finite numbers, got {critical!r:.60}")
     return xs, eig, crit

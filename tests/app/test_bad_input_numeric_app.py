@@ -36,6 +36,8 @@ Q0 = [0.1, 0.0, 0.0]
 U0 = [1.0, math.cos(0.1), math.sin(0.1)]
 F = KE.frame
 m_sym = KE.chart.params[0]
+_SL = models.chaplygin_sleigh()
+_LIN = fr.linearize(_SL.nonholonomic(), {"theta": 0, "x": 0, "y": 0, "u_theta": 0, "u_x": sp.Symbol("V"), "u_y": 0})
 
 
 def _ode(**changes):
@@ -377,6 +379,25 @@ ROWS = [
     ),
     # ---------------------------------------------------------------- sweep
     ("sweep-func", lambda: fr.sweep(3, {"a": [1]}), A, r"sweep: func must be callable"),
+    ("plot_eigenvalues-lin", lambda: fr.plot_eigenvalues(3, "V", [0, 1], "x.png"), A, r"^plot_eigenvalues: lin"),
+    (
+        "plot_eigenvalues-values",
+        lambda: fr.plot_eigenvalues(_LIN, "V", ["a", INJ], "x.png"),
+        A,
+        r"^plot_eigenvalues: values: expected a sequence of numbers",
+    ),
+    (
+        "plot_eigenvalues-parameter",
+        lambda: fr.plot_eigenvalues(_LIN, "W", [0, 1], "x.png", subs={"m": 1, "I": 1, "a": 1}),
+        A,
+        r"is not a symbol of the linearisation",
+    ),
+    (
+        "plot_eigenvalues-critical",
+        lambda: fr.plot_eigenvalues(_LIN, "V", [0, 1], "x.png", subs={"m": 1, "I": 1, "a": 1}, critical=INJ),
+        A,
+        r"^plot_eigenvalues: critical: expected finite numbers",
+    ),
     ("sweep-grid", lambda: fr.sweep(print, 5), A, r"grid: expected a mapping"),
     ("sweep-grid-str", lambda: fr.sweep(print, "abc"), A, r"grid: expected a mapping"),
     ("sweep-progress", lambda: fr.sweep(print, [1], progress="yes"), A, r"sweep: progress: expected"),
@@ -459,6 +480,7 @@ ROWS = [
 
 #: Public callables of the numeric and app layers (and the budget functions) that the table covers.
 COVERED = {
+    "plot_eigenvalues",
     "ode_system",
     "OdeSystem",
     "CompiledSystem",
