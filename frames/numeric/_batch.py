@@ -56,7 +56,8 @@ def run_batch(
         check_engine(laws, "backend='numba'")
     p = comp.bind(pd_, batch=nb)
     X0 = _extras(comp, extra0, nb)
-    c = comp.constraint_values(t0, Q0, U0, p)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a pole is reported below, by member
+        c = comp.constraint_values(t0, Q0, U0, p)
     if c is not None and c.size and not np.all(np.isfinite(c)):
         j = int(np.nonzero(~np.all(np.isfinite(c), axis=0))[0][0])
         raise SingularFrameError(f"batch member {j}: " + _singular_frame_message(Q0[:, j]))

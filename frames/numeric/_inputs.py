@@ -144,7 +144,8 @@ def _singular_frame_message(q0: np.ndarray) -> str:
 def _check_consistent(
     comp: CompiledSystem, t0: float, q0: np.ndarray, u0: np.ndarray, p: Any, project: Any, tol: float
 ) -> tuple[np.ndarray, dict[str, Any] | None]:
-    c = comp.constraint_values(t0, q0, u0, p)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a pole is reported below, by name
+        c = comp.constraint_values(t0, q0, u0, p)
     if c is None:
         return u0, None
     if not np.all(np.isfinite(c)):
