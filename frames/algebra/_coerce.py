@@ -33,6 +33,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,13 @@ __all__ = ["as_expr", "as_exprs", "as_flag", "as_int", "as_matrix", "as_subs", "
 
 #: the non-finite numbers' classes: one walk of a tree finds them all (``has`` of an object walks it twice)
 _NONFINITE_TYPES = (NaN, ComplexInfinity, Infinity, NegativeInfinity)
+
+
+@lru_cache(maxsize=4096)
+def _refused_atoms(e: sp.Expr, refused: tuple[type, ...]) -> frozenset[sp.Basic]:
+    """The atoms of ``e`` of the ``refused`` types (remembered: the methods check the same expressions again as
+    they pass them on, and a walk of a large expression costs what building it did)."""
+    return frozenset(e.atoms(*refused) if not e.is_Atom else ({e} if isinstance(e, refused) else set()))
 
 
 def _short(x: Any, n: int = 80) -> str:
@@ -98,7 +106,7 @@ def as_expr(
     if not isinstance(e, sp.Expr) or isinstance(e, sp.MatrixBase):
         raise InvalidExpressionError(f"{name}: {_short(x)} is not a scalar expression ({type(e).__name__})")
     refused = (_NONFINITE_TYPES if finite else ()) + (() if complex_ok else (ImaginaryUnit,))
-    found = e.atoms(*refused) if refused and not e.is_Atom else ({e} if isinstance(e, refused) else set())
+    found = _refused_atoms(e, refused) if refused else frozenset()
     if finite and any(isinstance(a, _NONFINITE_TYPES) for a in found):
         raise InvalidExpressionError(f"{name}: {_short(e)} is not finite (contains nan, zoo or oo)")
     if found:

@@ -412,9 +412,15 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @budgeted("NonholonomicSystem.multipliers")
     @cached_method
-    def multipliers(self) -> tuple[sp.Expr, ...]:
+    def multipliers(self, canonical: bool = True) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L − F(X_a)`` on C, a = m+1..n (the components of ε in the coframe; ``F`` the
-        forces, if any)."""
+        forces, if any).
+
+        With ``canonical=False``, the same functions as the sums ``g_aβ Γ^β − b_a``, exact but not put in the
+        canonical form (what compiled code needs: the numerics record them so).
+        """
+        if not canonical:
+            return tuple(self._epsilon(a) for a in self.a)
         G = self.field().Gamma
         rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
         eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])

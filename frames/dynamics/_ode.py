@@ -223,7 +223,7 @@ class _MultiplierSource(Protocol):
     frame: Any
     lagrangian: Any
 
-    def multipliers(self) -> Any: ...
+    def multipliers(self, canonical: bool = True) -> Any: ...
     def multipliers_natural(self) -> Any: ...
     def hessian_D(self) -> Any: ...
 
@@ -335,7 +335,7 @@ def field_ode(
             m,
             Gam,
             lagrangian=lagrangian,
-            multipliers=None if system is None else system.multipliers(),
+            multipliers=None if system is None else system.multipliers(canonical=False),
             guard=None if system is None else sp.Matrix(system.hessian_D()).det(method="bareiss"),
         )
     energy = None if lagrangian is None else lagrangian.energy()
