@@ -159,8 +159,13 @@ def simulate(
     subs: dict[str, str] | None = None,
     project: str | None = None,
     method: str = "RK45",
+    v0: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """Integrate the model's nonholonomic field from its (overridden) initial data.
+
+    The initial velocities are the model's ``[initial.u]`` overridden by ``ic``, and must then all be known, as
+    :func:`frames.integrate` wants them; or ``v0``, the independent quasi-velocities of the model's frame (every
+    one of them; the model's ``[initial.u]`` is then not used).
 
     Returns a dict with arrays ``t`` (N,), ``q`` (N, n), ``u`` (N, n), the
     ``names`` of the columns and the whole ``trajectory`` (a :class:`~frames.Trajectory` carrying the model's
@@ -186,13 +191,28 @@ def simulate(
     if missing:
         raise FramesError(f"simulate {model.name}: parameters {missing} have no value; give --param name=value")
     q0 = {s: model.q0.get(s, 0.0) for s in ch.q}
-    u0 = {s: model.u0.get(s, 0.0) for s in ch.u}
+    u0: dict[sp.Symbol, Any] = {} if v0 else dict(model.u0)
     byname = {s.name: s for s in (*ch.q, *ch.u)}
     for name, val in (ic or {}).items():
         if name not in byname:
             raise FramesError(f"--ic {name}: not a coordinate or velocity of {model.name}; names: {sorted(byname)}")
         s = byname[name]
-        (q0 if s in q0 else u0)[s] = val
+        if s in q0:
+            q0[s] = val
+        elif v0:
+            raise FramesError(f"--ic {name}: give the initial velocities once: --ic {name}=… or --v0, not both")
+        else:
+            u0[s] = val
+    vnames = [s.name for s in model.frame.v[: model.m]]
+    if v0:
+        unknown = sorted(set(v0) - set(vnames))
+        missing_v = [n for n in vnames if n not in v0]
+        if unknown or missing_v:
+            raise FramesError(
+                f"--v0: the independent quasi-velocities of {model.name} are {vnames}"
+                + (f"; {unknown} are not among them" if unknown else "")
+                + (f"; missing {missing_v}" if missing_v else "")
+            )
 
     def num(x: Any) -> float:
         try:
@@ -201,8 +221,16 @@ def simulate(
             raise FramesError(f"simulate {model.name}: initial value {x} is not numeric") from None
 
     q = [num(q0[s]) for s in ch.q]
-    u = [num(u0[s]) for s in ch.u]
     nh = _specialized_system(model, subs or {})
+    missing_u = [s.name for s in ch.u if s not in u0]
+    if missing_u and not v0:
+        raise FramesError(
+            f"simulate {model.name}: no value for the initial velocities {missing_u}: give them with --ic "
+            + " ".join(f"{n}=VALUE" for n in missing_u)
+            + ", or give the independent quasi-velocities instead: --v0 "
+            + " ".join(f"{n}=VALUE" for n in vnames)
+        )
+    u: list[float] | None = None if v0 else [num(u0[s]) for s in ch.u]
     G = nh.field()
     if t_end <= 0:
         raise FramesError(f"--t-end {t_end}: must be positive")
@@ -218,6 +246,7 @@ def simulate(
                 (t0, t1),
                 q,
                 u,
+                v0=[float(v0[n]) for n in vnames] if v0 and c == 0 else None,
                 params=pv,
                 system=nh,
                 t_eval=np.linspace(t0, t1, per),
@@ -356,6 +385,12 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("model", help="catalogue name or system file")
     ps.add_argument("--t-end", type=float, required=True, help="final time")
     ps.add_argument("--ic", nargs="+", metavar="NAME=VALUE", help="initial coordinates/velocities (natural u)")
+    ps.add_argument(
+        "--v0",
+        nargs="+",
+        metavar="NAME=VALUE",
+        help="instead of the natural velocities: the independent quasi-velocities of the model's frame (all of them)",
+    )
     ps.add_argument("--param", nargs="+", metavar="NAME=VALUE", help="parameter values")
     ps.add_argument("--points", type=int, default=400, help="number of output samples")
     ps.add_argument(
@@ -464,6 +499,7 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         subs=_texts(args.subs, "--subs"),
         project=args.project,
         method=args.method,
+        v0=_assignments(args.v0, "--v0"),
     )
     if csv is not None:
         _write_csv(res, str(outputs.temp(csv)))

@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 import sympy as sp
 from sympy.physics.vector.printing import vlatex
@@ -16,6 +17,7 @@ import frames as fr
 import frames.app._report as rep_mod
 from frames import app as cli
 from frames import models
+from frames.app import _cli
 from frames.app._report import ERRATA, SECTIONS, analyze, display_form
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -266,23 +268,26 @@ def test_simulate_hints_are_options_that_exist(capsys, tmp_path):
     assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "give --subs Delta3=EXPR" in err
+    # u3 has no value (Δ3 unknown when the model was made): the two routes are named, as integrate's v0= is
     assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", "Delta3=q1**2"]) == 2
     err = capsys.readouterr().err
+    assert (
+        "no value for the initial velocities ['u3']" in err
+        and "--ic u3=VALUE" in err
+        and "--v0 v1=VALUE v2=VALUE" in err
+    )
+    sub = ["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", "Delta3=q1**2"]
+    assert cli.main([*sub, "--ic", "u3=0"]) == 2  # off D
+    err = capsys.readouterr().err
     assert "give --project kinetic, euclidean or frame" in err and "project='kinetic'" not in err
-    args = [
-        "simulate",
-        "abelian-chaplygin",
-        "--t-end",
-        "0.5",
-        "--subs",
-        "Delta3=q1**2",
-        "--project",
-        "kinetic",
-        "--points",
-        "20",
-    ]
-    assert cli.main(args) == 0
+    assert cli.main([*sub, "--ic", "u3=0", "--project", "kinetic", "--points", "20"]) == 0
     assert "integrated to t = 0.5" in capsys.readouterr().out
+    assert cli.main([*sub, "--v0", "v1=1", "v2=0.5", "--points", "20"]) == 0  # in D by construction
+    assert "integrated to t = 0.5" in capsys.readouterr().out
+    assert cli.main([*sub, "--v0", "v1=1"]) == 2
+    assert "missing ['v2']" in capsys.readouterr().err
+    assert cli.main([*sub, "--v0", "v1=1", "v2=0", "--ic", "u1=2"]) == 2
+    assert "not both" in capsys.readouterr().err
     sentinel = tmp_path / "pwned"
     bad = f"Delta3=__import__('os').system('touch {sentinel}')"
     assert cli.main(["simulate", "abelian-chaplygin", "--t-end", "0.5", "--subs", bad]) == 2
@@ -450,3 +455,25 @@ def test_simulate_subs_knows_the_time_and_a_file_without_a_frame_is_regular(caps
     assert cli.main(["simulate", path, "--t-end", "1", "--subs", "tau=t**2"]) == 0
     out = capsys.readouterr().out
     assert "phi = 0.916667" in out
+
+
+def test_missing_initial_velocities_are_refused_alike_by_both_doors_and_v0_is_the_route(tmp_path, capsys):
+    """A system file with a partial ``[initial.u]``: ``frames simulate`` and ``frames.integrate`` both refuse it,
+    each naming the route of the independent quasi-velocities (``--v0``, ``v0=``), and both reach the same state
+    by that route."""
+    path = tmp_path / "partial.toml"
+    path.write_text(
+        'name = "partial-knife"\ncoordinates = ["phi", "x", "y"]\nparameters = { m = 1, J = 1 }\n'
+        'lagrangian = "J*u_phi**2/2 + m*(u_x**2 + u_y**2)/2"\nconstraints = ["-sin(phi)*u_x + cos(phi)*u_y"]\n'
+        "[initial.u]\nu_phi = 0.5\n",
+        encoding="utf-8",
+    )
+    mdl = fr.load_model(path)
+    assert cli.main(["simulate", str(path), "--t-end", "1"]) == 2
+    assert "--v0 v1=VALUE v2=VALUE" in capsys.readouterr().err
+    with pytest.raises(fr.errors.StateError, match=r"missing values for \['u_x', 'u_y'\].*v0="):
+        fr.integrate(mdl, (0, 1), [0, 0, 0], mdl.u0)
+    res = _cli.simulate(mdl, 1.0, v0={"v1": 0.5, "v2": 1.0}, points=20, chunks=1)
+    tr = fr.integrate(mdl, (0, 1), [0, 0, 0], v0=[0.5, 1.0])
+    assert np.allclose(res["q"][-1], tr.q[-1], atol=1e-8)
+    assert np.allclose(tr.q[-1], [0.5, 2 * np.sin(0.5), 2 * (1 - np.cos(0.5))], atol=1e-8)  # rolls along φ = t/2
