@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from _sympy_disc import rolling_disc
 from sympy import Matrix, cos, sin, symbols, tan
 from sympy.physics.mechanics import (
     KanesMethod,
@@ -44,8 +45,10 @@ def zero(e) -> bool:
 def kane_py_disc(contact_coordinates: bool = False) -> KanesMethod:
     """``test_kane.py::test_rolling_disc``; with ``contact_coordinates`` the same disc and speeds plus the
     contact point's coordinates ``q4, q5`` and the rolling constraints (dependent speeds ``u4, u5``)."""
-    q1, q2, q3, q4, q5, u1, u2, u3, u4, u5 = dynamicsymbols("q1:6 u1:6")
     r, m, g = symbols("r m g")
+    if contact_coordinates:
+        return rolling_disc(m, r, g).KM  # gravity −m g N.z, and N.z = Y.z
+    q1, q2, q3, u1, u2, u3 = dynamicsymbols("q1:4 u1:4")
     N = ReferenceFrame("N")
     Y = N.orientnew("Y", "Axis", [q1, N.z])
     L = Y.orientnew("L", "Axis", [q2, Y.x])
@@ -54,33 +57,14 @@ def kane_py_disc(contact_coordinates: bool = False) -> KanesMethod:
     R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
     kd = [dot(R.ang_vel_in(N) - w_R_N_qd, uv) for uv in L]
     I = inertia(L, m / 4 * r**2, m / 2 * r**2, m / 4 * r**2)
-    if not contact_coordinates:  # verbatim
-        C = Point("C")
-        C.set_vel(N, 0)
-        Dmc = C.locatenew("Dmc", r * L.z)
-        Dmc.v2pt_theory(C, N, R)
-        BodyD = RigidBody("BodyD", Dmc, R, m, (I, Dmc))
-        KM = KanesMethod(N, q_ind=[q1, q2, q3], u_ind=[u1, u2, u3], kd_eqs=kd)
-        KM.kanes_equations([BodyD], [(Dmc, -m * g * Y.z)])
-        return KM
-    O = Point("O")
-    O.set_vel(N, 0)
-    C = O.locatenew("C", q4 * N.x + q5 * N.y)
-    C.set_vel(N, u4 * N.x + u5 * N.y)
+    C = Point("C")  # verbatim
+    C.set_vel(N, 0)
     Dmc = C.locatenew("Dmc", r * L.z)
-    Dmc.set_vel(N, cross(R.ang_vel_in(N), Dmc.pos_from(C)))  # the centre turns about the contact
-    v0 = C.vel(N) + cross(R.ang_vel_in(L), C.pos_from(Dmc))  # the contact follows the rolling
+    Dmc.v2pt_theory(C, N, R)
     BodyD = RigidBody("BodyD", Dmc, R, m, (I, Dmc))
-    return KanesMethod(
-        N,
-        q_ind=[q1, q2, q3, q4, q5],
-        u_ind=[u1, u2, u3],
-        kd_eqs=[*kd, q4.diff(T) - u4, q5.diff(T) - u5],
-        u_dependent=[u4, u5],
-        velocity_constraints=[dot(v0, N.x), dot(v0, N.y)],
-        bodies=[BodyD],
-        forcelist=[(Dmc, -m * g * Y.z)],
-    )
+    KM = KanesMethod(N, q_ind=[q1, q2, q3], u_ind=[u1, u2, u3], kd_eqs=kd)
+    KM.kanes_equations([BodyD], [(Dmc, -m * g * Y.z)])
+    return KM
 
 
 def kane5_disc() -> KanesMethod:

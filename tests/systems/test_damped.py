@@ -21,12 +21,12 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from _sympy_disc import rolling_disc
 from sympy.physics.mechanics import (
     KanesMethod,
     Point,
     ReferenceFrame,
     RigidBody,
-    cross,
     dot,
     dynamicsymbols,
     inertia,
@@ -73,34 +73,11 @@ def damped_sleigh() -> dict:
 def damped_disc() -> dict:
     """SymPy's rolling disc (``test_kane.py``) with the contact point's coordinates ``q4, q5``, gravity, and a
     torque ``−c ω`` on the disc; power on C ``−c (u1² + u2² + u3²)`` (``u`` = ω in the lean frame)."""
-    q1, q2, q3, q4, q5, u1, u2, u3, u4, u5 = dynamicsymbols("q1:6 u1:6")
     r, m, g, c = sp.symbols("r m g c", positive=True)
-    N = ReferenceFrame("N")
-    Y = N.orientnew("Y", "Axis", [q1, N.z])
-    L = Y.orientnew("L", "Axis", [q2, Y.x])
-    R = L.orientnew("R", "Axis", [q3, L.y])
-    w_R_N_qd = R.ang_vel_in(N)
-    R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
-    O = Point("O")
-    O.set_vel(N, 0)
-    C = O.locatenew("C", q4 * N.x + q5 * N.y)
-    C.set_vel(N, u4 * N.x + u5 * N.y)
-    Dmc = C.locatenew("Dmc", r * L.z)
-    Dmc.set_vel(N, cross(R.ang_vel_in(N), Dmc.pos_from(C)))
-    v0 = C.vel(N) + cross(R.ang_vel_in(L), C.pos_from(Dmc))
-    disc = RigidBody("disc", Dmc, R, m, (inertia(L, m * r**2 / 4, m * r**2 / 2, m * r**2 / 4), Dmc))
-    KM = KanesMethod(
-        N,
-        q_ind=[q1, q2, q3, q4, q5],
-        u_ind=[u1, u2, u3],
-        kd_eqs=[*(dot(R.ang_vel_in(N) - w_R_N_qd, e) for e in L), q4.diff(T) - u4, q5.diff(T) - u5],
-        u_dependent=[u4, u5],
-        velocity_constraints=[dot(v0, N.x), dot(v0, N.y)],
-        bodies=[disc],
-        forcelist=[(Dmc, -m * g * N.z), (R, -c * R.ang_vel_in(N))],
-    )
-    V = m * g * dot(Dmc.pos_from(O), N.z)  # the height of the centre, r cos q2
-    return {"KM": KM, "bodies": [disc], "V": V, "power": -c * (u1**2 + u2**2 + u3**2)}
+    d = rolling_disc(m, r, g, loads=lambda d: [(d.D, -m * g * d.N.z), (d.R, -c * d.R.ang_vel_in(d.N))])
+    u1, u2, u3 = d.u[:3]
+    V = m * g * dot(d.D.pos_from(d.O), d.N.z)  # the height of the centre, r cos q2
+    return {"KM": d.KM, "bodies": [d.body], "V": V, "power": -c * (u1**2 + u2**2 + u3**2)}
 
 
 SYSTEMS = {"sleigh": damped_sleigh, "disc": damped_disc}

@@ -30,7 +30,7 @@ A second, independent check: SymPy's ``KanesMethod.linearize`` of SymPy's own ro
 import numpy as np
 import pytest
 import sympy as sp
-from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, cross, dot, dynamicsymbols, inertia
+from _sympy_disc import rolling_disc
 
 import frames as fr
 from frames.algebra import is_zero
@@ -86,30 +86,12 @@ def test_upright_rolling_of_a_body_of_revolution_has_the_hand_derived_characteri
 
 def _kane_disc(m, r, g, A, C):
     """SymPy's own rolling disc (its test suite's: yaw, lean, spin; speeds in the lean frame), under gravity."""
-    q1, q2, q3, q4, q5, u1, u2, u3, u4, u5 = dynamicsymbols("q1:6 u1:6")
-    N = ReferenceFrame("N")
-    Y = N.orientnew("Y", "Axis", [q1, N.z])
-    L = Y.orientnew("L", "Axis", [q2, Y.x])
-    R = L.orientnew("R", "Axis", [q3, L.y])
-    w = R.ang_vel_in(N)
-    R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
-    O = Point("O")
-    O.set_vel(N, 0)
-    P = O.locatenew("P", q4 * N.x + q5 * N.y)
-    P.set_vel(N, u4 * N.x + u5 * N.y)
-    D = P.locatenew("D", r * L.z)
-    D.set_vel(N, cross(R.ang_vel_in(N), D.pos_from(P)))
-    contact = P.vel(N) + cross(R.ang_vel_in(L), P.pos_from(D))
-    KM = KanesMethod(
-        N, q_ind=[q1, q2, q3, q4, q5], u_ind=[u1, u2, u3], u_dependent=[u4, u5],
-        kd_eqs=[dot(R.ang_vel_in(N) - w, e) for e in L] + [q4.diff() - u4, q5.diff() - u5],
-        velocity_constraints=[dot(contact, N.x), dot(contact, N.y)],
-        bodies=[RigidBody("disc", D, R, m, (inertia(L, A, C, A), D))], forcelist=[(D, -m * g * N.z)],
-    )  # fmt: skip
-    KM.kanes_equations()
-    xs = [q1, q2, q3, q4, q5, u1, u2, u3, u4, u5]
+    d = rolling_disc(m, r, g, A, C)
+    d.KM.kanes_equations()
+    u2, u4 = d.u[1], d.u[3]  # spin about the axle; the contact point runs along N.x
+    xs = [*d.q, *d.u]
     op = {x: 0 for x in xs} | {u2: OMEGA, u4: r * OMEGA} | {x.diff(): 0 for x in xs}
-    return KM.linearize(op_point=op, A_and_B=True, simplify=False)[0]
+    return d.KM.linearize(op_point=op, A_and_B=True, simplify=False)[0]
 
 
 def test_sympys_kanes_method_linearize_agrees():
