@@ -99,7 +99,11 @@ class Linearization(Value):
 
     def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> str:
         """``"asymptotically stable"`` (every eigenvalue has real part < −tol), ``"unstable"`` (one > tol), else
-        ``"marginal"`` (the linearisation does not decide)."""
+        ``"marginal"`` (the linearisation does not decide).
+
+        The verdict is on the whole reduced state: a quantity conserved along the family of steady motions (the
+        forward speed of a sleigh or a bicycle) keeps an eigenvalue 0, so such a motion is at best
+        ``"marginal"``; :meth:`critical_values` sets those eigenvalues aside."""
         re = np.real(self.eigenvalues(subs))
         if np.any(re > tol):
             return "unstable"
