@@ -20,7 +20,7 @@ import sympy as sp
 from .._value import Value
 from ..algebra import as_expr, canon, checkpoint, derivative, factor, is_zero, op_count, tidy
 from ..errors import ArgumentError
-from ._checks import expect_obj
+from ._linearize import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["RelativeEquilibrium", "reduced_equations", "relative_equilibria"]
@@ -45,7 +45,7 @@ def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr
     >>> rates
     (-a*m*v1*v2/(I + a**2*m), a*v1**2)
     """
-    nh = expect_obj(system, NonholonomicSystem, name="reduced_equations: system")
+    nh = nonholonomic_of(system, "reduced_equations: system")
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     G = nh.field().Gamma
     qdot = [sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)]
@@ -170,7 +170,7 @@ def relative_equilibria(system: Any, *, known: Mapping[Any, Any] | None = None) 
     >>> fam.solution, fam.free
     ({v1: 0, v2: v2}, (v2,))
     """
-    nh = expect_obj(system, NonholonomicSystem, name="relative_equilibria: system")
+    nh = nonholonomic_of(system, "relative_equilibria: system")
     states, rates, removed = reduced_equations(nh)
     start = _by_name(known, states, "relative_equilibria: known")
     eqs = [r for r in rates if not is_zero(r)]

@@ -25,7 +25,7 @@ from ..errors import ArgumentError, ConstraintError, RegularityError, StateError
 from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
 
-__all__ = ["Linearization", "linearize"]
+__all__ = ["Linearization", "linearize", "nonholonomic_of"]
 
 #: entries of ``A`` and ``B`` at most this large (operations) are put in the canonical form; larger ones (a
 #: bicycle's, in its 27 parameters) stay exact trees, evaluated node by node
@@ -187,8 +187,8 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
 
     Parameters
     ----------
-    system : NonholonomicSystem
-        With or without forces.
+    system : NonholonomicSystem or Model
+        With or without forces (a model stands for :meth:`Model.nonholonomic`).
     at : mapping
         Every coordinate ``q`` to a value, and the velocities: either every natural velocity ``u`` (they must
         lie in D) or every independent quasi-velocity ``v^α`` of the system's frame (a Kane user's independent
@@ -235,7 +235,7 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
     >>> sorted(lin.A.eigenvals(), key=str)
     [-V*a*m/(I + a**2*m), 0]
     """
-    nh = expect_obj(system, NonholonomicSystem, name="linearize: system")
+    nh = nonholonomic_of(system, "linearize: system")
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     if not isinstance(at, Mapping):
         raise ArgumentError(f"linearize: at: expected a mapping of the coordinates and velocities, got {at!r:.60}")
@@ -305,6 +305,14 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         ws,
         sp.ImmutableMatrix(len(states), len(ws), [_final(e) for r in B for e in r]) if ws else None,
     )
+
+
+def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
+    """``system`` if it is a :class:`NonholonomicSystem`, a model's (anything with ``nonholonomic()``), else an
+    error naming ``name``."""
+    if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
+        system = system.nonholonomic()
+    return expect_obj(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
 
 
 def _final(e: sp.Expr) -> sp.Expr:

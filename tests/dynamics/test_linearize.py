@@ -29,6 +29,7 @@ def test_sleigh_straight_motion_has_the_eigenvalue_minus_aVm_over_I_plus_a2m():
     eig = lin.A.eigenvals()
     assert len(eig) == 2 and 0 in eig
     assert any(is_zero(e + a * V * m / (I + a**2 * m)) for e in eig)
+    assert fr.linearize(mdl, at) == lin  # a model stands for its nonholonomic system
     vals = {"m": 1.0, "I": 0.5, "a": 0.3}
     assert lin.stability(vals | {V: 2.0}) == "marginal"  # the energy direction: no asymptotic stability
     assert lin.stability(vals | {V: -2.0}) == "unstable"  # backwards: the sleigh turns round
