@@ -12,13 +12,16 @@ SymPy's route (``KanesMethod.linearize(A_and_B=True, op_point=…, linear_solver
 substituted, the lean/steer block's eigenvalues with numpy, as SymPy's ``test_kane3.py`` does), and the largest
 difference between the two sets of eigenvalues. Neither side simplifies.
 
-Run: ``python benchmarks/bicycle.py [--budget 300] [--no-sympy-linearize]``.
+Run: ``python benchmarks/bicycle.py [--budget 300] [--no-sympy-linearize] [--sympy-limit 1800]`` (SymPy's route
+runs in a child process, stopped after the limit).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import multiprocessing
+import queue
 import time
 from pathlib import Path
 
@@ -40,6 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=300.0)
     ap.add_argument("--canonical", action="store_true", help="also the canonical field, in the rest of the budget")
     ap.add_argument("--no-sympy-linearize", action="store_true", help="skip SymPy's KanesMethod.linearize route")
+    ap.add_argument("--sympy-limit", type=float, default=1800.0, help="stop SymPy's linearize after this many s")
     args = ap.parse_args(argv)
     t = time.monotonic()
     KM = bicycle()
@@ -67,23 +71,11 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"frames field() (canonical):             {time.monotonic() - t1:.1f} s", flush=True)
     except fr.errors.BudgetExceededError as exc:
         print(f"frames: budget of {args.budget:g} s spent after {time.monotonic() - t:.1f} s in step {exc.step!r}")
-    eigenvalues_side_by_side(KM, skip_sympy=args.no_sympy_linearize)
+    eigenvalues_side_by_side(KM, skip_sympy=args.no_sympy_linearize, sympy_limit=args.sympy_limit)
 
 
-def eigenvalues_side_by_side(KM, skip_sympy: bool = False) -> None:
-    """Time from the built KanesMethod to the eigenvalues at 0..10 m/s, frames beside SymPy."""
-    par = _whipple.benchmark_parameters()
-    speeds = np.arange(11.0)
-    t = time.monotonic()
-    mdl = fr.from_mechanics(KM, name="whipple-bicycle")
-    V = sp.Symbol("V")
-    lin = fr.linearize(mdl.nonholonomic(), _whipple.upright(mdl, V))
-    ours = [np.sort_complex(row[np.argsort(np.abs(row))][1:]) for row in lin.sweep(V, speeds, par)]
-    t_ours = time.monotonic() - t
-    print(f"frames from_mechanics + linearize + eigenvalues (11 speeds): {t_ours:.1f} s", flush=True)
-    if skip_sympy:
-        return
-    t = time.monotonic()
+def _sympy_eigenvalues(KM, par, speeds, V, out) -> None:
+    """SymPy's route, in a child process: ``KanesMethod.linearize`` (CRAMER), the parameters, numpy's eigenvalues."""
     q = {q.func.__name__: q for q in KM.q}
     u = {u.func.__name__: u for u in KM.u}
     rR, rF = sp.Symbol("WRrad"), sp.Symbol("WFrad")
@@ -97,6 +89,39 @@ def eigenvalues_side_by_side(KM, skip_sympy: bool = False) -> None:
     for v in speeds:
         num = np.array(A4.xreplace({V: v}).evalf(30).tolist(), dtype=complex).real
         theirs.append(np.sort_complex(np.linalg.eigvals(num)))
+    out.put(theirs)
+
+
+def eigenvalues_side_by_side(KM, skip_sympy: bool = False, sympy_limit: float = 1800.0) -> None:
+    """Time from the built KanesMethod to the eigenvalues at 0..10 m/s, frames beside SymPy (SymPy's route in a
+    child process, stopped after ``sympy_limit`` seconds)."""
+    par = _whipple.benchmark_parameters()
+    speeds = np.arange(11.0)
+    t = time.monotonic()
+    mdl = fr.from_mechanics(KM, name="whipple-bicycle")
+    V = sp.Symbol("V")
+    lin = fr.linearize(mdl.nonholonomic(), _whipple.upright(mdl, V))
+    ours = [np.sort_complex(row[np.argsort(np.abs(row))][1:]) for row in lin.sweep(V, speeds, par)]
+    t_ours = time.monotonic() - t
+    print(f"frames from_mechanics + linearize + eigenvalues (11 speeds): {t_ours:.1f} s", flush=True)
+    if skip_sympy:
+        return
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    t = time.monotonic()
+    child = ctx.Process(target=_sympy_eigenvalues, args=(KM, par, speeds, V, out))
+    child.start()
+    try:
+        theirs = out.get(timeout=sympy_limit)
+    except queue.Empty:
+        child.terminate()
+        print(
+            f"SymPy KanesMethod.linearize + eigenvalues (11 speeds):       not finished in {sympy_limit:.0f} s "
+            f"(stopped); ratio SymPy / frames > {sympy_limit / t_ours:.0f}",
+            flush=True,
+        )
+        return
+    child.join()
     t_sympy = time.monotonic() - t
     diff = max(float(np.max(np.abs(a - b) / np.abs(b))) for a, b in zip(ours, theirs, strict=True))
     print(f"SymPy KanesMethod.linearize + eigenvalues (11 speeds):       {t_sympy:.1f} s", flush=True)
