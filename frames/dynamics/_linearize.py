@@ -21,7 +21,14 @@ import sympy as sp
 
 from .._value import Value
 from ..algebra import as_expr, is_zero, op_count, solve_linear, step, tidy, tree_derivative, tree_subs, tree_values
-from ..errors import ArgumentError, ConstraintError, RegularityError, StateError
+from ..errors import (
+    ArgumentError,
+    BudgetExceededError,
+    ConstraintError,
+    RegularityError,
+    StateError,
+    UndecidedError,
+)
 from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
 
@@ -65,37 +72,45 @@ class Linearization(Value):
     B: sp.ImmutableMatrix | None = None
 
     def _numeric(self, M: sp.MatrixBase, subs: Mapping[Any, Any] | None, what: str) -> np.ndarray:
-        """``M`` at numeric values of its symbols (symbol or name -> number), evaluated node by node."""
+        """``M`` at numeric values of its symbols (symbol or name -> real number), evaluated node by node."""
         free = set().union(*[e.free_symbols for e in M]) if M else set()
         point = set().union(*[sp.sympify(e, strict=True).free_symbols for e in self.point])
         known = {s.name: s for s in (*free, *point, *self.system.lagrangian.chart.params)}
+        if subs is not None and not isinstance(subs, Mapping):
+            raise ArgumentError(f"Linearization.{what}: subs: expected a mapping name -> number, got {subs!r:.60}")
         at: dict[Any, Any] = {}
         for k, v in (subs or {}).items():
-            sym = k if isinstance(k, sp.Symbol) else known.get(str(k))
+            sym = known.get(k.name if isinstance(k, sp.Symbol) else str(k))  # a symbol is matched by its name
             if sym is None:
                 raise ArgumentError(f"Linearization.{what}: subs: {k!r} is not a symbol of the linearisation")
-            try:
-                at[sym] = sp.sympify(v, strict=True)
-            except (sp.SympifyError, TypeError):
-                raise ArgumentError(f"Linearization.{what}: subs[{k!r}]: expected a number, got {v!r:.60}") from None
+            if sym in at:
+                raise ArgumentError(f"Linearization.{what}: subs: {sym.name} is given twice")
+            val = as_expr(v, name=f"Linearization.{what}: subs[{sym.name}]")
+            if val.free_symbols:
+                raise ArgumentError(f"Linearization.{what}: subs[{sym.name}]: expected a number, got {val}")
+            at[sym] = val
         missing = sorted(s.name for s in free if s not in at)
         if missing:
             raise ArgumentError(f"Linearization.{what}: subs: give values for {missing}")
         try:
-            vals = tree_values(list(M), at, digits=30)
+            vals = np.array([complex(x) for x in tree_values(list(M), at, digits=30)]).reshape(M.shape)
+        except (BudgetExceededError, UndecidedError):
+            raise
         except ValueError as exc:
             raise ArgumentError(f"Linearization.{what}: subs: {exc}") from None
-        return np.array([complex(x) for x in vals]).reshape(M.shape)
+        if np.any(np.abs(vals.imag) > 1e-12 * max(1.0, float(np.max(np.abs(vals))))):
+            raise ArgumentError(f"Linearization.{what}: subs: the matrix is not real at these values ({dict(at)})")
+        return vals.real
 
     def matrices(self, subs: Mapping[Any, Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``A`` and ``B`` as float arrays at numeric parameter values (``subs``: symbol or name -> number)."""
-        A = self._numeric(self.A, subs, "matrices").real
-        B = self._numeric(self.B, subs, "matrices").real if self.B is not None else np.zeros((A.shape[0], 0))
+        A = self._numeric(self.A, subs, "matrices")
+        B = self._numeric(self.B, subs, "matrices") if self.B is not None else np.zeros((A.shape[0], 0))
         return A, B
 
     def eigenvalues(self, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
         """The eigenvalues of ``A`` at numeric parameter values (``subs``: symbol or name -> number)."""
-        return np.linalg.eigvals(self._numeric(self.A, subs, "eigenvalues").real)
+        return np.linalg.eigvals(self._numeric(self.A, subs, "eigenvalues"))
 
     def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> str:
         """``"asymptotically stable"`` (every eigenvalue has real part < −tol), ``"unstable"`` (one > tol), else
@@ -112,67 +127,66 @@ class Linearization(Value):
     def sweep(self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
         """The eigenvalues at each value of ``parameter`` (the others from ``subs``): an array ``(len(values), k)``,
         each row sorted by real part (a root locus, or eigenvalues against the parameter)."""
-        vals = np.asarray(values, dtype=float)
-        if vals.ndim != 1 or not np.all(np.isfinite(vals)):
-            raise ArgumentError(f"Linearization.sweep: values: expected a finite 1-d sequence, got {values!r:.60}")
-        rows = [self.eigenvalues(dict(subs or {}) | {parameter: float(x)}) for x in vals]
+        vals = _samples(values, "sweep", 1)
+        rows = [self.eigenvalues(_with(subs, parameter, x, "sweep")) for x in vals]
         return np.array([r[np.argsort(np.real(r))] for r in rows])
 
     def critical_values(
         self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None, tol: float = 1e-12
     ) -> list[float]:
-        """The values of ``parameter`` in the range of ``values`` where the stability of the point changes, each
-        refined by bisection to ``tol`` (relative): the weave and capsize speeds of a bicycle, the critical
-        spin of a disc.
+        """The values of ``parameter`` in the range of ``values`` (sorted) where the stability of the point
+        changes, each refined by bisection to ``tol`` (relative): the weave and capsize speeds of a bicycle, the
+        critical spin of a disc.
 
         The growth rate at a value is the largest real part of the eigenvalues once the ``k`` of smallest modulus
-        are set aside, ``k`` being the number of eigenvalues that are zero at every sample (a conserved quantity
-        such as the forward speed): an eigenvalue passing through zero (a capsize mode) is then seen crossing.
-        Each sample is unstable (growth > ``1e-9`` of the largest modulus), asymptotically stable (growth below
-        minus that) or marginal (a purely imaginary pair: a conservative system stabilised by its gyroscopic
-        terms). Where the class changes between two samples the change is bisected: on the sign of the growth
-        rate between an unstable and a stable sample (a crossing, found to ``tol``), on the class otherwise.
+        are set aside, ``k`` being the number of eigenvalues that are zero (below ``1e-9`` of the norm of ``A``)
+        at every sample: a conserved quantity such as the forward speed. An eigenvalue passing through zero (a
+        capsize mode) is then seen crossing. Each sample is unstable (growth above ``1e-12`` of the norm of
+        ``A``, the scale of the eigenvalues' rounding errors), asymptotically stable (below minus that) or marginal (a purely imaginary pair: a conservative
+        system stabilised by its gyroscopic terms). Between an unstable and a stable sample the crossing is
+        bisected on the sign of the growth rate; where one side is marginal, on the class. A marginal stretch
+        between two samples of the same class (a touch) gives one value.
         """
-        vals = np.asarray(values, dtype=float)
-        if vals.ndim != 1 or vals.size < 2 or not np.all(np.isfinite(vals)):
-            raise ArgumentError(
-                "Linearization.critical_values: values: expected a finite 1-d sequence of 2 or more, "
-                f"got {values!r:.60}"
-            )
+        vals = np.sort(_samples(values, "critical_values", 2))
+        try:
+            tol = float(tol)
+        except (TypeError, ValueError):
+            tol = float("nan")
+        if not (np.isfinite(tol) and tol > 0):
+            raise ArgumentError(f"Linearization.critical_values: tol: expected a positive number, got {tol!r}")
 
-        def eig(x: float) -> np.ndarray:
-            return self.eigenvalues(dict(subs or {}) | {parameter: float(x)})
-
-        def small(ev: np.ndarray) -> np.ndarray:
-            return np.abs(ev) <= 1e-9 * max(1.0, float(np.max(np.abs(ev))))
+        def eig(x: float) -> tuple[np.ndarray, float]:
+            """The eigenvalues and the norm of ``A`` (the scale of their rounding errors)."""
+            A = self._numeric(self.A, _with(subs, parameter, x, "critical_values"), "critical_values")
+            return np.linalg.eigvals(A), float(np.linalg.norm(A))
 
         samples = [eig(x) for x in vals]
-        k = min(int(np.sum(small(ev))) for ev in samples)
+        k = min(int(np.sum(np.abs(ev) <= 1e-9 * norm)) for ev, norm in samples)
 
-        def growth(ev: np.ndarray) -> tuple[float, int]:
+        def growth(sample: tuple[np.ndarray, float]) -> tuple[float, int]:
+            ev, norm = sample
             rest = ev[np.argsort(np.abs(ev))][k:]
             if not rest.size:
                 return 0.0, 0
             g = float(np.max(np.real(rest)))
-            return g, (0 if abs(g) <= 1e-9 * max(1.0, float(np.max(np.abs(ev)))) else (1 if g > 0 else -1))
+            return g, (0 if abs(g) <= 1e-12 * norm else (1 if g > 0 else -1))
 
         g = [growth(ev) for ev in samples]
         out: list[float] = []
-        for i, ((a, (_, ca)), (b, (_, cb))) in enumerate(pairwise(zip(vals.tolist(), g, strict=True))):
+        for (a, (ga, ca)), (b, (_gb, cb)) in pairwise(zip(vals.tolist(), g, strict=True)):
             if ca == cb:
                 continue
-            if ca == 0 and i > 0 and g[i - 1][1] not in (0, cb):
-                out.append(a)  # a sample on the crossing itself, between two other classes
-                continue
-            if cb == 0 and i + 2 < len(g) and g[i + 2][1] not in (0, ca):
-                continue  # the sample b is on the crossing: taken at the next pair
             lo, hi = a, b
             while abs(hi - lo) > tol * max(1.0, abs(lo)):
                 mid = (lo + hi) / 2
+                if mid in (lo, hi):
+                    break
                 gm, cm = growth(eig(mid))
-                below = (gm > 0) == (ca > 0) if ca and cb else cm == ca
+                below = (gm > 0) == (ga > 0) if ca and cb else cm == ca
                 lo, hi = (mid, hi) if below else (lo, mid)
-            out.append((lo + hi) / 2)
+            x = (lo + hi) / 2
+            if not out or abs(x - out[-1]) > 2 * tol * max(1.0, abs(x)):
+                out.append(x)
         return out
 
     def __repr__(self) -> str:
@@ -209,7 +223,11 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
     equilibrium, or a steady motion once the ignorable coordinates are removed). Then
     ``∂Γ/∂x = g(p)⁻¹ ∂b/∂x (p)``. A coordinate is removed when neither the quasi-velocities' linearised
     equations nor those of the coordinates kept depend on it (to a fixed point) and the removed block is
-    nilpotent, so that it only adds zero eigenvalues.
+    nilpotent, so that it only adds zero eigenvalues. A removed coordinate that moves at the point must not enter
+    the equations of the states kept at all (else they change along the motion: not steady).
+
+    For a time-dependent Lagrangian or forces ``t`` stays in ``A``: its eigenvalues at a value of ``t`` are those of
+    the matrix frozen there, which in general decide nothing about a time-varying linearisation.
 
     Raises
     ------
@@ -250,7 +268,7 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         gp = sp.Matrix(m, m, tree_subs(list(g), here))
         at_p = tree_subs(rows, here)
     for al in range(m):  # Γ(p) = g(p)⁻¹ b(p) vanishes iff b(p) does
-        if not is_zero(at_p[F.dim + al]):
+        if not _vanishes(at_p[F.dim + al], f"b_{al + 1}"):
             raise StateError(
                 f"linearize: at: not an equilibrium or a steady motion: b_{al + 1} = {_show(at_p[F.dim + al])} ≠ 0 "
                 f"there, so {vs[al]} changes"
@@ -263,7 +281,7 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         here_d = {dummy[x]: val for x, val in here.items()}
         for x in (*chart.q, *vs, *ws):
             cols[x] = _column(rows_d, dummy[x], here_d)
-    nz = {x: [not is_zero(e) for e in c] for x, c in cols.items()}
+    nz = {x: [not _vanishes(e, f"∂(rate)/∂{x}") for e in c] for x, c in cols.items()}
     # the coordinates kept: those the kept equations depend on, to a fixed point (the v̇ equations always are)
     index = {q: j for j, q in enumerate(chart.q)}
     keep: set[sp.Symbol] = set()
@@ -277,8 +295,9 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
     if removed and not _nilpotent([[cols[c][index[r]] for c in removed] for r in removed]):
         keep, removed = set(chart.q), []
     kept = [q for q in chart.q if q in keep]
+    _steady_along_removed(rows, [*range(F.dim, F.dim + m), *(index[q] for q in kept)], removed, index, at_p)
     for q in kept:
-        if not is_zero(at_p[index[q]]):
+        if not _vanishes(at_p[index[q]], f"the rate of {q}"):
             raise StateError(
                 f"linearize: at: not an equilibrium or a steady motion: the rate of {q} is {_show(at_p[index[q]])} "
                 f"there (the coordinates removed: {removed})"
@@ -289,6 +308,8 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         big = any(op_count(e, SOLVE_LIMIT) > SOLVE_LIMIT for e in (*gp, *db))
         try:
             sol = (solve_linear(gp, db, method="tree") if big else None) or solve_linear(gp, db)
+        except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not a singular g
+            raise
         except (ZeroDivisionError, RegularityError, ValueError) as exc:
             raise RegularityError(
                 f"linearize: at: g_αβ = X_α^V X_β^V L is singular at the point ({exc}); the field is not defined there"
@@ -307,12 +328,89 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
     )
 
 
+def _samples(values: Any, what: str, least: int) -> np.ndarray:
+    """``values`` as a finite 1-d float array of at least ``least`` entries, or an error naming it."""
+    try:
+        vals = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        vals = np.array([np.nan])
+    if vals.ndim != 1 or vals.size < least or not np.all(np.isfinite(vals)):
+        raise ArgumentError(
+            f"Linearization.{what}: values: expected a finite 1-d sequence of {least} or more numbers, "
+            f"got {values!r:.60}"
+        )
+    return vals
+
+
+def _with(subs: Mapping[Any, Any] | None, parameter: Any, x: float, what: str) -> dict[Any, Any]:
+    """``subs`` with ``parameter`` (a symbol or its name) set to ``x``."""
+    if not isinstance(parameter, sp.Symbol | str):
+        raise ArgumentError(f"Linearization.{what}: parameter: expected a symbol or its name, got {parameter!r:.60}")
+    if subs is not None and not isinstance(subs, Mapping):
+        raise ArgumentError(f"Linearization.{what}: subs: expected a mapping name -> number, got {subs!r:.60}")
+    name = parameter.name if isinstance(parameter, sp.Symbol) else parameter
+    rest = {k: v for k, v in (subs or {}).items() if (k.name if isinstance(k, sp.Symbol) else str(k)) != name}
+    return rest | {name: float(x)}
+
+
 def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
     """``system`` if it is a :class:`NonholonomicSystem`, a model's (anything with ``nonholonomic()``), else an
     error naming ``name``."""
     if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
         system = system.nonholonomic()
     return expect_obj(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
+
+
+def _vanishes(e: sp.Expr, what: str) -> bool:
+    """``is_zero(e)`` for a value at the point; undecided (floats in the point) is the point's fault."""
+    try:
+        return is_zero(e)
+    except UndecidedError:
+        raise StateError(
+            f"linearize: at: cannot decide whether {what} vanishes at the point; give the point exactly (integers, "
+            "rationals, symbols or exact constants such as pi, not floats)"
+        ) from None
+
+
+def _depends(rows: Sequence[sp.Expr], syms: set[sp.Symbol]) -> list[set[sp.Symbol]]:
+    """The symbols of ``syms`` each row contains, every distinct node of the trees visited once."""
+    memo: dict[sp.Basic, frozenset[sp.Symbol]] = {}
+
+    def walk(e: sp.Basic) -> frozenset[sp.Symbol]:
+        hit = memo.get(e)
+        if hit is None:
+            hit = frozenset({e} & syms) if not e.args else frozenset().union(*(walk(a) for a in e.args))
+            memo[e] = hit
+        return hit
+
+    return [set(walk(sp.sympify(r, strict=True))) for r in rows]
+
+
+def _steady_along_removed(
+    rows: Sequence[sp.Expr], kept_rows: Sequence[int], removed: Sequence[sp.Symbol], index: Mapping[Any, int],
+    at_p: Sequence[sp.Expr],
+) -> None:  # fmt: skip
+    """A removed coordinate that moves at the point (its rate is not zero there, or depends on one that moves)
+    must not enter the kept equations at all: otherwise they change along the motion and it is not steady."""
+    deps = _depends(rows, set(removed))
+    moving = {q for q in removed if not _vanishes(at_p[index[q]], f"the rate of {q}")}
+    while True:
+        more = {q for q in removed if q not in moving and deps[index[q]] & moving}
+        if not more:
+            break
+        moving |= more
+    for q in sorted(moving, key=str):
+        entering = [r for r in kept_rows if q in deps[r]]
+        if not entering:
+            continue
+        with step(f"linearize: the kept equations do not depend on the moving {q}"):
+            d = tree_derivative([rows[r] for r in entering], {q: 1})
+        if not all(_vanishes(e, f"∂/∂{q} of the kept equations") for e in d):
+            raise StateError(
+                f"linearize: at: not a steady motion: {q} moves there (it is removed: the linearised equations of the "
+                f"states kept do not depend on it at the point) but the equations of the states kept depend on it, "
+                "so they change along the motion"
+            )
 
 
 def _final(e: sp.Expr) -> sp.Expr:
@@ -342,15 +440,13 @@ def _inputs(nh: NonholonomicSystem, inputs: Any) -> tuple[sp.Symbol, ...]:
     if isinstance(inputs, (str, sp.Basic)) or not isinstance(inputs, Sequence):
         raise ArgumentError(f"linearize: inputs: expected a sequence of symbols or names, got {inputs!r:.60}")
     chart = nh.lagrangian.chart
-    byname = {s.name: s for s in chart.params} | {
-        s.name: s for f in (nh.forces or ()) for s in sp.sympify(f, strict=True).free_symbols
-    }
-    taken = {s.name for s in (*chart.q, *chart.u, *nh.frame.v)}
+    byname = {s.name: s for f in (nh.forces or ()) for s in sp.sympify(f, strict=True).free_symbols}
+    taken = {s.name for s in (*chart.q, *chart.u, *nh.frame.v, *([chart.t] if chart.t is not None else []))}
     out = []
     for w in inputs:
         name = w.name if isinstance(w, sp.Symbol) else w if isinstance(w, str) else None
         if name is None or name not in byname or name in taken:
-            raise ArgumentError(f"linearize: inputs: {w!r} is not a parameter of the system (its forces or L)")
+            raise ArgumentError(f"linearize: inputs: {w!r} is not a parameter of the system's forces")
         out.append(byname[name])
     if len(set(out)) != len(out):
         raise ArgumentError(f"linearize: inputs: {list(inputs)} repeats an input")
@@ -365,6 +461,8 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
         name = key.name if isinstance(key, sp.Symbol) else key if isinstance(key, str) else None
         if name is None:
             raise ArgumentError(f"linearize: at: {key!r} is not a symbol or a name")
+        if name in byname:
+            raise ArgumentError(f"linearize: at: {name} is given twice")
         byname[name] = given
     unames = {s.name for s in chart.u}
     vnames = {s.name for s in F.v[:m]} - unames
@@ -390,7 +488,7 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
         upt = {u: val(u.name) for u in chart.u}
         for a in range(m, F.dim):
             r = tree_subs([F.v_in_u[a]], here | upt)[0]
-            if not is_zero(r):
+            if not _vanishes(r, f"θ^{a + 1}(u)"):
                 raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(r)}")
         here |= {F.v[al]: _final(tree_subs([F.v_in_u[al]], here | upt)[0]) for al in range(m)}
     here |= {w: (val(w.name) if w.name in byname else sp.S.Zero) for w in ws}

@@ -186,3 +186,80 @@ def test_the_spectrum_does_not_depend_on_the_adapted_frame(nh, data):
         polys.append(sp.Poly(s ** len(lin.removed) * lin.A.charpoly(s).as_expr(), s))
     assert polys[0].degree() == polys[1].degree() == chart.dim + nh.m
     assert all(is_zero(a - b) for a, b in zip(polys[0].all_coeffs(), polys[1].all_coeffs(), strict=True))
+
+
+def test_critical_values_at_the_ends_on_a_sample_and_at_a_touch():
+    """The sleigh's crossing at V = 0 found to tol wherever the samples fall: at an end of the range, on a sample
+    inside the band of rounding, and a touch (stable, 0, stable) reported once."""
+    V = sp.Symbol("V")
+    mdl, at = _sleigh_at(V)
+    lin = fr.linearize(mdl.nonholonomic(), at)
+    vals = {"m": 1.0, "I": 0.5, "a": 0.3}
+    for grid in ([-1, 0], [0, 1], [-1, 1e-10, 1], [1, -1]):
+        (c,) = lin.critical_values(V, grid, vals)
+        assert abs(c) < 1e-12, (grid, c)
+    assert len(lin.critical_values(V, [1, 0, 2], vals)) == 1  # a touch of the axis: one value
+    assert lin.critical_values(V, [1, 2], vals) == []
+
+
+def test_bad_numeric_arguments_of_a_linearisation_are_named():
+    V = sp.Symbol("V", positive=True)
+    mdl, at = _sleigh_at(V)
+    lin = fr.linearize(mdl.nonholonomic(), at)
+    vals = {"m": 1.0, "I": 0.5, "a": 0.3}
+    Err = fr.errors.ArgumentError
+    for tol in (0, -1, float("nan"), "x"):
+        with pytest.raises(Err, match="tol: expected a positive number"):
+            lin.critical_values(V, [0, 1], vals, tol=tol)
+    for values in ([1, "a"], "ab", [1, 1j], [[1, 2]], [1]):
+        with pytest.raises(Err, match="values: expected a finite 1-d sequence"):
+            lin.critical_values(V, values, vals)
+    with pytest.raises(Err, match="parameter: expected a symbol"):
+        lin.sweep([V], [0, 1], vals)
+    for bad in (float("nan"), float("inf"), 1j, sp.Symbol("w")):
+        with pytest.raises(fr.errors.FramesError, match=r"subs\[V\]"):
+            lin.eigenvalues(vals | {"V": bad})
+    # a symbol key is matched by its name (whatever its assumptions); twice is refused
+    np.testing.assert_allclose(
+        sorted(lin.eigenvalues(vals | {sp.Symbol("V"): 2.0}).real), [-0.6 / 0.59, 0.0], atol=1e-14
+    )
+    with pytest.raises(Err, match="given twice"):
+        lin.eigenvalues(vals | {"V": 2.0, sp.Symbol("V"): 2.0})
+    c = sp.Symbol("c")
+    lin_c = fr.linearize(
+        fr.NonholonomicSystem(
+            fr.Lagrangian(mdl.chart, mdl.lagrangian.expr, params=[c]),
+            fr.Frame([fr.VectorField(mdl.chart, X.components) for X in mdl.frame.fields], v=mdl.frame.v),
+            mdl.m,
+        ),
+        _sleigh_at(sp.sqrt(c))[1],
+    )
+    with pytest.raises(Err, match="not real at these values"):
+        lin_c.eigenvalues(vals | {"c": -4})
+
+
+def test_a_removed_coordinate_that_moves_must_not_enter_the_kept_equations():
+    """``L = |u|²/2 + x² y`` with ``u_z = 0``, at ``x = y = 0`` moving along x: the linearised equations do not see
+    x at the point, but v̇₂ = x² grows along the motion, so the point is not steady and is refused."""
+    ch = fr.Chart("x y z")
+    x, y, z = ch.q
+    ux, uy, uz = ch.u
+    L = fr.Lagrangian(ch, (ux**2 + uy**2 + uz**2) / 2 + x**2 * y)
+    F = fr.Frame([fr.VectorField.coordinate(ch, i) for i in range(3)])
+    nh = fr.NonholonomicSystem(L, F, 2)
+    with pytest.raises(fr.errors.StateError, match="not a steady motion: x moves"):
+        fr.linearize(nh, {x: 0, y: 0, z: 0, ux: 1, uy: 0, uz: 0})
+    lin = fr.linearize(nh, {x: 0, y: 0, z: 0, ux: 0, uy: 0, uz: 0})  # at rest it is an equilibrium
+    assert lin.A.shape[0] + len(lin.removed) == 5
+
+
+def test_the_time_is_not_an_input_and_a_float_point_is_named():
+    mdl, nh, (tau, P, c) = _driven_knife()
+    with pytest.raises(fr.errors.ArgumentError, match="not a parameter of the system's forces"):
+        fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": 0}, inputs=["t"])
+    with pytest.raises(fr.errors.ArgumentError, match="given twice"):
+        fr.linearize(nh, {"phi": 0, mdl.chart.q[0]: 0, "x": 0, "y": 0, "v1": 0, "v2": 0})
+    disc = fr.models.rolling_disc().nonholonomic()
+    circle = next(f for f in fr.relative_equilibria(disc) if len(f.free) == 2)
+    with pytest.raises(fr.errors.StateError, match="give the point exactly"):
+        fr.linearize(disc, circle.at({"theta": 0.2, "v1": 3.0}))
