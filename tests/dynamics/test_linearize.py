@@ -254,7 +254,7 @@ def test_a_removed_coordinate_that_moves_must_not_enter_the_kept_equations():
 
 
 def test_the_time_is_not_an_input_and_a_float_point_is_named():
-    mdl, nh, (tau, P, c) = _driven_knife()
+    mdl, nh, _inputs = _driven_knife()
     with pytest.raises(fr.errors.ArgumentError, match="not a parameter of the system's forces"):
         fr.linearize(nh, {"phi": 0, "x": 0, "y": 0, "v1": 0, "v2": 0}, inputs=["t"])
     with pytest.raises(fr.errors.ArgumentError, match="given twice"):
