@@ -99,16 +99,20 @@ class InputLaw:
     def _error(self, t: Any, what: str) -> ArgumentError:
         return ArgumentError(f"params[{self.name!r}]: the input law {what} at t = {t!r}; expected one finite number")
 
-    def value(self, t: float, q: Any, u: Any) -> float:
-        """The law at one state: a finite float (else :class:`ArgumentError` naming the parameter)."""
+    def _call(self, t: float, q: Any, u: Any, where: str = "") -> Any:
+        """The law's value as it returns it; an exception inside it becomes an :class:`ArgumentError`."""
         try:
-            val = self.fn(t) if self.arity == 1 else self.fn(t, q, u)
+            return self.fn(t) if self.arity == 1 else self.fn(t, q, u)
         except FramesError:
             raise
         except Exception as exc:
             raise ArgumentError(
-                f"params[{self.name!r}]: the input law raised {type(exc).__name__} at t = {t!r}: {exc}"
+                f"params[{self.name!r}]: the input law raised {type(exc).__name__} at t = {t!r}{where}: {exc}"
             ) from exc
+
+    def value(self, t: float, q: Any, u: Any) -> float:
+        """The law at one state: a finite float (else :class:`ArgumentError` naming the parameter)."""
+        val = self._call(t, q, u)
         if type(val) is float:  # the fast path
             if not math.isfinite(val):
                 raise self._error(t, f"returned {val!r}")
@@ -125,15 +129,7 @@ class InputLaw:
 
     def values(self, t: float, q: np.ndarray, u: np.ndarray, batch: int) -> np.ndarray:
         """The law for a batch (``q, u`` of shape ``(n, B)``): one number or ``B`` numbers, finite."""
-        try:
-            val = self.fn(t) if self.arity == 1 else self.fn(t, q, u)
-        except FramesError:
-            raise
-        except Exception as exc:
-            raise ArgumentError(
-                f"params[{self.name!r}]: the input law raised {type(exc).__name__} at t = {t!r} "
-                f"(in a batch q and u have shape (n, {batch}), one column per member): {exc}"
-            ) from exc
+        val = self._call(t, q, u, f" (in a batch q and u have shape (n, {batch}), one column per member)")
         try:
             a = np.asarray(val, dtype=float)
         except (TypeError, ValueError):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
-from _sympy_disc import rolling_disc
+from _sympy_systems import chaplygin_sleigh, rolling_disc
 from sympy import Matrix, cos, sin, symbols, tan
 from sympy.physics.mechanics import (
     KanesMethod,
@@ -595,30 +595,9 @@ def test_a_sympy_system_is_read_directly(speeds):
 def test_kane_loads_depending_on_coordinates_and_an_input_are_generalised_forces():
     """A KanesMethod sleigh with a spring force ``−k x N.x`` on the contact point and an input torque ``τ(t)``: the
     forces ``(−k x, 0, τ)`` on a chart with time, ``τ`` a parameter function; Γ^α = the method's own u̇."""
-    x, y, th = dynamicsymbols("x y theta")
-    u1, u2, u3 = dynamicsymbols("u1:4")
     tau = dynamicsymbols("tau")
     m, I, a, k = symbols("m I a k", positive=True)
-    N = ReferenceFrame("N")
-    B = N.orientnew("B", "Axis", [th, N.z])
-    B.set_ang_vel(N, u2 * N.z)
-    O = Point("O")
-    O.set_vel(N, 0)
-    P = O.locatenew("P", x * N.x + y * N.y)
-    P.set_vel(N, u1 * B.x + u3 * B.y)
-    G = P.locatenew("G", a * B.x)
-    G.v2pt_theory(P, N, B)
-    xd, yd = x.diff(T), y.diff(T)
-    KM = KanesMethod(
-        N,
-        [x, y, th],
-        [u1, u2],
-        kd_eqs=[u1 - (cos(th) * xd + sin(th) * yd), u2 - th.diff(T), u3 + sin(th) * xd - cos(th) * yd],
-        u_dependent=[u3],
-        velocity_constraints=[u3],
-        bodies=[RigidBody("sleigh", G, B, m, (inertia(B, 0, 0, I), G))],
-        forcelist=[(B, tau * N.z), (P, -k * x * N.x)],
-    )
+    KM = chaplygin_sleigh(m, I, a, lambda s: [(s.B, tau * s.N.z), (s.P, -k * s.q[0] * s.N.x)]).KM
     imp = fr.app.mechanics_import(KM)
     xs = imp.chart.q[0]
     assert imp.forces == (-k * xs, 0, tau) and imp.chart.t == T and imp.params["tau"] == tau.func

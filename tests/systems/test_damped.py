@@ -21,15 +21,11 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from _sympy_disc import rolling_disc
+from _sympy_systems import chaplygin_sleigh, rolling_disc
 from sympy.physics.mechanics import (
     KanesMethod,
-    Point,
-    ReferenceFrame,
-    RigidBody,
     dot,
     dynamicsymbols,
-    inertia,
 )
 
 import frames as fr
@@ -39,35 +35,12 @@ T = dynamicsymbols._t
 
 # ----------------------------------------------------------------------------- the two systems
 def damped_sleigh() -> dict:
-    """The sleigh: contact point ``P = (x, y)``, heading θ, mass centre ``G = P + a B.x``; speeds ``u1 = v_P·B.x``,
-    ``u2 = θ̇`` and the dependent ``u3 = v_P·B.y = 0``. Returns the method, its bodies, the potential energy and the
-    loads' power on C in closed form."""
-    x, y, th = dynamicsymbols("x y theta")
-    u1, u2, u3 = dynamicsymbols("u1:4")
+    """The sleigh (:func:`_sympy_systems.chaplygin_sleigh`) with ``−c v_P`` at the contact point and ``−c_r ω`` on
+    the body. Returns the method, its bodies, the potential energy and the loads' power on C in closed form."""
     m, I, a, c, cr = sp.symbols("m I a c c_r", positive=True)
-    N = ReferenceFrame("N")
-    B = N.orientnew("B", "Axis", [th, N.z])
-    B.set_ang_vel(N, u2 * N.z)
-    O = Point("O")
-    O.set_vel(N, 0)
-    P = O.locatenew("P", x * N.x + y * N.y)
-    P.set_vel(N, u1 * B.x + u3 * B.y)
-    G = P.locatenew("G", a * B.x)
-    G.v2pt_theory(P, N, B)
-    body = RigidBody("sleigh", G, B, m, (inertia(B, 0, 0, I), G))
-    xd, yd = x.diff(T), y.diff(T)
-    kd = [u1 - (sp.cos(th) * xd + sp.sin(th) * yd), u2 - th.diff(T), u3 - (-sp.sin(th) * xd + sp.cos(th) * yd)]
-    KM = KanesMethod(
-        N,
-        [x, y, th],
-        [u1, u2],
-        kd_eqs=kd,
-        u_dependent=[u3],
-        velocity_constraints=[u3],
-        bodies=[body],
-        forcelist=[(P, -c * P.vel(N)), (B, -cr * B.ang_vel_in(N))],
-    )
-    return {"KM": KM, "bodies": [body], "V": sp.S.Zero, "power": -c * u1**2 - cr * u2**2}
+    s = chaplygin_sleigh(m, I, a, lambda s: [(s.P, -c * s.P.vel(s.N)), (s.B, -cr * s.B.ang_vel_in(s.N))])
+    u1, u2, _ = s.u
+    return {"KM": s.KM, "bodies": [s.body], "V": sp.S.Zero, "power": -c * u1**2 - cr * u2**2}
 
 
 def damped_disc() -> dict:

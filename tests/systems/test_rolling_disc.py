@@ -30,7 +30,7 @@ A second, independent check: SymPy's ``KanesMethod.linearize`` of SymPy's own ro
 import numpy as np
 import pytest
 import sympy as sp
-from _sympy_disc import rolling_disc
+from _sympy_systems import rolling_disc
 
 import frames as fr
 from frames.algebra import is_zero

@@ -1,8 +1,12 @@
-"""SymPy's rolling disc (``sympy/physics/mechanics/tests/test_kane.py``) with the contact point's coordinates, built
-once for the tests that compare frames with it (the interop, the damped systems, the disc's critical spin).
+"""SymPy mechanics systems built once for the tests that compare frames with them (the interop, the damped
+systems, the disc's critical spin).
 
-Yaw ``q1``, lean ``q2``, spin ``q3``, contact point ``(q4, q5)``; speeds ``u1, u2, u3`` (the angular velocity in
-the lean frame) and the dependent ``u4, u5`` (the contact point's velocity), bound by rolling without slipping.
+- :func:`rolling_disc`: SymPy's rolling disc (``sympy/physics/mechanics/tests/test_kane.py``) with the contact
+  point's coordinates: yaw ``q1``, lean ``q2``, spin ``q3``, contact point ``(q4, q5)``; speeds ``u1, u2, u3`` (the
+  angular velocity in the lean frame) and the dependent ``u4, u5`` (the contact point's velocity), bound by
+  rolling without slipping.
+- :func:`chaplygin_sleigh`: the sleigh as a ``KanesMethod``: contact point ``P = (x, y)``, heading θ, mass centre
+  ``G = P + a B.x``; speeds ``u1 = v_P·B.x``, ``u2 = θ̇`` and the dependent ``u3 = v_P·B.y = 0``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+import sympy as sp
 from sympy.physics.mechanics import (
     KanesMethod,
     Point,
@@ -63,4 +68,30 @@ def rolling_disc(
         bodies=[body],
         forcelist=loads(ns) if loads is not None else [(D, -m * g * N.z)],
     )
+    return ns
+
+
+def chaplygin_sleigh(m: Any, I: Any, a: Any, loads: Callable[[SimpleNamespace], list]) -> SimpleNamespace:
+    """The sleigh of mass ``m``, moment ``I`` about ``G``, ``a`` from the contact point to ``G``, as a
+    ``KanesMethod`` with the forcelist ``loads(ns)``, its equations not formed. Returns the namespace: ``KM``, the
+    frames ``N, B``, the points ``O, P, G``, the body, ``q = [x, y, θ]``, ``u = [u1, u2, u3]``."""
+    x, y, th = dynamicsymbols("x y theta")
+    u1, u2, u3 = dynamicsymbols("u1:4")
+    N = ReferenceFrame("N")
+    B = N.orientnew("B", "Axis", [th, N.z])
+    B.set_ang_vel(N, u2 * N.z)
+    O = Point("O")
+    O.set_vel(N, 0)
+    P = O.locatenew("P", x * N.x + y * N.y)
+    P.set_vel(N, u1 * B.x + u3 * B.y)
+    G = P.locatenew("G", a * B.x)
+    G.v2pt_theory(P, N, B)
+    body = RigidBody("sleigh", G, B, m, (inertia(B, 0, 0, I), G))
+    xd, yd = x.diff(T), y.diff(T)
+    kd = [u1 - (sp.cos(th) * xd + sp.sin(th) * yd), u2 - th.diff(T), u3 + sp.sin(th) * xd - sp.cos(th) * yd]
+    ns = SimpleNamespace(N=N, B=B, O=O, P=P, G=G, body=body, q=[x, y, th], u=[u1, u2, u3])
+    ns.KM = KanesMethod(
+        N, [x, y, th], [u1, u2], kd_eqs=kd, u_dependent=[u3], velocity_constraints=[u3], bodies=[body],
+        forcelist=loads(ns),
+    )  # fmt: skip
     return ns
