@@ -182,6 +182,7 @@ def main(out: Path | str = ".") -> Path:
     try:
         fr.plot_eigenvalues(
             lin, V, np.linspace(0, 10, 201), out / "whipple_bicycle_eigenvalues.png", subs=par,
+            critical=[weave, capsize],  # found above: not searched again over the 201 samples
             title="Whipple bicycle (Meijaard et al. 2007): eigenvalues against the forward speed V [m/s]",
         )  # fmt: skip
     except fr.errors.OptionalDependencyError:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .._value import Value
+from .._value import Value, cached_method
 from ..algebra import as_expr, is_zero, op_count, solve_linear, step, tidy, tree_derivative, tree_subs, tree_values
 from ..errors import (
     ArgumentError,
@@ -71,11 +71,20 @@ class Linearization(Value):
     inputs: tuple[sp.Symbol, ...] = ()
     B: sp.ImmutableMatrix | None = None
 
-    def _numeric(self, M: sp.MatrixBase, subs: Mapping[Any, Any] | None, what: str) -> np.ndarray:
-        """``M`` at numeric values of its symbols (symbol or name -> real number), evaluated node by node."""
-        free = set().union(*[e.free_symbols for e in M]) if M else set()
+    @cached_method
+    def _symbols(self, which: str) -> tuple[frozenset[sp.Symbol], dict[str, sp.Symbol]]:
+        """The free symbols of ``A`` or ``B`` (``which``), and every name ``subs`` may use (found once: a sweep
+        and the bisections of :meth:`critical_values` evaluate the matrix again and again)."""
+        M = getattr(self, which)
+        free = frozenset().union(*[e.free_symbols for e in M]) if M else frozenset()
         point = set().union(*[sp.sympify(e, strict=True).free_symbols for e in self.point])
-        known = {s.name: s for s in (*free, *point, *self.system.lagrangian.chart.params)}
+        return free, {s.name: s for s in (*free, *point, *self.system.lagrangian.chart.params)}
+
+    def _numeric(self, which: str, subs: Mapping[Any, Any] | None, what: str) -> np.ndarray:
+        """``A`` or ``B`` (``which``) at numeric values of its symbols (symbol or name -> real number), evaluated
+        node by node."""
+        M = getattr(self, which)
+        free, known = self._symbols(which)
         if subs is not None and not isinstance(subs, Mapping):
             raise ArgumentError(f"Linearization.{what}: subs: expected a mapping name -> number, got {subs!r:.60}")
         at: dict[Any, Any] = {}
@@ -104,13 +113,13 @@ class Linearization(Value):
 
     def matrices(self, subs: Mapping[Any, Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``A`` and ``B`` as float arrays at numeric parameter values (``subs``: symbol or name -> number)."""
-        A = self._numeric(self.A, subs, "matrices")
-        B = self._numeric(self.B, subs, "matrices") if self.B is not None else np.zeros((A.shape[0], 0))
+        A = self._numeric("A", subs, "matrices")
+        B = self._numeric("B", subs, "matrices") if self.B is not None else np.zeros((A.shape[0], 0))
         return A, B
 
     def eigenvalues(self, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
         """The eigenvalues of ``A`` at numeric parameter values (``subs``: symbol or name -> number)."""
-        return np.linalg.eigvals(self._numeric(self.A, subs, "eigenvalues"))
+        return np.linalg.eigvals(self._numeric("A", subs, "eigenvalues"))
 
     def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> str:
         """``"asymptotically stable"`` (every eigenvalue has real part < −tol), ``"unstable"`` (one > tol), else
@@ -157,7 +166,7 @@ class Linearization(Value):
 
         def eig(x: float) -> tuple[np.ndarray, float]:
             """The eigenvalues and the norm of ``A`` (the scale of their rounding errors)."""
-            A = self._numeric(self.A, _with(subs, parameter, x, "critical_values"), "critical_values")
+            A = self._numeric("A", _with(subs, parameter, x, "critical_values"), "critical_values")
             return np.linalg.eigvals(A), float(np.linalg.norm(A))
 
         samples = [eig(x) for x in vals]
@@ -486,10 +495,10 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
         here |= {v: val(v.name) for v in F.v[:m]}
     else:
         upt = {u: val(u.name) for u in chart.u}
+        v_at = tree_subs(list(F.v_in_u), here | upt)  # every θ^i(u) at the point, in one pass
         for a in range(m, F.dim):
-            r = tree_subs([F.v_in_u[a]], here | upt)[0]
-            if not _vanishes(r, f"θ^{a + 1}(u)"):
-                raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(r)}")
-        here |= {F.v[al]: _final(tree_subs([F.v_in_u[al]], here | upt)[0]) for al in range(m)}
+            if not _vanishes(v_at[a], f"θ^{a + 1}(u)"):
+                raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(v_at[a])}")
+        here |= {F.v[al]: _final(v_at[al]) for al in range(m)}
     here |= {w: (val(w.name) if w.name in byname else sp.S.Zero) for w in ws}
     return here
