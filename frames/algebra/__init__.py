@@ -24,7 +24,18 @@ from ._convert import is_known_tidy, replace_atoms
 from ._diff import derivative, hessian
 from ._factor import factor
 from ._harmonic import harmonic_form
-from ._normal import canon, canon_element, entries, is_zero, op_count, tidy, trig_normal
+from ._normal import (
+    COMPACT_OPS,
+    COMPACT_SECONDS,
+    canon,
+    canon_element,
+    compact,
+    entries,
+    is_zero,
+    op_count,
+    tidy,
+    trig_normal,
+)
 from ._ratfunc import PolyFraction, RationalFunctions, UnsupportedExpression
 from ._solve import cramer_size_bound, solve_linear, tidy_affine
 from ._solve_general import reduce_conditions
@@ -33,6 +44,8 @@ from ._tree import tree_derivative, tree_subs, tree_values
 from ._zero import ZeroDecision, decide_zero, generic_rank, proved_full_rank, proved_nonsingular
 
 __all__ = [
+    "COMPACT_OPS",
+    "COMPACT_SECONDS",
     "Budget",
     "PolyFraction",
     "RationalFunctions",
@@ -48,6 +61,7 @@ __all__ = [
     "budgeted",
     "canon",
     "canon_element",
+    "compact",
     "checkpoint",
     "cramer_size_bound",
     "current_budget",

@@ -10,6 +10,7 @@ a trigonometric simplification only when the cheap test is inconclusive.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Literal, overload
 
@@ -17,8 +18,8 @@ import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
 from sympy.polys.polyutils import _sort_gens
 
-from ..errors import InvalidExpressionError, UndecidedError
-from ._budget import checkpoint
+from ..errors import BudgetExceededError, InvalidExpressionError, UndecidedError
+from ._budget import budget, checkpoint, current_budget
 from ._coerce import as_expr
 from ._convert import is_known_tidy
 from ._poly import cancel, poly_expr
@@ -32,7 +33,25 @@ RING_CANCEL_OPS = 400
 #: (pure functions of an immutable argument; the sections of a report test the same expressions repeatedly)
 CACHE_SIZE = 2048
 
-__all__ = ["canon", "canon_element", "entries", "is_zero", "op_count", "tidy", "trig_normal"]
+#: results whose exact trees hold at most this many operations in all are written in the canonical form by
+#: default (:func:`compact`)
+COMPACT_OPS = 400
+#: larger results are written in the canonical form only when it is computed within this many seconds (or five
+#: times what the trees took, if more) and is no larger than the trees (:func:`compact`)
+COMPACT_SECONDS = 1.0
+
+__all__ = [
+    "COMPACT_OPS",
+    "COMPACT_SECONDS",
+    "canon",
+    "canon_element",
+    "compact",
+    "entries",
+    "is_zero",
+    "op_count",
+    "tidy",
+    "trig_normal",
+]
 
 
 def op_count(expr: sp.Basic, limit: int | None = None) -> int:
@@ -64,6 +83,55 @@ def op_count(expr: sp.Basic, limit: int | None = None) -> int:
             return limit + 1
         stack.extend(args)
     return n
+
+
+def _size(exprs: Sequence[sp.Expr], limit: int | None = None) -> int:
+    n = 0
+    for e in exprs:
+        n += op_count(e, None if limit is None else limit - n)
+        if limit is not None and n > limit:
+            return n
+    return n
+
+
+def compact(
+    trees: Sequence[sp.Expr], canonical: Callable[[], Sequence[sp.Expr]], seconds: float | None = COMPACT_SECONDS
+) -> list[sp.Expr] | None:
+    """The policy of the library's default results: the canonical form when it is small or smaller, else the trees.
+
+    ``trees`` are exact expressions as derived (unexpanded, as SymPy's mechanics derives them); ``canonical``
+    computes the same functions in the canonical form, which decides (zero tests, verdicts) but multiplies
+    compound angles out. Returns the canonical forms when the trees hold at most :data:`COMPACT_OPS` operations
+    in all; otherwise when ``canonical()`` finishes within ``seconds`` (a budget inside the open one; None: not
+    tried) with no more operations than the trees. Returns None (the caller keeps the trees) otherwise.
+
+    Raises
+    ------
+    BudgetExceededError
+        When the open budget, not this attempt's, is spent.
+
+    Examples
+    --------
+    >>> x, y = sp.symbols("x y")
+    >>> compact([(x + y)**2 - y**2], lambda: [x**2 + 2*x*y])
+    [x**2 + 2*x*y]
+    >>> compact([sp.Mul(x + 1, x - 1, evaluate=False)] * 300, lambda: [sp.expand((x + y)**40)] * 300) is None
+    True
+    """
+    if _size(trees, COMPACT_OPS) <= COMPACT_OPS:
+        return list(canonical())
+    if seconds is None:
+        return None
+    size = _size(trees, 10**6)  # the comparison stops there: beyond it, any smaller canonical form is worth it
+    outer = current_budget()
+    try:
+        with budget(seconds):
+            out = list(canonical())
+    except BudgetExceededError:
+        if outer is not None and outer.remaining <= 0:
+            raise
+        return None
+    return out if _size(out, size) <= size else None
 
 
 def is_large_tidy_form(e: sp.Expr) -> bool:

@@ -19,9 +19,12 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
+    COMPACT_SECONDS,
     UnsupportedExpression,
+    as_flag,
     budgeted,
     canon,
+    compact,
     cramer_size_bound,
     derivative,
     generic_rank,
@@ -295,21 +298,22 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     # --------------------------------------------------------- Proposition 2
     @budgeted("NonholonomicSystem.field")
-    def field(self, canonical: bool = True) -> SecondOrderField:
+    def field(self, canonical: bool | None = None) -> SecondOrderField:
         r"""The nonholonomic field ``Γ = v^α X_α^C + Γ^α X_α^V`` (Proposition 2).
 
-        Solves ``g_αβ Γ^β = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C, computed from
-        ``L_c`` and the momenta on C only (see :meth:`momenta`).
+        Solves ``g_αβ Γ^β = X_α^C(L) − v^β X_β(X_α^V L) − ∂_t X_α^V L`` on C.
 
         Parameters
         ----------
-        canonical : bool
-            True (default): every ``Γ^α`` in the library's canonical form (the form the verdicts and the
-            displays use). False: the fast path (:mod:`~frames.dynamics._mass_matrix`) — the same functions
-            derived as :class:`sympy.physics.mechanics.KanesMethod` derives its equations, as trees of
-            derivatives solved by elimination with pivots proved nonzero, never expanded; exact, not
-            canonical. For large systems (a bicycle), for numerical work, or to canonicalise later with
-            :meth:`SecondOrderField.canonical`.
+        canonical : bool, optional
+            None (default): the compact form. The field is derived on trees, in mass-matrix form, as
+            :class:`sympy.physics.mechanics.KanesMethod` derives its equations (:mod:`~frames.dynamics._mass_matrix`:
+            derivatives of L and of the frame, solved by elimination with pivots proved nonzero, never expanded);
+            when those trees are small (at most :data:`COMPACT_OPS` operations in all) the canonical form is
+            returned instead, when it is no larger. Exact either way. True: every ``Γ^α`` in the library's
+            canonical form (computed from ``L_c`` and the momenta on C, :meth:`momenta`; on compound angles it
+            multiplies the angles out, and can be many times larger and slower). False: the trees, whatever
+            their size (for numerical work).
 
         Raises
         ------
@@ -317,9 +321,28 @@ class NonholonomicSystem(AdaptedIndices, Value):
             If L is not regular with respect to D (``g_αβ`` singular on C); the message
             gives the block.
         """
-        if not canonical:
+        if canonical is None:
+            return self._compact_field
+        if not as_flag(canonical, name="NonholonomicSystem.field: canonical"):
             return self._raw_field()
         return self._canonical_field
+
+    @cached_property
+    def _compact_field(self) -> SecondOrderField:
+        raw = self._raw_field()
+        if raw is self._canonical_or_none():
+            return raw
+        G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma))
+        return raw if G is None else self._canonical_field
+
+    def _canonical_or_none(self) -> SecondOrderField | None:
+        return self.computed("_canonical_field")
+
+    def _attempt_seconds(self) -> float | None:
+        """How long the compact policy tries the canonical form of a large result (:func:`frames.algebra.compact`):
+        not at all when the field's own attempt kept the trees (the canonical field was too slow or larger)."""
+        f = self.computed("_compact_field")
+        return None if f is not None and f is not self._canonical_or_none() else COMPACT_SECONDS
 
     @cached_property
     def _canonical_field(self) -> SecondOrderField:
@@ -344,7 +367,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         M, f = self._mass_rows(list(self.alpha))
         G = solve_linear(M, f, method="tree")
         if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
-            return self.field()
+            return self._canonical_field
         return SecondOrderField._trees(
             self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
         )
@@ -389,7 +412,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             return self._mass_rows(list(self.alpha))
         gD, rhs = self._linear_system()
         if generic_rank(gD) < self.m:  # not proved nonsingular at a generic point:
-            self.field()  # the exact solve decides (and raises the library's RegularityError)
+            self.field(canonical=True)  # the exact solve decides (and raises the library's RegularityError)
         return gD, rhs
 
     def field_size_bound(self) -> int:
@@ -407,24 +430,44 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return cramer_size_bound(gD, list(rhs))
 
     def _epsilon(self, i: int) -> sp.Expr:
-        G = self.field().Gamma
+        G = self._canonical_field.Gamma
         return sp.Add(*[self._hessian_rows[i, be] * G[be] for be in self.alpha]) + self._drift(i)
 
     @budgeted("NonholonomicSystem.multipliers")
     @cached_method
-    def multipliers(self, canonical: bool = True) -> tuple[sp.Expr, ...]:
+    def multipliers(self, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L − F(X_a)`` on C, a = m+1..n (the components of ε in the coframe; ``F`` the
-        forces, if any).
+        forces, if any), in ``(q, v^α)``.
 
-        With ``canonical=False``, the same functions as the sums ``g_aβ Γ^β − b_a``, exact but not put in the
-        canonical form (what compiled code needs: the numerics record them so).
+        Parameters
+        ----------
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`field`: the sums ``M_aβ Γ^β − f_a`` of the mass-matrix form
+            on trees (``M_aβ = X_a^k H_kl X_β^l``, ``f_a = X_a^k E_k + F(X_a)``), written in the canonical form when
+            small. True: the canonical form. False: the trees, whatever their size (what compiled code needs).
         """
-        if not canonical:
-            return tuple(self._epsilon(a) for a in self.a)
-        G = self.field().Gamma
+        if canonical is None:
+            trees = self._tree_multipliers()
+            can = compact(trees, lambda: self.multipliers(canonical=True), self._attempt_seconds())
+            if can is None:
+                return Multipliers(trees, first=self.m + 1)
+            return self.multipliers(canonical=True)
+        if not as_flag(canonical, name="NonholonomicSystem.multipliers: canonical"):
+            return tuple(self._tree_multipliers())
+        G = self._canonical_field.Gamma
         rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
         eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
         return Multipliers(eps, first=self.m + 1, display=harmonic_form)
+
+    @cached_method
+    def _tree_multipliers(self) -> list[sp.Expr]:
+        """``λ_a = M_aβ Γ^β − f_a`` on trees (the mass-matrix rows of the ``X_a`` and the fast path's field)."""
+        G = self.field(canonical=False).Gamma
+        M, f = self._mass_rows(list(self.a))
+        return [
+            sp.Add(*[M[r, be] * G[be] for be in self.alpha if M[r, be] != 0 and G[be] != 0]) - f[r]
+            for r in range(len(self.a))
+        ]
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L − F(X_i)`` on C (zero for i ≤ m)."""
@@ -437,8 +480,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
         """
         F = self.frame
         L = self.lagrangian
-        G = self.field().as_vector_field()
-        lam = self.multipliers()
+        G = self.field(canonical=True).as_vector_field()
+        lam = self.multipliers(canonical=True)
         Th = F.coframe_matrix
         out = []
         for i, (qi, ui) in enumerate(zip(L.chart.q, L.chart.u, strict=True)):
@@ -473,7 +516,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         F = self.frame
         R = F.anholonomy
         Lv = self.lagrangian.in_frame(F)
-        G = self.field()
+        G = self.field(canonical=True)
         q = self.lagrangian.chart.q
         out = []
         for al in self.alpha:
@@ -496,7 +539,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         R = F.anholonomy
         Lv = self.lagrangian.in_frame(F)
         Lc = Lv.xreplace(self.on_C)
-        Gv = self.field()
+        Gv = self.field(canonical=True)
         out = []
         for al in self.alpha:
             Xbar = F.apply_complete(al, Lc)  # X_α^C(L_c); the X_a^V part kills L_c
@@ -529,23 +572,42 @@ class NonholonomicSystem(AdaptedIndices, Value):
         expect_obj(frame, Frame, name="NonholonomicSystem.transformed: frame")
         _change_of_adapted_frame(self.frame, frame, self.m, "NonholonomicSystem.transformed", "frame")
         return (
-            transform_field(self.field(), frame),
-            transform_multipliers(self.multipliers(), self.frame, frame, self.m),
+            transform_field(self.field(canonical=True), frame),
+            transform_multipliers(self.multipliers(canonical=True), self.frame, frame, self.m),
         )
 
     @budgeted("NonholonomicSystem.accelerations")
     @cached_method
-    def accelerations(self, canonical: bool = True) -> sp.ImmutableMatrix:
+    def accelerations(self, canonical: bool | None = None) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
 
-        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``. With ``canonical=False``, from the
-        fast path of :meth:`field` (exact trees, not canonical).
+        ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``.
+
+        Parameters
+        ----------
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`field`: the ``D``-components of the equations and the
+            differentiated constraints derived and solved on trees directly in the natural ``(q, u)``, as
+            SymPy's Kane and Lagrange methods do (nothing substituted into the solution), written in the
+            canonical form when small. True: the canonical form. False: the trees, whatever their size.
         """
-        if not canonical:
-            G = self.field(canonical=False).Gamma
-            return sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
-        acc = natural_accelerations(self.frame, self.m, list(self.field().Gamma))
+        if canonical is None:
+            trees = self._tree_accelerations()
+            can = compact(list(trees), lambda: list(self.accelerations(canonical=True)), self._attempt_seconds())
+            return trees if can is None else sp.ImmutableMatrix(can)
+        if not as_flag(canonical, name="NonholonomicSystem.accelerations: canonical"):
+            return self._tree_accelerations()
+        acc = natural_accelerations(self.frame, self.m, list(self._canonical_field.Gamma))
         return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
+
+    @cached_method
+    def _tree_accelerations(self) -> sp.ImmutableMatrix:
+        """The natural accelerations on trees: ``M q̈ = f`` of :meth:`MassMatrixForm.natural_system` solved."""
+        M, f = self._mass_matrix.natural_system(self.forces)
+        acc = solve_linear(M, f, method="tree")
+        if acc is None:  # no point proves the system nonsingular: from the field the exact solve gives (or raises)
+            return sp.ImmutableMatrix(self._mass_matrix.accelerations(self._canonical_field.Gamma))
+        return sp.ImmutableMatrix(list(acc))
 
     def equations(self) -> Equations:
         r"""The equations of motion: ``q̈^j(t) = f^j`` (:meth:`accelerations`), then the constraints ``θ^a(q̇) = 0``.
@@ -574,4 +636,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""
-        return tuple(canon(self.frame.to_natural(x)) for x in self.multipliers())
+        out = []
+        for x in self.multipliers():
+            x = self.frame.to_natural(x)
+            out.append(can[0] if (can := compact([x], lambda x=x: [canon(x)])) is not None else x)
+        return tuple(out)
