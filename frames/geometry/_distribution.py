@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -336,8 +337,11 @@ class LinearConstraints(Value):
 
 def _outside_level() -> int:
     """The ``stacklevel`` of a warning that points at the first caller outside the package (and functools)."""
-    level, f = 2, sys._getframe(2)
-    while f is not None and (f.f_code.co_filename.startswith(_PACKAGE_DIR) or f.f_code.co_filename == functools.__file__):
+    level = 2
+    f: FrameType | None = sys._getframe(2)
+    while f is not None and (
+        f.f_code.co_filename.startswith(_PACKAGE_DIR) or f.f_code.co_filename == functools.__file__
+    ):
         level, f = level + 1, f.f_back
     return level
 
@@ -347,8 +351,10 @@ def _singular_message(cons: LinearConstraints, chosen: Any) -> str:
     where = " = 0, ".join(str(f) for f in chosen.singular) + " = 0"
     at = ""
     if chosen.sample is not None:
-        at = f", for instance at {chosen.sample}, where the {cons.k} constraint rows are independent (D has rank " \
+        at = (
+            f", for instance at {chosen.sample}, where the {cons.k} constraint rows are independent (D has rank "
             f"{cons.chart.dim - cons.k})"
+        )
     return (
         f"{cons!r}: no basis of D among the null space and the Cramer bases was proved regular wherever the "
         f"constraints are; the default frame (D's null space basis, then the constraint rows) is singular where "

@@ -539,8 +539,9 @@ def complete_frame(
     they increase the rank. Such a frame can be singular at points where D is regular (the knife
     edge completed with ``∂/∂x`` is singular at φ = 0). Give ``at`` (coordinate symbol or name ->
     value) to append only coordinate fields that keep the frame regular at that point, or use
-    :meth:`LinearConstraints.adapted_frame`, whose complement (the constraint rows) is regular
-    wherever D is.
+    :meth:`LinearConstraints.adapted_frame`: its complement (the constraint rows) completes any basis of D
+    wherever that basis and the rows are independent, and its basis of D is chosen regular wherever the
+    constraints are (or a :class:`~frames.errors.SingularFrameWarning` names its singular set).
 
     Raises
     ------

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import sympy as sp
 
@@ -46,7 +46,7 @@ MAX_DIM = 8
 _ANGLES = (sp.S.Zero, sp.pi / 2, -sp.pi / 2, sp.pi)
 
 
-class RegularBasis:
+class RegularBasis(NamedTuple):
     """The chosen basis of D: its fields' components, and the verdict.
 
     Attributes
@@ -63,17 +63,10 @@ class RegularBasis:
         A point (coordinates at special angles) where a factor of ``singular`` vanishes and ``A`` has full rank.
     """
 
-    def __init__(
-        self,
-        fields: list[list[sp.Expr]],
-        regular: bool | None,
-        singular: tuple[sp.Expr, ...] = (),
-        sample: dict[sp.Symbol, sp.Expr] | None = None,
-    ) -> None:
-        self.fields = fields
-        self.regular = regular
-        self.singular = singular
-        self.sample = sample
+    fields: list[list[sp.Expr]]
+    regular: bool | None
+    singular: tuple[sp.Expr, ...] = ()
+    sample: dict[sp.Symbol, sp.Expr] | None = None
 
 
 class _Undecided(Exception):
@@ -101,11 +94,11 @@ def regular_basis(
     RegularBasis
     """
     k, n = rows.shape
+    if n > MAX_DIM:
+        return RegularBasis(nullspace, None)
     try:
         ctx = RationalFunctions([*rows, *(c for b in nullspace for c in b)], exp=True)
     except UnsupportedExpression:
-        return RegularBasis(nullspace, None)
-    if n > MAX_DIM:
         return RegularBasis(nullspace, None)
     qset = set(q)
     coord = frozenset(i for i, a in enumerate(ctx.atoms) if a.free_symbols & qset)
@@ -164,9 +157,9 @@ def _dot(a: list[Any], b: list[Any]) -> Any:
     return out
 
 
-def _det(ctx: RationalFunctions, M: list[list[Any]]) -> Any:
+def _det(ctx: RationalFunctions, M: list[list[Any]], reduced: bool = True) -> Any:
     """Determinant of a square matrix of polynomials: Bareiss' fraction-free elimination (exact divisions in the
-    polynomial ring, no reduction by ``sin² + cos² = 1`` until the end)."""
+    polynomial ring, no reduction by ``sin² + cos² = 1`` until the end, and none with ``reduced=False``)."""
     R = ctx.ring
     n = len(M)
     if n == 0:
@@ -190,7 +183,8 @@ def _det(ctx: RationalFunctions, M: list[list[Any]]) -> Any:
                     raise _Undecided
                 a[r][c] = x
         prev = a[i][i]
-    return ctx.reduce(a[n - 1][n - 1] if sign > 0 else -a[n - 1][n - 1])
+    d = a[n - 1][n - 1] if sign > 0 else -a[n - 1][n - 1]
+    return ctx.reduce(d) if reduced else d
 
 
 def _uses(p: Any, coord: frozenset[int]) -> bool:
@@ -241,10 +235,10 @@ def _cramer_bases(
         checkpoint()
         AS = [[A[a][s] for s in S] for a in range(k)]
         try:
-            M = _det(ctx, AS)
+            M = _det(ctx, AS, reduced=False)
         except _Undecided:
             continue
-        if not M:
+        if not ctx.reduce(M):
             continue
         fields = []
         proved = True
@@ -254,7 +248,7 @@ def _cramer_bases(
             try:
                 for t, s in enumerate(S):
                     Ms = [[A[a][beta] if c == t else AS[a][c] for c in range(k)] for a in range(k)]
-                    comps[s] = -_det(ctx, Ms)
+                    comps[s] = -_det(ctx, Ms, reduced=False)  # common factors are seen before the reduction
             except _Undecided:
                 break
             comps = _primitive(ctx, comps)
