@@ -31,6 +31,9 @@ from typing import Any, NamedTuple
 import sympy as sp
 
 from ..algebra import RationalFunctions, UnsupportedExpression, canon, checkpoint
+from ._frame import coordinate_generators, vanishing_factors
+from ._frame import positive_polynomial as _positive
+from ._frame import uses_coordinates as _uses
 
 __all__ = ["RegularBasis", "regular_basis"]
 
@@ -100,8 +103,7 @@ def regular_basis(
         ctx = RationalFunctions([*rows, *(c for b in nullspace for c in b)], exp=True)
     except UnsupportedExpression:
         return RegularBasis(nullspace, None)
-    qset = set(q)
-    coord = frozenset(i for i, a in enumerate(ctx.atoms) if a.free_symbols & qset)
+    coord = coordinate_generators(ctx, q)
     try:
         A = [_cleared_row(ctx, list(rows.row(a))) for a in range(k)]
         old = [_cleared_row(ctx, b) for b in nullspace]
@@ -187,20 +189,6 @@ def _det(ctx: RationalFunctions, M: list[list[Any]], reduced: bool = True) -> An
     return ctx.reduce(d) if reduced else d
 
 
-def _uses(p: Any, coord: frozenset[int]) -> bool:
-    """True if the polynomial ``p`` involves a generator that depends on the coordinates."""
-    return any(m[i] for m in p.itermonoms() for i in coord)
-
-
-def _positive(p: Any) -> bool:
-    """True if ``p`` is a positive constant plus even powers of generators with positive coefficients (so it is
-    positive at every real point)."""
-    const = p.coeff(1) if p else 0
-    if not const > 0:
-        return False
-    return all(c > 0 and all(e % 2 == 0 for e in m) for m, c in p.items() if any(m))
-
-
 def _singular_factors(ctx: RationalFunctions, det: Any, p_factors: list[Any], coord: frozenset[int]) -> list[Any]:
     """The factors of ``det`` (reduced) that are not proved nonzero where the factors ``p_factors`` of
     ``det(A Aᵀ)`` are: an empty list proves the frame regular wherever ``A`` has full rank.
@@ -222,7 +210,7 @@ def _singular_factors(ctx: RationalFunctions, det: Any, p_factors: list[Any], co
         return []
     if len(rest) > MAX_TERMS:
         raise _Undecided
-    return [f for f, _ in ctx.factor_list(rest)[1] if _uses(f, coord) and not _positive(f)]
+    return vanishing_factors(ctx, rest, coord)
 
 
 def _cramer_bases(

@@ -138,6 +138,34 @@ def test_no_regular_candidate_warns_and_names_the_singular_set():
     with pytest.warns(SingularFrameWarning, match=r"singular where x = 0, for instance at \{x: 0, y: 0, z: 1\}.*frame"):
         F = cons.adapted_frame()
     assert F.determinant.xreplace({x: 0, y: 0, z: 1}) == 0
+    assert set(F.singular_set()) == {x, x**2 + y**2 + z**2}  # the second: where the constraint is singular
+
+
+def test_linearize_about_straight_motion_on_the_default_frame():
+    # the car with an off-axle trailer: the old default frame gave nan here (issue 42)
+    ch = fr.Chart("x y theta theta1", params="m J d b m_t J_t V")
+    x, y, th, t1 = ch.q
+    ux, uy, w, w1 = ch.u
+    m, J, d, b, mt, Jt, V = ch.params
+    hitch = (ux + b * sp.sin(th) * w, uy - b * sp.cos(th) * w)
+    axle = (hitch[0] + d * sp.sin(t1) * w1, hitch[1] - d * sp.cos(t1) * w1)
+    L = m / 2 * (ux**2 + uy**2) + J / 2 * w**2 + mt / 2 * (axle[0] ** 2 + axle[1] ** 2) + Jt / 2 * w1**2
+    rows = [-sp.sin(th) * ux + sp.cos(th) * uy, sp.expand(-sp.sin(t1) * axle[0] + sp.cos(t1) * axle[1])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SingularFrameWarning)
+        nh = fr.NonholonomicSystem.from_constraints(fr.Lagrangian(ch, sp.expand(L)), fr.LinearConstraints(ch, rows))
+    lin = fr.linearize(nh, {x: 0, y: 0, th: 0, t1: 0, ux: V, uy: 0, w: 0, w1: 0})
+    vals = {m: 1, J: 1, d: 1, b: sp.Rational(1, 2), mt: 1, Jt: 1, V: 1}
+    A = sp.Matrix(lin.A).xreplace(vals).applyfunc(sp.simplify)
+    assert all(a.is_finite for a in A)
+    # the same eigenvalues on a frame chosen by hand: forward speed and turning rate, then the constraint rows
+    X1 = fr.VectorField(ch, [sp.cos(th), sp.sin(th), 0, sp.sin(th - t1) / d])
+    X2 = fr.VectorField(ch, [0, 0, 1, -b * sp.cos(th - t1) / d])
+    cons = fr.LinearConstraints(ch, rows)
+    nh2 = fr.NonholonomicSystem(nh.lagrangian, fr.Frame([X1, X2, *cons.complement_fields()]), 2)
+    A2 = sp.Matrix(fr.linearize(nh2, {x: 0, y: 0, th: 0, t1: 0, ux: V, uy: 0, w: 0, w1: 0}).A).xreplace(vals)
+    lam = sp.symbols("lam")
+    assert sp.simplify(A.charpoly(lam).as_expr() - A2.charpoly(lam).as_expr()) == 0
 
 
 def test_system_file_without_frame_uses_the_regular_default():
