@@ -16,10 +16,13 @@ The candidates, tried in this order:
 
 The test (:func:`_singular_factors`) is exact and sufficient: ``det F`` is divided by the factors of
 ``det(A Aᵀ)`` (where the rows are dependent); what is left must be free of the coordinates (a factor of the
-parameters alone) or a positive constant plus even powers with positive coefficients. The factors left over
-are the candidate's singular set. Everything here is polynomial arithmetic in one ring; the search is capped
-(:data:`MAX_SUBSETS` column choices, :data:`MAX_TESTS` determinant tests, :data:`MAX_TERMS` terms per
-polynomial), and a system outside the ring, or too large, keeps the null space basis untested.
+parameters alone, such as a hitch length ``d``: it only excludes parameter values) or a positive constant plus
+even powers with positive coefficients (real parameters). The factors left over are the candidate's singular
+set. A Cramer basis whose entries ``M_S / gcd`` on the free columns are all free of the coordinates is proved
+without a determinant (its minor there is a nonzero constant). Everything here is polynomial arithmetic in one
+ring; the search is capped (:data:`MAX_SUBSETS` column choices, :data:`MAX_TESTS` determinant tests,
+:data:`MAX_TERMS` terms per polynomial, :data:`MAX_WORK` term products per elimination step, :data:`MAX_DIM`
+coordinates), and a system outside the ring, or too large, keeps the null space basis untested (no warning).
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ MAX_SUBSETS = 60
 MAX_TESTS = 8
 #: a polynomial (an entry of an elimination, a determinant) above this many terms stops its candidate's test
 MAX_TERMS = 3000
+#: an elimination step whose two products would take more term multiplications than this stops its test
+MAX_WORK = 250_000
 #: above this dimension the determinant test is not attempted (the null space basis is kept)
 MAX_DIM = 8
 #: the special angles tried for a sample point of a singular set
@@ -179,6 +184,8 @@ def _det(ctx: RationalFunctions, M: list[list[Any]], reduced: bool = True) -> An
             sign = -sign
         for r in range(i + 1, n):
             for c in range(i + 1, n):
+                if len(a[r][c]) * len(a[i][i]) + len(a[r][i]) * len(a[i][c]) > MAX_WORK:
+                    raise _Undecided
                 x = a[r][c] * a[i][i] - a[r][i] * a[i][c]
                 x = RationalFunctions.quotient(x, prev) if x and prev != R.one else x
                 if len(x) > MAX_TERMS:

@@ -219,3 +219,13 @@ def test_default_frame_regular_where_the_constraints_are_or_warned(cons, points)
         if abs(sp.N(gram, 50)) < sp.Float("1e-30"):
             continue  # the constraints are singular there
         assert abs(sp.N(F.determinant.xreplace(pt), 50)) > sp.Float("1e-30"), (cons, pt)
+
+
+def test_constraints_outside_the_exact_ring_keep_the_null_space_basis_without_a_warning():
+    ch = fr.Chart("x y z")
+    x, y, z = ch.q
+    cons = fr.LinearConstraints(ch, [[sp.sqrt(1 + x**2), 0, 1]])  # a radical: the exact test does not apply
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SingularFrameWarning)
+        F = cons.adapted_frame()
+    assert F.dim == 3
