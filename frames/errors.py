@@ -23,6 +23,7 @@ __all__ = [
     "ParameterError",
     "RegularityError",
     "SingularFrameError",
+    "SingularFrameWarning",
     "SingularityError",
     "StateError",
     "SystemFileError",
@@ -56,6 +57,11 @@ class ChartMismatchError(FramesError):
 
 class SingularFrameError(FramesError):
     """A list of vector fields is not a frame (wrong number, or not independent)."""
+
+
+class SingularFrameWarning(UserWarning):
+    """A default frame is singular at points where the constraints are regular (no candidate frame was proved
+    regular there); the message names the singular set and how to give a frame of one's own."""
 
 
 class RegularityError(FramesError):

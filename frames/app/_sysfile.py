@@ -450,7 +450,8 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         comp = fields("complement")
         F = wrap("complement", lambda: complete_frame(cons.distribution(), comp))
     else:
-        # as NonholonomicSystem.from_constraints: D's basis, then the constraint rows (regular wherever D is)
+        # as NonholonomicSystem.from_constraints: D's basis (chosen regular wherever the constraints are, else a
+        # SingularFrameWarning names the singular set), then the constraint rows
         F = wrap("constraints", lambda: cons.adapted_frame())
 
     state["key"] = "group"

@@ -7,8 +7,13 @@ its first ``m`` fields spanning D (Crampin–Mestdag, section 3).
 
 from __future__ import annotations
 
+import functools
+import sys
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -17,12 +22,16 @@ from sympy.matrices.utilities import dotprodsimp
 
 from .._value import Value
 from ..algebra import canon, derivative, expect, is_zero
-from ..errors import ArgumentError, ConstraintError
+from ..errors import ArgumentError, ConstraintError, SingularFrameWarning
 from ._chart import Chart
 from ._fields import VectorField
 from ._frame import Frame, _field_list, _rank, complete_frame
 from ._growth import BracketFlag, bracket_flag
 from ._nilpotent import NilpotentApproximation, nilpotent_approximation
+from ._regular import regular_basis
+
+#: the warnings of this module point at the first caller outside the package
+_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 
 __all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
@@ -256,10 +265,13 @@ class LinearConstraints(Value):
         return tuple(VectorField(self.chart, list(self.matrix.row(a))) for a in range(self.k))
 
     def adapted_frame(self, complement: Sequence[VectorField] | None = None, v: Any = "v") -> Frame:
-        """Adapted frame: a basis of D, then ``complement`` (default :meth:`complement_fields`).
+        """Adapted frame: a basis of D (:meth:`distribution`), then ``complement`` (default
+        :meth:`complement_fields`).
 
-        The default complement keeps the frame regular wherever D and the constraints are
-        (unlike a completion by coordinate fields).
+        With the default complement ``det(F)² = det(X_D X_Dᵀ) det(A Aᵀ)``: the frame is regular wherever the
+        constraint rows ``A`` are independent iff D's basis ``X_D`` is. :meth:`distribution` chooses a basis
+        proved to be so when one of its candidates is, and otherwise warns (:class:`~frames.errors.SingularFrameWarning`)
+        naming the singular set (then pass a frame of your own).
 
         >>> import frames as fr
         >>> mdl = fr.models.knife_edge()
@@ -270,14 +282,44 @@ class LinearConstraints(Value):
         return complete_frame(self.distribution(), self.complement_fields() if complement is None else complement, v=v)
 
     def distribution(self) -> Distribution:
-        """D = ker a, spanned by a basis of the null space (cancelled); computed once."""
+        r"""D = ker a, spanned by a basis regular wherever the constraints are, when one is found; computed once.
+
+        The candidates (:mod:`frames.geometry._regular`): the null space basis (cleared of denominators), then for
+        each choice ``S`` of ``k`` dependent columns with a minor ``M_S ≢ 0`` the Cramer basis
+        ``X_β = M_S e_β − Σ_{s∈S} det(a_S, column s ← a_β) e_s``, each field divided by the gcd of its
+        components, smallest first. The first proved regular is taken: ``det [X_D; a]`` is, up to factors of
+        ``det(a aᵀ)``, free of the coordinates or a positive constant plus even powers (an exact test). When none
+        is, the null space basis is kept and a :class:`~frames.errors.SingularFrameWarning` names its singular
+        set and a point of it where the constraints are regular. Constraints outside the exact ring, or with
+        more than eight coordinates, keep the null space basis untested.
+
+        Examples
+        --------
+        A trailer hitched a distance ``b`` behind a car's axle: every straight configuration (``θ₁ = θ``)
+        is regular for this basis, though a generic null space basis has rank 1 there.
+
+        >>> import sympy as sp, frames as fr
+        >>> ch = fr.Chart("x y theta theta1", params="b d")
+        >>> x, y, th, t1 = ch.q
+        >>> ux, uy, w, w1 = ch.u
+        >>> b, d = ch.params
+        >>> rows = [-sp.sin(th) * ux + sp.cos(th) * uy,
+        ...         -sp.sin(t1) * ux + sp.cos(t1) * uy - b * sp.cos(th - t1) * w - d * w1]
+        >>> D = fr.LinearConstraints(ch, rows).distribution()
+        >>> fr.algebra.generic_rank(sp.Matrix([X.components.T for X in D.fields]).subs(t1, th))
+        2
+        """
         return self._distribution
 
     @cached_property
     def _distribution(self) -> Distribution:
         with dotprodsimp(False):  # sympy's intermediate simplification: the zero test decides, canon writes
             basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
-        return Distribution([VectorField(self.chart, _cleared(list(b))) for b in basis])
+        nullspace = [_cleared(list(b)) for b in basis]
+        chosen = regular_basis(self.matrix, nullspace, self.chart.q, self.chart.params)
+        if chosen.regular is False:
+            warnings.warn(_singular_message(self, chosen), SingularFrameWarning, stacklevel=_outside_level())
+        return Distribution([VectorField(self.chart, b) for b in chosen.fields])
 
     def __repr__(self) -> str:
         return "LinearConstraints(" + ", ".join(f"{f} = 0" for f in self.functions) + ")"
@@ -291,6 +333,34 @@ class LinearConstraints(Value):
         """
         rows = [sp.latex(f) + " &= 0" for f in self.functions]
         return r"$\begin{aligned}" + r"\\ ".join(rows) + r"\end{aligned}$"
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of a warning that points at the first caller outside the package (and functools)."""
+    level = 2
+    f: FrameType | None = sys._getframe(2)
+    while f is not None and (
+        f.f_code.co_filename.startswith(_PACKAGE_DIR) or f.f_code.co_filename == functools.__file__
+    ):
+        level, f = level + 1, f.f_back
+    return level
+
+
+def _singular_message(cons: LinearConstraints, chosen: Any) -> str:
+    """The warning of a default basis of D not proved regular where the constraints are."""
+    where = " = 0, ".join(str(f) for f in chosen.singular) + " = 0"
+    at = ""
+    if chosen.sample is not None:
+        at = (
+            f", for instance at {chosen.sample}, where the {cons.k} constraint rows are independent (D has rank "
+            f"{cons.chart.dim - cons.k})"
+        )
+    return (
+        f"{cons!r}: no basis of D among the null space and the Cramer bases was proved regular wherever the "
+        f"constraints are; the default frame (D's null space basis, then the constraint rows) is singular where "
+        f"{where}{at}. Give a frame of your own: NonholonomicSystem(L, frame, m), `frame:` in a system file, or "
+        "a Distribution of fields regular there (with complement=)"
+    )
 
 
 def _cleared(b: list[sp.Expr]) -> list[sp.Expr]:

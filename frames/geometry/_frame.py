@@ -40,7 +40,14 @@ from ..algebra import (
     solve_linear,
     structure_functions,
 )
-from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError, SingularFrameError
+from ..errors import (
+    ArgumentError,
+    ChartMismatchError,
+    ConstraintError,
+    InvalidExpressionError,
+    SingularFrameError,
+    UndecidedError,
+)
 from ._chart import Chart
 from ._fields import OneForm, VectorField
 from ._tangent import TangentVectorField
@@ -53,6 +60,34 @@ def _determinant(M: sp.ImmutableMatrix) -> sp.Expr:
     if det is None:  # entries with floats
         det = canon(M.det(method="bareiss"))
     return det
+
+
+def coordinate_generators(ctx: RationalFunctions, q: Sequence[sp.Symbol]) -> frozenset[int]:
+    """The indices of the generators of ``ctx`` that depend on the coordinates ``q``."""
+    qset = set(q)
+    return frozenset(i for i, a in enumerate(ctx.atoms) if a.free_symbols & qset)
+
+
+def uses_coordinates(p: Any, coord: frozenset[int]) -> bool:
+    """True if the polynomial ``p`` involves one of the generators ``coord``."""
+    return any(m[i] for m in p.itermonoms() for i in coord)
+
+
+def positive_polynomial(p: Any) -> bool:
+    """True if ``p`` is a positive constant plus even powers of generators with positive coefficients (so it is
+    positive at every real point)."""
+    const = p.coeff(1) if p else 0
+    if not const > 0:
+        return False
+    return all(c > 0 and all(e % 2 == 0 for e in m) for m, c in p.items() if any(m))
+
+
+def vanishing_factors(ctx: RationalFunctions, p: Any, coord: frozenset[int]) -> list[Any]:
+    """The irreducible factors of the polynomial ``p`` that involve the generators ``coord`` and are not
+    :func:`positive_polynomial` (sympy's factorisation; the Pythagorean reduction is the caller's)."""
+    if not uses_coordinates(p, coord) or positive_polynomial(p):
+        return []
+    return [f for f, _ in ctx.factor_list(p)[1] if uses_coordinates(f, coord) and not positive_polynomial(f)]
 
 
 def _numerically_zero(e: sp.Expr) -> bool:
@@ -252,6 +287,39 @@ class Frame(Value):
     def dim(self) -> int:
         """n = dim Q."""
         return len(self.fields)
+
+    def singular_set(self) -> tuple[sp.Expr, ...]:
+        """The factors of :attr:`determinant`'s numerator that may vanish on Q: the frame is singular exactly where
+        one of them is zero (and where a denominator of its fields has a pole).
+
+        Factors free of the coordinates (conditions on the parameters) and factors that are a positive constant
+        plus even powers with positive coefficients (positive at every real point) are left out; an empty tuple
+        means the frame is regular on all of Q (for the parameter values where it is a frame at all).
+
+        Raises
+        ------
+        UndecidedError
+            If the determinant is outside the ring of :class:`~frames.algebra.RationalFunctions` (radicals …).
+
+        Examples
+        --------
+        >>> import sympy as sp, frames as fr
+        >>> ch = fr.Chart("phi x y")
+        >>> phi = ch.q[0]
+        >>> F = fr.Frame([fr.VectorField(ch, [1, 0, 0]), fr.VectorField(ch, [0, sp.cos(phi), sp.sin(phi)]),
+        ...               fr.VectorField(ch, [0, 0, 1])])
+        >>> F.singular_set()
+        (cos(phi),)
+        """
+        try:
+            ctx = RationalFunctions([self.determinant], exp=True)
+        except UnsupportedExpression:
+            raise UndecidedError(
+                f"Frame.singular_set: the determinant {self.determinant} is outside the exact ring", self.determinant
+            ) from None
+        num = ctx.reduce(ctx.normal(ctx.from_expr(self.determinant)).numer)
+        coord = coordinate_generators(ctx, self.chart.q)
+        return tuple(canon(ctx.to_expr(f)) for f in vanishing_factors(ctx, num, coord))
 
     @cached_property
     def determinant(self) -> sp.Expr:
@@ -539,8 +607,9 @@ def complete_frame(
     they increase the rank. Such a frame can be singular at points where D is regular (the knife
     edge completed with ``∂/∂x`` is singular at φ = 0). Give ``at`` (coordinate symbol or name ->
     value) to append only coordinate fields that keep the frame regular at that point, or use
-    :meth:`LinearConstraints.adapted_frame`, whose complement (the constraint rows) is regular
-    wherever D is.
+    :meth:`LinearConstraints.adapted_frame`: its complement (the constraint rows) completes any basis of D
+    wherever that basis and the rows are independent, and its basis of D is chosen regular wherever the
+    constraints are (or a :class:`~frames.errors.SingularFrameWarning` names its singular set).
 
     Raises
     ------
