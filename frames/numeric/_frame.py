@@ -29,6 +29,9 @@ determinant): the run stops with :class:`~frames.errors.DegenerateFrameError` (a
   solvers crawl (the quasi-velocities blow up like ``1/r``) long before ``|r|`` gets small: on a car with a
   trailer whose frame is singular at a hitch angle of 90°, Radau took 20,000 steps (50 s) to bring ``|r|`` from
   ``10^{-2}`` to ``3·10^{-3}``; this test stops it after some 600 steps.
+* when the run crawls towards the singular set: ``|r|`` below :data:`WELL_CONDITIONED`, falling by less than
+  :data:`CRAWL` of itself per step, and the window's mean step shorter than the previous window's, on two
+  consecutive windows (a run restarted close to the singular set, which has no longer steps to compare with).
 
 A run that is about to be refused for another reason (stiffness, a step-size failure, the step or time budget)
 is first asked :meth:`FrameMonitor.refuse_if_ill`: where ``|r|`` is below :data:`WELL_CONDITIONED` of its largest
@@ -68,6 +71,10 @@ WELL_CONDITIONED = 1e-2
 #: ``|r|`` below this: ill-conditioned whatever its values before (a run restarted close to the singular set).
 ILL_CONDITIONED = 1e-3
 
+#: ``|r|`` (below :data:`WELL_CONDITIONED`) falling by less than this fraction per step, with a shrinking step, on
+#: two consecutive windows: the run crawls towards the singular set.
+CRAWL = 1e-3
+
 #: Points at which each field's typical size is sampled.
 SAMPLES = 16
 
@@ -80,7 +87,7 @@ COLLAPSE = 1e-2
 #: The advice that ends every refusal.
 REGULAR_HINT = (
     "This is a singularity of the frame, not of the motion (nor stiffness): integrate in a frame regular there, "
-    "e.g. NonholonomicSystem(L, Frame([...]), m) with other fields, NonholonomicSystem.from_constraints(L, "
+    "e.g. NonholonomicSystem(L, frame=Frame([...]), m=m) with other fields, NonholonomicSystem.from_constraints(L, "
     "constraints, complement=[...]), or a system file's `frame` (or `complement`) table"
 )
 
@@ -138,7 +145,9 @@ class FrameMonitor:
         self.steps = 0
         self.t_mark = float(t0)
         self.h_ref = 0.0
-        self.r_max = np.abs(self.r0)
+        self.h_prev = np.inf
+        self.r_max = self.r_mark = np.abs(self.r0)
+        self.crawls = np.zeros(np.shape(self.r0), dtype=int)
         self.sampled = False
         self.check(t0, y0)
 
@@ -232,12 +241,30 @@ class FrameMonitor:
             )  # type: ignore[no-any-return]
 
     def _collapse(self, t: float, y: np.ndarray, r: np.ndarray) -> None:
-        """The step-collapse test, every :data:`WINDOW` accepted steps."""
+        """The step-collapse and crawl tests, every :data:`WINDOW` accepted steps."""
         self.steps += 1
         if self.steps % WINDOW:
             return
         h = abs(t - self.t_mark) / WINDOW
-        self.t_mark = float(t)
+        h_prev, self.h_prev, self.t_mark = self.h_prev, h, float(t)
+        ar, ar_mark = np.abs(r), self.r_mark
+        self.r_mark = ar
+        # crawling towards the singular set: |r| small and falling by less than CRAWL per step, the step shrinking
+        with np.errstate(all="ignore"):
+            crawl = (ar < WELL_CONDITIONED) & (ar < ar_mark) & ((ar_mark - ar) < CRAWL * WINDOW * ar) & (h < h_prev)
+        self.crawls = np.where(crawl, self.crawls + 1, 0)
+        if np.any(self.crawls >= 2):
+            j = int(np.nonzero(np.atleast_1d(self.crawls >= 2))[0][0])
+            rj, rm = float(np.atleast_1d(ar)[j]), float(np.atleast_1d(ar_mark)[j])
+            raise self.error(
+                t,
+                y,
+                j,
+                float(np.atleast_1d(r)[j]),
+                f"the run crawls towards the frame's singular set (|det F| / Π‖X_i‖ fell from {rm:.3g} to {rj:.3g} "
+                f"over the last {WINDOW} steps, mean step {h:.3g}, shrinking: at this pace the singular set is never "
+                "reached nor passed)",
+            )
         if h > self.h_ref:
             self.h_ref = h
             return
