@@ -484,6 +484,11 @@ class CompiledSystem:
         with np.errstate(all="ignore"):
             return self._fn("guard")(t, np.asarray(y, dtype=float), p)[0]  # type: ignore[no-any-return]
 
+    def frame_function(self) -> Callable[[float, list[float], list[float]], list[float]]:
+        """The generated one-state frame matrix: ``f(t, q, p)`` on Python floats and lists, the ``n²`` entries row by
+        row (``math``-module code: what the integrators call at every step)."""
+        return self._fn("frame", "math")
+
     def frame_matrices(self, t: Any, q: Any, p: Any) -> np.ndarray:
         """The adapted frame's matrix (rows ``X_i``) at coordinates ``q``: ``(n, n)`` for ``q`` of shape ``(n,)``,
         ``(B, n, n)`` for a batch ``(n, B)``. Only for a system that carries its frame (``frame_matrix``)."""

@@ -276,8 +276,12 @@ def solve_single(
         steps += 1
         t_new, y_new = float(solver.t), solver.y
         dense = solver.dense_output() if dense_output else None
-        if frame is not None:
-            frame.check(t_new, y_new, t_old, lambda s, d=dense: (d if d is not None else solver.dense_output())(s))
+        if frame is not None:  # first: a degenerate frame is neither an event nor a singular system nor stiff
+
+            def step_dense(s: float, d: Any = dense) -> np.ndarray:
+                return np.asarray((d if d is not None else solver.dense_output())(s), dtype=float)
+
+            frame.check(t_new, y_new, t_old, step_dense)
         if events:
             g_new = [g(t_new, y_new) for g in ev_funs]
             active = _active_events(ev_g, g_new, ev_dir)

@@ -107,13 +107,13 @@ def test_a_tilting_complement_is_located_where_det_f_changes_sign(tilting, metho
 
 
 def test_a_tilting_complement_stops_the_numpy_batch_and_the_lda_scheme(tilting):
-    with pytest.raises(SingularFrameError, match="batch RK45: .*changes sign") as info:
+    with pytest.raises(SingularFrameError, match=r"batch RK45: .*changes sign") as info:
         fr.integrate(tilting, (0, 5), [Q0], [U0], params=PARAMS, max_steps=STEPS)
     _refused_at_the_hitch(info.value, 1e-8)
-    with pytest.raises(SingularFrameError, match="batch RK4: .*changes sign") as info:
+    with pytest.raises(SingularFrameError, match=r"batch RK4: .*changes sign") as info:
         fr.integrate(tilting, (0, 2), [Q0], [U0], params=PARAMS, method="RK4", n_steps=400)
     _refused_at_the_hitch(info.value, 0.05)  # fixed steps of 0.005: the step's end
-    with pytest.raises(SingularFrameError, match="lda-midpoint: .*changes sign") as info:
+    with pytest.raises(SingularFrameError, match=r"lda-midpoint: .*changes sign") as info:
         fr.integrate(tilting, (0, 2), Q0, U0, params=PARAMS, method="lda-midpoint", step=0.01)
     _refused_at_the_hitch(info.value, 0.05)
 
