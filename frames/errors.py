@@ -15,6 +15,7 @@ __all__ = [
     "ArgumentError",
     "ChartMismatchError",
     "ConstraintError",
+    "DegenerateFrameError",
     "FramesError",
     "InconsistentInitialDataError",
     "IntegrationError",
@@ -56,7 +57,8 @@ class ChartMismatchError(FramesError):
 
 
 class SingularFrameError(FramesError):
-    """A list of vector fields is not a frame (wrong number, or not independent)."""
+    """A list of vector fields is not a frame (wrong number, or not independent), or a frame is singular where it
+    is used (at the initial point of an integration; along the motion: :class:`DegenerateFrameError`)."""
 
 
 class SingularFrameWarning(UserWarning):
@@ -108,6 +110,36 @@ class IntegrationError(FramesError):
 
 class SingularityError(IntegrationError, RegularityError):
     """The system became singular along the motion (singular Hessian, non-finite RHS)."""
+
+
+class DegenerateFrameError(SingularFrameError, IntegrationError):
+    """The adapted frame a system is integrated in degenerated along the motion (its fields became dependent or
+    one vanished: the frame matrix's determinant, relative to the fields' sizes, fell below a threshold or
+    changed sign). A :class:`SingularFrameError` raised by an integrator, also an :class:`IntegrationError`: the
+    motion may well be regular there, the frame is not. The message names the time, the coordinates and the
+    frame's fields, and asks for a frame regular there.
+
+    Attributes
+    ----------
+    t : float or None
+        Time at which the integration stopped (the crossing of the singular set when it was located).
+    state : numpy.ndarray or None
+        The integrator's state there.
+    q : numpy.ndarray or None
+        The coordinates there.
+    ratio : float or None
+        The frame's conditioning measure there (see :mod:`frames.numeric._frame`).
+    """
+
+    def __init__(
+        self, message: str, t: float | None = None, state: Any = None, q: Any = None, ratio: float | None = None
+    ) -> None:
+        IntegrationError.__init__(self, message, t, state)
+        self.q = None if q is None else np.array(q, dtype=float)
+        self.ratio = ratio
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles with its parts (a batch's worker process sends it)
+        return type(self), (str(self), self.t, self.state, self.q, self.ratio)
 
 
 class SystemFileError(FramesError):

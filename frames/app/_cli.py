@@ -19,7 +19,10 @@ returns the exit status.
 Failure behaviour (one error path, no traceback ever):
 
 * exit 0 on success; 3 when a time budget runs out (the message names the step), or when ``simulate`` meets a
-  stiff system under an explicit method (the message says to give ``--method Radau``); 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
+  stiff system under an explicit method (the message says to give ``--method Radau``); 4 when ``simulate`` meets a
+  point where the model's adapted frame degenerates (:class:`~frames.errors.DegenerateFrameError`: the message
+  names the time, the coordinates and the frame's fields, and asks for a ``frame`` or ``complement`` regular
+  there; another method would not help); 2 on bad input (a :class:`~frames.FramesError`, an output path that cannot
   be written, argparse's own usage errors); 130 on Ctrl-C; 1 on an internal error (a bug: the
   message asks for a report; ``FRAMES_DEBUG=1`` shows the traceback);
 * output files are written to a temporary file in the target's directory and renamed into place
@@ -48,7 +51,13 @@ from sympy.core.function import AppliedUndef
 
 from .._version import __version__
 from ..dynamics import NonholonomicSystem
-from ..errors import BudgetExceededError, FramesError, InconsistentInitialDataError, IntegrationBudgetError
+from ..errors import (
+    BudgetExceededError,
+    DegenerateFrameError,
+    FramesError,
+    InconsistentInitialDataError,
+    IntegrationBudgetError,
+)
 from ..geometry import Frame, VectorField
 from ..numeric import MAX_SPAN, ProgressBar, Trajectory, integrate, labelled, write_csv
 from . import _models as models
@@ -253,6 +262,8 @@ def simulate(
                 project=(project or False) if c == 0 else False,
                 method=method,
             )
+        except DegenerateFrameError as exc:  # name the model (its frame is the file's `frame` or `complement`)
+            raise DegenerateFrameError(f"simulate {model.name}: {exc}", exc.t, exc.state, exc.q, exc.ratio) from None
         except InconsistentInitialDataError as exc:
             raise InconsistentInitialDataError(
                 str(exc).replace(
@@ -518,6 +529,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     outputs = _Outputs(force=bool(getattr(args, "force", False)))
     try:
         return _run(args, outputs)
+    except DegenerateFrameError as exc:  # simulate: the model's frame is singular along the motion (not stiff)
+        print(f"frames: error: {exc}", file=sys.stderr)
+        return 4
     except IntegrationBudgetError as exc:  # simulate: a stiff system, or the run's budget (no --budget here)
         hint = " (give --method Radau, BDF or LSODA)" if "stiff" in str(exc) else ""
         print(f"frames: error: {exc}{hint}", file=sys.stderr)

@@ -118,6 +118,9 @@ class OdeSystem(Value):
     distribution_matrix : ImmutableMatrix or None
         Rows ``X_α^j(q, t)`` spanning D (m × n); used for the residual (distance of ``u`` from D),
         which is then computed from a basis of D rather than from ``A``.
+    frame_matrix : ImmutableMatrix or None
+        The adapted frame the system is written in, rows ``X_i^j(q, t)`` (n × n); the integrators watch its
+        conditioning along the motion and stop where it degenerates (:class:`~frames.errors.SingularFrameError`).
 
     Examples
     --------
@@ -146,6 +149,7 @@ class OdeSystem(Value):
     form: str = "reduced"
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     distribution_matrix: sp.ImmutableMatrix | None = None
+    frame_matrix: sp.ImmutableMatrix | None = None
 
     def __check_init__(self) -> None:
         w = "OdeSystem"
@@ -178,6 +182,7 @@ class OdeSystem(Value):
         self.constraint_matrix = _matrix(self.constraint_matrix, f"{w}: constraint_matrix", n)
         self.metric = _matrix(self.metric, f"{w}: metric", n, n)
         self.distribution_matrix = _matrix(self.distribution_matrix, f"{w}: distribution_matrix", n)
+        self.frame_matrix = _matrix(self.frame_matrix, f"{w}: frame_matrix", n, n)
         if self.guard is not None:
             self.guard = as_expr(self.guard, name=f"{w}: guard")
         if not isinstance(self.form, str) or not self.form:
@@ -259,7 +264,7 @@ def assembled_ode(
     """The :class:`OdeSystem` of a builder; its parameters are the free symbols, outside ``known``, of every
     expression it holds (right-hand sides, observables, initial map, constraint matrix, metric, guard)."""
     everything: list[Any] = list(rhs) + [e for vals in observables.values() for e in vals] + list(initial)
-    for M in (constraint_matrix, metric):
+    for M in (constraint_matrix, metric, rest.get("frame_matrix")):
         everything += list(M) if M is not None else []
     everything += [guard] if guard is not None else []
     return OdeSystem(
@@ -373,6 +378,7 @@ def field_ode(
         form=form,
         names=names,
         distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
+        frame_matrix=sp.ImmutableMatrix(F.matrix) if A is not None else None,
     )
 
 
@@ -498,6 +504,7 @@ def reduced_ode(
         form=form,
         names=names,
         distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
+        frame_matrix=sp.ImmutableMatrix(F.matrix) if A is not None else None,
     )
 
 

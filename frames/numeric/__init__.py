@@ -5,8 +5,9 @@ One concern per module: ``_resolve`` (the door :func:`ode_system`, and what to i
 time span), ``_integrate`` (the door :func:`integrate`), ``_single`` and ``_batch`` (one trajectory, a
 batch), the engines ``_scipy`` (scipy's solvers), ``_rk`` (NumPy batch kernels), ``_numba`` (jitted
 kernels), ``_lda`` (discrete Lagrange–d'Alembert), their tableaux ``_tableau``, and ``_trajectory``,
-``_plot``, ``_sweep``, ``_locus`` (eigenvalues against a parameter), and ``_stiff`` (stiffness of the explicit
-methods).
+``_plot``, ``_sweep``, ``_locus`` (eigenvalues against a parameter), ``_stiff`` (stiffness of the explicit
+methods) and ``_frame`` (the adapted frame watched along the motion: a frame that degenerates is refused as
+such, never called stiff).
 
 Everything numeric in :mod:`frames` goes through one small interface, the
 symbolic first-order system :class:`OdeSystem`

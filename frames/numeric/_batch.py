@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import InconsistentInitialDataError, SingularFrameError, SingularityError, StateError
 from ._compiled import KINEMATIC
+from ._frame import frame_monitor
 from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_message
 from ._laws import InputLaw, batch_laws_along, check_engine, split_inputs
 from ._lda import lda_midpoint
@@ -188,17 +189,30 @@ def _kernels(
         step = float(opts.step)  # type: ignore[arg-type]
         for j in range(nb):
             pj = p if p.ndim == 1 else p[:, j]
+            fj = frame_monitor(comp, pj, f"lda-midpoint (batch member {j})", t0, Y0[:, j])
             te, Qj, Uj, info = lda_midpoint(
-                scheme, t0, t1, Y0[:n, j], Y0[n : 2 * n, j], pj, step, max_steps=opts.max_steps, timeout=opts.timeout
+                scheme,
+                t0,
+                t1,
+                Y0[:n, j],
+                Y0[n : 2 * n, j],
+                pj,
+                step,
+                max_steps=opts.max_steps,
+                timeout=opts.timeout,
+                frame=fj,
             )
             parts.append(np.hstack([Qj, Uj]))
             bar.advance()
         return te, np.stack(parts, axis=2), info
+    fm = frame_monitor(comp, p, f"batch {meth}" if opts.backend != "numba" else f"numba {meth}", t0, Y0)
     if opts.backend == "numba":
         if meth == "RK45":
             Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, opts.rtol, opts.atol, opts.max_steps, opts.timeout)
         else:
             Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(opts.n_steps), opts.timeout, opts.max_steps)  # type: ignore[arg-type]
+        if fm is not None:  # the jitted kernels do not see the frame: checked at the output times
+            fm.check_samples(te, Ys)
         return te, Ys, info
     fb = comp.fun_batch(p, laws)
     if meth == "RK45":
@@ -209,8 +223,8 @@ def _kernels(
                 return np.asarray(comp.guard(t, Y, p))
 
         Ys, info = dp45_batch(
-            fb, t0, t1, Y0, te, opts.rtol, opts.atol, opts.max_steps, opts.timeout, gb, on_step=bar.on_step
+            fb, t0, t1, Y0, te, opts.rtol, opts.atol, opts.max_steps, opts.timeout, gb, on_step=bar.on_step, frame=fm
         )
         return te, Ys, info
-    Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(opts.n_steps), opts.timeout, on_step=bar.on_step)  # type: ignore[arg-type]
+    Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(opts.n_steps), opts.timeout, on_step=bar.on_step, frame=fm)  # type: ignore[arg-type]
     return te, Ys, info

@@ -227,6 +227,14 @@ class CompiledSystem:
         self._key: str | None = None
         self._obs_keys = list(S.observables)
         self.guard_depends_on_state = S.guard is not None and bool(S.guard.free_symbols & (set(S.states) | {S.time}))
+        n = S.chart.dim
+        #: whether the integrators watch the frame along the motion: the system carries its adapted frame, the
+        #: frame moves with ``(t, q)``, and the state begins with ``q`` (:mod:`frames.numeric._frame`)
+        self.frame_watched = (
+            S.frame_matrix is not None
+            and tuple(S.states[:n]) == tuple(S.chart.q)
+            and bool(S.frame_matrix.free_symbols & (set(S.chart.q) | {S.time}))
+        )
         self.param_names = tuple(p.name for p in S.params)
         for what in _CHECKED_AT_INIT:  # refused now, not at first use (the others are checked when generated)
             exprs, groups = self._groups(what)
@@ -257,6 +265,8 @@ class CompiledSystem:
             return ([] if S.metric is None else list(S.metric)), [tg, ("q", ch.q, False), ("u", ch.u, False), pg]
         if what == "guard":
             return ([] if S.guard is None else [S.guard]), [tg, yg, pg]
+        if what == "frame":
+            return ([] if S.frame_matrix is None else list(S.frame_matrix)), [tg, ("q", ch.q, False), pg]
         raise FramesError(f"CompiledSystem: no generated function {what!r}")  # pragma: no cover
 
     def _fn(self, what: str, mode: str = "numpy") -> Callable[..., Any]:
@@ -288,7 +298,13 @@ class CompiledSystem:
         for k in self._obs_keys:
             self._fn(f"obs:{k}")
         self._fn("initial")
-        for what, x in (("A", S.constraint_matrix), ("D", S.distribution_matrix), ("M", S.metric), ("guard", S.guard)):
+        for what, x in (
+            ("A", S.constraint_matrix),
+            ("D", S.distribution_matrix),
+            ("M", S.metric),
+            ("guard", S.guard),
+            ("frame", S.frame_matrix),
+        ):
             if x is not None:
                 self._fn(what)
         return self
@@ -468,6 +484,24 @@ class CompiledSystem:
         with np.errstate(all="ignore"):
             return self._fn("guard")(t, np.asarray(y, dtype=float), p)[0]  # type: ignore[no-any-return]
 
+    def frame_function(self) -> Callable[[float, list[float], list[float]], list[float]]:
+        """The generated one-state frame matrix: ``f(t, q, p)`` on Python floats and lists, the ``n²`` entries row by
+        row (``math``-module code: what the integrators call at every step)."""
+        return self._fn("frame", "math")
+
+    def frame_matrices(self, t: Any, q: Any, p: Any) -> np.ndarray:
+        """The adapted frame's matrix (rows ``X_i``) at coordinates ``q``: ``(n, n)`` for ``q`` of shape ``(n,)``,
+        ``(B, n, n)`` for a batch ``(n, B)``. Only for a system that carries its frame (``frame_matrix``)."""
+        n = self.system.dim
+        q = np.asarray(q, dtype=float)
+        if q.ndim == 1:
+            F1 = self._fn("frame", "math")(float(t), q.tolist(), np.asarray(p, dtype=float).tolist())
+            return np.array(F1, dtype=float).reshape(n, n)
+        with np.errstate(all="ignore"):
+            F = np.asarray(self._fn("frame")(t, q, p), dtype=float)
+        F = np.broadcast_to(F.reshape(F.shape[0], -1), (n * n, q.shape[1]))
+        return F.T.reshape(q.shape[1], n, n)  # type: ignore[no-any-return]
+
     def check_initial_guard(self, t0: float, y0: np.ndarray, p: Any) -> None:
         """Raise :class:`SingularityError` if the system is singular at the initial point (guard zero or not finite)."""
         g0 = self.guard(t0, y0, p)
@@ -595,7 +629,16 @@ def srepr_key(S: OdeSystem) -> str:
     parts += [k + sp.srepr(val) for k, val in S.observables.items()]
     parts += [
         sp.srepr(x)
-        for x in (S.constraint_matrix, S.metric, S.guard, S.time, S.chart.q, S.chart.u, S.distribution_matrix)
+        for x in (
+            S.constraint_matrix,
+            S.metric,
+            S.guard,
+            S.time,
+            S.chart.q,
+            S.chart.u,
+            S.distribution_matrix,
+            S.frame_matrix,
+        )
     ]
     parts += [k + sp.srepr(val) for k, val in S.extra_inputs.items()]
     return "|".join(parts)

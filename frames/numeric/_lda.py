@@ -33,6 +33,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import IntegrationBudgetError, IntegrationError, OptionError
+from ._frame import FrameMonitor
 
 __all__ = ["LDAScheme", "lda_midpoint"]
 
@@ -167,13 +168,15 @@ def lda_midpoint(
     *,
     max_steps: int,
     timeout: float | None,
+    frame: FrameMonitor | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """Run the scheme from ``(q0, u0)`` over ``[t0, t1]``; return ``(t, q, u, info)`` at the nodes.
 
     The step actually used is ``h = (t1 − t0)/N`` with ``N = ceil((t1 − t0)/step)``, so the last node is
     ``t1`` and ``h ≤ step``. ``info`` has ``step`` (that ``h``), ``nsteps``, ``newton_iterations`` (residual
     and Jacobian evaluations of the DLA step, the cost measure of ``benchmarks/lda.py``), ``message``
-    and ``status``.
+    and ``status``. ``frame`` (:mod:`frames.numeric._frame`; its state is ``(q, u)``) is checked after every step:
+    the constraint rows are the coframe's, which blows up where the frame degenerates.
 
     Raises
     ------
@@ -182,6 +185,8 @@ def lda_midpoint(
     IntegrationError
         Newton's method failed (singular Jacobian, non-finite values, no convergence); carries ``t``
         and the state at the last node.
+    DegenerateFrameError
+        The adapted frame degenerates along the motion (or is ill-conditioned where Newton's method fails).
     """
     T = t1 - t0
     N = max(1, int(np.ceil(T / step - 1e-12)))
@@ -208,14 +213,20 @@ def lda_midpoint(
         try:
             Q[k + 1], _lam, it = scheme.step(pminus, Q[k], guess, h, p)
         except (IntegrationError, np.linalg.LinAlgError) as exc:
+            if frame is not None:
+                frame.refuse_if_ill(float(ts[k]), np.concatenate([Q[k], U[k]]), "a failure of Newton's method")
             raise IntegrationError(f"{exc} at t = {ts[k]:g}", float(ts[k]), np.concatenate([Q[k], U[k]])) from None
         newton += it
         pminus = scheme.D2(Q[k], Q[k + 1], h, p)
         try:
             U[k + 1] = scheme.velocity(Q[k + 1], pminus, U[k], p)
         except (IntegrationError, np.linalg.LinAlgError) as exc:
+            if frame is not None:
+                frame.refuse_if_ill(float(ts[k + 1]), np.concatenate([Q[k + 1], U[k]]), "a failure of Newton's method")
             raise IntegrationError(
                 f"{exc} at t = {ts[k + 1]:g}", float(ts[k + 1]), np.concatenate([Q[k + 1], U[k]])
             ) from None
+        if frame is not None:
+            frame.check(float(ts[k + 1]), np.concatenate([Q[k + 1], U[k + 1]]), float(ts[k]))
     info = {"step": h, "nsteps": N, "newton_iterations": newton, "message": "lda-midpoint: done", "status": 0}
     return ts, Q, U, info

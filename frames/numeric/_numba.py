@@ -71,6 +71,7 @@ from ..errors import (
     SingularityError,
     StiffnessError,
 )
+from ._frame import frame_monitor
 from ._stiff import collapse_message
 from ._tableau import DP45, RK4, ButcherTableau
 
@@ -709,13 +710,23 @@ def integrate_one(
     """One trajectory by the jitted RK45 (a batch of one): ``Y`` of shape ``(n_state, len(t_eval))`` and ``info``.
 
     Checks the guard as the single-trajectory NumPy path does: singular at ``t0`` or a change of sign
-    between output times raises :class:`SingularityError`.
+    between output times raises :class:`SingularityError`. The adapted frame (:mod:`frames.numeric._frame`) is
+    checked at the output times, and where it is ill-conditioned a failure of the kernel is the frame's
+    (:class:`~frames.errors.DegenerateFrameError`).
     """
     y0 = np.asarray(y0, dtype=float)
     S = comp.system
     comp.check_initial_guard(t0, y0, p)
-    out, info = dp45_numba(comp, t0, t1, y0[:, None], p, t_eval, rtol, atol, max_steps, timeout, max_step)
+    frame = frame_monitor(comp, p, "numba RK45", t0, y0)
+    try:
+        out, info = dp45_numba(comp, t0, t1, y0[:, None], p, t_eval, rtol, atol, max_steps, timeout, max_step)
+    except IntegrationError as exc:  # stiff, collapsed, out of budget: the frame first
+        if frame is not None:
+            frame.blame(exc, type(exc).__name__)
+        raise
     Y = np.ascontiguousarray(out[:, :, 0].T)
+    if frame is not None:  # the jitted kernel does not see the frame: checked at the output times
+        frame.check_samples(t_eval, Y.T)
     if comp.guard_depends_on_state and len(t_eval):
         G = np.broadcast_to(np.asarray(comp.guard(np.asarray(t_eval), Y, p), dtype=float), (len(t_eval),))
         flip = np.nonzero((np.sign(G) != np.sign(G[0])) | ~np.isfinite(G))[0]

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IntegrationBudgetError, IntegrationError, SingularityError
+from ._frame import FrameMonitor
 from ._stiff import StiffnessMonitor
 from ._tableau import DP45, RK4, ButcherTableau
 
@@ -58,6 +59,7 @@ def dp45_batch(
     timeout: float | None = None,
     guard: Callable[[float, np.ndarray], np.ndarray] | None = None,
     on_step: Callable[[float], None] | None = None,
+    frame: FrameMonitor | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Lock-step Dormand–Prince 5(4) over a batch: every member's RMS error norm must be ≤ 1.
 
@@ -72,6 +74,11 @@ def dp45_batch(
 
     A stiff batch (a member's step held at the stability boundary, the rest of the span beyond the
     budget) is refused early with :class:`~frames.errors.StiffnessError` (:mod:`frames.numeric._stiff`).
+
+    ``frame`` (:mod:`frames.numeric._frame`) watches the adapted frame, first, after every accepted step: a
+    member whose frame degenerates stops the batch with :class:`~frames.errors.DegenerateFrameError`, located
+    on the step's dense output; stiffness, a collapsed step or the budget where a frame is ill-conditioned are
+    refused as the frame's.
     """
     tab = DP45
     E, P = np.array(tab.e), np.array(tab.p)
@@ -104,8 +111,11 @@ def dp45_batch(
     bad_members: np.ndarray | None = None
     deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     g_start = None if guard is None else np.broadcast_to(np.asarray(guard(t0, y0), dtype=float), (nb,))
-    stiff = StiffnessMonitor("batch RK45", "RK45", t0, t1, max_steps, timeout)
+    stiff = StiffnessMonitor("batch RK45", "RK45", t0, t1, max_steps, timeout, frame)
     while t < t1:
+        over = nsteps + nrej >= max_steps or (deadline is not None and time.monotonic() > deadline)
+        if frame is not None and (over or h < 10 * np.spacing(t)):
+            frame.refuse_if_ill(t, y, "a run out of its budget" if over else "a collapse of the step size")
         if nsteps + nrej >= max_steps:
             raise IntegrationBudgetError(
                 f"batch RK45: max_steps = {max_steps} steps taken before t = {t1} (stopped at t = {t}); "
@@ -163,6 +173,13 @@ def dp45_batch(
         worst = float(np.max(en))
         if worst < 1:
             tn = t + h
+            if frame is not None:
+
+                def dense(s: float, t: float = t, y: np.ndarray = y, h: float = h) -> np.ndarray:
+                    x = (s - t) / h
+                    return y + h * _lincomb(P @ np.array([x, x * x, x**3, x**4]), K)  # type: ignore[no-any-return]
+
+                frame.check(tn, y_new, t, dense)
             while k_out < len(t_eval) and t_eval[k_out] <= tn:
                 x = (t_eval[k_out] - t) / h
                 pw = np.array([x, x * x, x**3, x**4])
@@ -203,10 +220,12 @@ def rk4_batch(
     n_steps: int,
     timeout: float | None = None,
     on_step: Callable[[float], None] | None = None,
+    frame: FrameMonitor | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Classical fixed-step RK4 over a batch; output at ``t_eval`` by cubic Hermite interpolation.
 
-    ``on_step(t)`` (optional) is called with the new time after every step (a progress bar).
+    ``on_step(t)`` (optional) is called with the new time after every step (a progress bar). ``frame``
+    (:mod:`frames.numeric._frame`) is checked after every step, as in :func:`dp45_batch`.
     """
     deadline = None if timeout is None or not np.isfinite(timeout) else time.monotonic() + timeout
     tab = RK4
@@ -235,6 +254,11 @@ def rk4_batch(
         tn = t0 + (i + 1) * h
         f_new = f(tn, y_new)
         bad = _bad(y_new) | _bad(f_new)
+        if frame is not None:
+            if np.any(bad):
+                frame.refuse_if_ill(t, y, "a state that is not finite")
+            else:
+                frame.check(tn, y_new, t)
         if np.any(bad):
             j = int(np.nonzero(bad)[0][0])
             raise SingularityError(

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import FramesError, IntegrationBudgetError, IntegrationError, OptionError, SingularityError
+from ._frame import FrameMonitor
 from ._stiff import StiffnessMonitor
 
 __all__ = ["MESSAGES", "SOLVERS", "SingleSolution", "solve_single", "solver_option_names"]
@@ -183,6 +184,7 @@ def solve_single(
     events: Sequence[Event] = (),
     dense_output: bool = False,
     solver_options: Mapping[str, Any] | None = None,
+    frame: FrameMonitor | None = None,
 ) -> SingleSolution:
     """One trajectory with a scipy :class:`~scipy.integrate.OdeSolver`, stepped here under a budget.
 
@@ -206,6 +208,12 @@ def solve_single(
     :class:`~scipy.integrate.OdeSolution` (``sol``). ``solver_options`` are passed to the solver's
     constructor (see :func:`solver_option_names`); a value the solver refuses is an
     :class:`~frames.errors.OptionError`.
+
+    ``frame`` (:mod:`frames.numeric._frame`) watches the adapted frame the system is written in, checked first
+    after every accepted step: where it degenerates the run stops with
+    :class:`~frames.errors.DegenerateFrameError` (a :class:`~frames.errors.SingularFrameError`), and a run about
+    to be refused for stiffness, a solver failure or its budget where the frame is ill-conditioned is refused for
+    the frame instead.
     """
     import scipy.integrate as si
 
@@ -244,11 +252,13 @@ def solve_single(
     interpolants: list[Any] = []
     status = 0
     steps = 0
-    stiff = StiffnessMonitor(method, method, t0, t1, max_steps, timeout)
+    stiff = StiffnessMonitor(method, method, t0, t1, max_steps, timeout, frame)
     while solver.status == "running":
         t_old = solver.t
         message = solver.step()
         if solver.status == "failed":
+            if frame is not None:
+                frame.refuse_if_ill(solver.t, solver.y, f"a failure of the solver ({message})")
             if guard is not None and g_prev is not None:
                 g = float(guard(solver.t, solver.y))
                 if not np.isfinite(g) or abs(g) <= 1e-6 * max(1.0, abs(g0)):
@@ -266,6 +276,12 @@ def solve_single(
         steps += 1
         t_new, y_new = float(solver.t), solver.y
         dense = solver.dense_output() if dense_output else None
+        if frame is not None:  # first: a degenerate frame is neither an event nor a singular system nor stiff
+
+            def step_dense(s: float, d: Any = dense) -> np.ndarray:
+                return np.asarray((d if d is not None else solver.dense_output())(s), dtype=float)
+
+            frame.check(t_new, y_new, t_old, step_dense)
         if events:
             g_new = [g(t_new, y_new) for g in ev_funs]
             active = _active_events(ev_g, g_new, ev_dir)
@@ -320,6 +336,8 @@ def solve_single(
             break
         if solver.status == "running":
             stiff.check(fun, t_new, y_new, t_new - t_old, steps, steps)
+            if frame is not None and (steps >= max_steps or (deadline is not None and time.monotonic() > deadline)):
+                frame.refuse_if_ill(t_new, y_new, "a run out of its budget")
             if steps >= max_steps:
                 raise IntegrationBudgetError(
                     f"{method}: max_steps = {max_steps} steps taken, stopped at t = {t_new:.17g} of {t1:g} "

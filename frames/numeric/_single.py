@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import StateError
+from ._frame import frame_monitor
 from ._inputs import _initial_data, _merge_params
 from ._laws import InputLaw, check_engine, laws_along, split_inputs
 from ._lda import LDAScheme, lda_midpoint
@@ -72,6 +73,7 @@ def _scipy(
     t_eval = _check_t_eval("integrate", opts.t_eval, t0, t1)
     p, y0, projection = _initial_data(comp, t0, q0, u0, params, extra0, opts.project, opts.constraint_tol)
     comp.check_initial_guard(t0, y0, p)
+    frame = frame_monitor(comp, p, method, t0, y0)
     fun = comp.fun(p, laws=laws)
     fun(t0, y0)
 
@@ -95,6 +97,7 @@ def _scipy(
         events=[(_natural_event(comp, p, ev, k), n_max, d) for k, (ev, n_max, d) in enumerate(events)],
         dense_output=bool(opts.dense_output),
         solver_options=solver_options,
+        frame=frame,
     )
     info = res.info | {"rtol": opts.rtol, "atol": opts.atol}
     if solver_options:
@@ -173,7 +176,10 @@ def _lda(
     n = comp.system.chart.dim
     qv, uv = y0[:n], y0[n : 2 * n]  # the multiplier form's state is (q, u)
     step = float(opts.step)  # type: ignore[arg-type]
-    ts, Q, U, info = lda_midpoint(scheme, t0, t1, qv, uv, p, step, max_steps=opts.max_steps, timeout=opts.timeout)
+    frame = frame_monitor(comp, p, "lda-midpoint", t0, y0)
+    ts, Q, U, info = lda_midpoint(
+        scheme, t0, t1, qv, uv, p, step, max_steps=opts.max_steps, timeout=opts.timeout, frame=frame
+    )
     Y = np.vstack([Q.T, U.T])
     message = (
         f"method='lda-midpoint' reached the end of the integration interval "

@@ -27,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..errors import FramesError, StiffnessError
+from ._frame import FrameMonitor
 
 __all__ = [
     "CHECK_EVERY",
@@ -105,10 +106,23 @@ class StiffnessMonitor:
         The step budget (accepted steps, or accepted and rejected for a batch: as the caller counts).
     timeout : float or None
         The wall-clock budget in seconds.
+    frame : FrameMonitor or None
+        The run's adapted frame (:mod:`frames.numeric._frame`): where it is ill-conditioned, a stiff-looking run is
+        refused as a degenerate frame (:class:`~frames.errors.DegenerateFrameError`), never as stiff.
     """
 
-    def __init__(self, what: str, method: str, t0: float, t1: float, max_steps: int, timeout: float | None) -> None:
+    def __init__(
+        self,
+        what: str,
+        method: str,
+        t0: float,
+        t1: float,
+        max_steps: int,
+        timeout: float | None,
+        frame: FrameMonitor | None = None,
+    ) -> None:
         self.what = what
+        self.frame = frame
         self.beta = STABILITY_BOUNDARY.get(method)
         self.t1 = float(t1)
         self.max_steps = max_steps
@@ -133,6 +147,8 @@ class StiffnessMonitor:
 
         Raises
         ------
+        DegenerateFrameError
+            Where a stiffness verdict would be given but the run's frame is ill-conditioned.
         StiffnessError
             On the second consecutive check that finds the step held by stability (``h ρ ≥ STIFF_FRACTION β``
             with ``h`` the last step) and steady (the mean step of the window at least half the previous
@@ -160,6 +176,8 @@ class StiffnessMonitor:
         self.strikes += 1
         if self.strikes < 2:
             return
+        if self.frame is not None:  # stiffness is diagnosed only where the frame is well conditioned
+            self.frame.refuse_if_ill(t, y, "stiffness", member=None if y.ndim == 1 else j)
         state = y if y.ndim == 1 else y[:, j]
         member = "" if y.ndim == 1 else f" (batch member {j}, its state attached)"
         budget = f"max_steps = {self.max_steps}" + ("" if self.timeout is None else f", timeout = {self.timeout:g} s")
