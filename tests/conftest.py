@@ -1,6 +1,8 @@
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,17 @@ def budget_clock(monkeypatch) -> BudgetClock:
     clock = BudgetClock()
     monkeypatch.setattr(_budget, "time", clock)
     return clock
+
+
+@contextlib.contextmanager
+def counted_budgets(tick: float) -> Iterator[BudgetClock]:
+    """Inside the block the library's budgets run on a :class:`BudgetClock` that moves ``tick`` seconds at each
+    reading: a budget (the reader's ``timeout``, a ``budget=``) is then a count of checkpoints, and a test's outcome
+    does not depend on the machine's load (for a test that cannot take the ``budget_clock`` fixture: hypothesis)."""
+    from frames.algebra import _budget
+
+    clock = BudgetClock()
+    clock.tick = tick
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_budget, "time", clock)
+        yield clock

@@ -19,13 +19,25 @@ import os
 
 import _sysfile_fuzz_gen as fuzz
 import pytest
+from conftest import counted_budgets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+#: seconds the reader's budget (its ``timeout``, 1.5 s) counts per checkpoint in these tests: 1.5 s is 7,500 of the
+#: library's checkpoints, whatever the machine's load (about 2 s of work on the reference machine)
+TICK = 2e-4
+
+
+def _run(case, tmp_dir):
+    """The case's outcome, the reader's timeout counted in checkpoints (the time per case is the benchmark's,
+    ``benchmarks/fuzz_sysfile.py``)."""
+    with counted_budgets(TICK):
+        return fuzz.run_case(case, tmp_dir, limit=math.inf)
 
 
 def _check(rnd, tmp_dir) -> None:
     case = fuzz.generate(fuzz.Source(rnd))
-    out = fuzz.run_case(case, tmp_dir, limit=math.inf)  # the time per case is the benchmark's (fuzz_sysfile.py)
+    out = _run(case, tmp_dir)
     assert not os.path.exists(fuzz.SENTINEL), f"code was executed by {case.text!r}"
     assert out.kind in ("ok", "clean"), f"[{case.kind}] {out.kind}: {out.detail}\n{case.text!r}"
 
@@ -53,7 +65,7 @@ def test_the_generators_cover_every_kind_and_both_outcomes(tmp_path):
     kinds: dict[str, set[str]] = {}
     for _ in range(400):
         case = fuzz.generate(fuzz.Source(rnd))
-        kinds.setdefault(case.kind, set()).add(fuzz.run_case(case, tmp_path, limit=math.inf).kind)
+        kinds.setdefault(case.kind, set()).add(_run(case, tmp_path).kind)
     expected = {"valid", "payload", "extreme", "soup", "nonfinite", "names", "splice", "toml", "deep", "bytes"}
     assert set(kinds) == expected
     assert "ok" in kinds["valid"] and kinds["extreme"] == {"ok"}
@@ -62,7 +74,8 @@ def test_the_generators_cover_every_kind_and_both_outcomes(tmp_path):
 
 
 def test_the_summary_prints_its_table(capsys):
-    assert fuzz.summary(40, seed=3, limit=math.inf, watchdog=False) == 0
+    with counted_budgets(TICK):
+        assert fuzz.summary(40, seed=3, limit=math.inf, watchdog=False) == 0
     out = capsys.readouterr().out
     for label in ("tried", "clean error", "raw exception", "hang", "silent acceptance", "executed", "corrupted"):
         assert label in out
