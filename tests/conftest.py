@@ -1,4 +1,5 @@
 import contextlib
+import gc
 import os
 import sys
 import time
@@ -24,6 +25,23 @@ settings.register_profile(
     "explore", deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
 settings.load_profile(os.environ.get("FRAMES_HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """In a pytest-xdist worker: collect the garbage now, then freeze what survives, before the worker reports that it
+    has finished.
+
+    Once every worker has reported, the controller ends their gateways, and execnet sends a worker still running
+    5 s later a SIGINT. pytest's own collection at exit (``gc.collect()`` in ``pytest_unconfigure``, which looks for
+    unraisable exceptions) over the heap of a whole run took that long on a loaded machine: the KeyboardInterrupt
+    was then raised inside hypothesis's garbage-collector callback (a ``PytestUnraisableExceptionWarning`` at the
+    end of the run). Collected here, the garbage is the same and any unraisable exception is still reported, while
+    the collection at exit has nothing left to scan.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        gc.collect()
+        gc.freeze()
 
 
 class BudgetClock:
