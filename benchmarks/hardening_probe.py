@@ -12,7 +12,11 @@ an empty list and a bare ``object()`` — and the call's outcome is classified:
   ``--show-accepted`` for review);
 * executed — the injection payload ran (the sentinel file appeared).
 
-Run: ``python benchmarks/hardening_probe.py [--timeout 10] [--show-accepted] [--show-raw]``.
+It then times the parser's bounds (:data:`BOUNDS`: hostile expressions each bound refuses): every refusal must
+come in under ``--bound-seconds`` (1 s), a threshold on the machine's speed that the test suite no longer asserts
+(``tests/app/test_sysfile.py`` checks the same refusals by the library's checkpoints, a count of work).
+
+Run: ``python benchmarks/hardening_probe.py [--timeout 10] [--bound-seconds 1] [--show-accepted] [--show-raw]``.
 """
 
 from __future__ import annotations
@@ -177,9 +181,58 @@ def _run(call: Callable[[], Any], timeout: float) -> str:
         signal.signal(signal.SIGALRM, old)
 
 
+#: expressions refused by the bounds of :func:`frames.app._safe_parser.parse_expression` (those of
+#: ``tests/app/test_sysfile.py::test_every_bound_is_a_clean_fast_error_with_a_position``)
+BOUNDS = [
+    "0.0**-1",
+    "x/(y - y)",
+    "log(0.0)",
+    "exp(exp(exp(1e5)))",
+    "sin(exp(1e7))",
+    "cosh(1e5)",
+    "sin(1000j)",
+    "(((x**100)**100)**100)**100",
+    "x**60*x**60",
+    "(x*y)**51",
+    "10**300*10",
+    "x*1e300*1e300",
+    "1e-320*x",
+    "sin(" * 70 + "x" + ")" * 70,
+    "x" + "+x" * 3000,
+    "+".join(f"x**{k % 50}" for k in range(1500)),
+]
+
+
+def _time_bounds(limit: float) -> int:
+    """Seconds each bound takes to refuse its expression; the number slower than ``limit`` (or not refused)."""
+    from frames.app._safe_parser import parse_expression
+
+    x, y = sp.symbols("x y")
+    syms = {"x": x, "y": y}
+    slow = 0
+    worst = (0.0, "")
+    for text in BOUNDS:
+        start = time.perf_counter()
+        try:
+            parse_expression(text, syms)
+            refused = False
+        except fr.errors.SystemFileError:
+            refused = True
+        seconds = time.perf_counter() - start
+        worst = max(worst, (seconds, text[:40]))
+        if not refused or seconds > limit:
+            slow += 1
+            print(f"  bound {text[:40]!r}: {'refused' if refused else 'ACCEPTED'} in {seconds:.3f} s")
+    print(
+        f"bounds: {len(BOUNDS)} expressions, slowest refusal {worst[0]:.3f} s ({worst[1]!r}), over {limit:g} s: {slow}"
+    )
+    return slow
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--bound-seconds", type=float, default=1.0)
     ap.add_argument("--show-accepted", action="store_true")
     ap.add_argument("--show-raw", action="store_true")
     args = ap.parse_args(argv)
@@ -228,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\naccepted:")
         for r in accepted:
             print("  " + r)
-    return 1 if raw or executed or counts["hang"] else 0
+    slow_bounds = _time_bounds(args.bound_seconds)
+    return 1 if raw or executed or counts["hang"] or slow_bounds else 0
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-import time
 
 import pytest
 import sympy as sp
@@ -13,24 +12,22 @@ import sympy as sp
 import frames as fr
 
 
-def test_budget_stops_a_long_computation_and_names_the_step():
+def test_budget_stops_a_long_computation_and_names_the_step(budget_clock):
     mdl = fr.models.two_wheeled_carriage()
     vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
     seen = []
 
     def slow(name):
-        # the budget runs out inside the library's step, whatever the machine's speed: a wall-clock budget
-        # small enough to end inside a fast (cached) field can also end before the step is entered
+        # the budget is spent inside the library's step, whatever the machine's speed (the budget's clock is
+        # the test's: it moves only here)
         seen.append(name)
         if name == "VakonomicSystem.field":
-            time.sleep(0.3)
+            budget_clock.advance(0.3)
 
-    start = time.monotonic()
     with pytest.raises(fr.errors.BudgetExceededError, match=r"during step 'VakonomicSystem\.field'") as info:
         with fr.budget(0.2, progress=slow):
             with fr.algebra.step("vakonomic field"):
                 vk.field()
-    assert time.monotonic() - start < 5
     # the innermost step reached is named; the user's own step encloses it
     assert info.value.step == "VakonomicSystem.field" and seen == ["vakonomic field", "VakonomicSystem.field"]
 
@@ -72,13 +69,11 @@ def test_a_single_sympy_call_is_stopped_by_the_hard_limit_of_the_console_script(
         "    with fr.budget(0.5), fr.algebra.step('expand'):\n"
         "        sp.expand((x + y + z + 1) ** 300)\n"
         "    return 0\n"
-        "t = time.monotonic()\n"
-        "status = supervise(work, 0.5, grace=0.5)\n"
-        "print('status', status, round(time.monotonic() - t, 1))\n"
+        "print('status', supervise(work, 0.5, grace=0.5))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.startswith("status 3"), out.stdout + out.stderr
-    assert float(out.stdout.split()[-1]) < 10
+    # the expansion takes minutes: the status and the message say the child was killed, not that it finished
     assert "exceeded during step 'expand'" in out.stderr and "could not be interrupted" in out.stderr
 
 
@@ -92,7 +87,7 @@ def test_the_hard_limit_passes_the_childs_status_through():
     assert out.stdout.split()[-2:] == ["7", "0"], out.stdout + out.stderr
 
 
-def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch):
+def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch, budget_clock):
     import signal
 
     from frames.algebra import _budget
@@ -103,8 +98,8 @@ def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch
     with fr.budget(30, progress=seen.append):
         assert signal.getsignal(signal.SIGALRM) is before
         with fr.algebra.step("long"):
-            end = time.monotonic() + 0.3
-            while time.monotonic() < end:
+            budget_clock.tick = 0.01  # 30 checkpoints are 0.3 s of the budget's clock, whatever the machine's load
+            for _ in range(30):
                 fr.algebra.checkpoint()
     assert seen[0] == "long" and any(s.startswith("long (running, ") for s in seen[1:]), seen
     assert len(seen) < 10  # every HEARTBEAT seconds, not at every checkpoint
@@ -112,20 +107,24 @@ def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch
 
 def test_a_system_file_that_multiplies_out_to_too_many_terms_is_refused_at_load_time():
     text = 'coordinates = ["x", "y", "z"]\nlagrangian = "(u_x + u_y + x + y + 1)**60 + u_z**2/2"\nconstraints = ["u_z - x*u_y"]\n'
-    start = time.monotonic()
+    # refused by counting the terms before any expansion (were it expanded, the reader's timeout would end it, with
+    # another message)
     with pytest.raises(fr.errors.SystemFileError, match=r"lagrangian: .*about 6.35e\+05 terms once multiplied out"):
         fr.loads_model(text)
-    assert time.monotonic() - start < 30
     # a power that stays small is accepted
     fr.loads_model(text.replace("**60", "**3"))
 
 
-def test_build_report_runs_under_a_budget_and_names_the_section():
+def test_build_report_runs_under_a_budget_and_names_the_section(budget_clock):
     seen: list[str] = []
-    with pytest.raises(
-        fr.errors.BudgetExceededError, match=r"section (controllability|lagrangian|nonholonomic|vakonomic)"
-    ) as ei:
-        fr.analyze(fr.models.two_wheeled_carriage(), budget=0.25, progress=seen.append)
+
+    def progress(name):
+        seen.append(name)
+        if name == "section controllability":  # the budget is spent here, whatever the machine's speed
+            budget_clock.advance(1.0)
+
+    with pytest.raises(fr.errors.BudgetExceededError, match=r"section controllability") as ei:
+        fr.analyze(fr.models.two_wheeled_carriage(), budget=0.25, progress=progress)
     assert "section " in str(ei.value)
     assert seen[:3] == ["section chart", "section frame", "section anholonomy"]
     rep = fr.analyze(fr.models.knife_edge(), budget=120, progress=seen.append)

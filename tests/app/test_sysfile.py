@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -131,10 +130,8 @@ def test_valid_expressions():
     ids=lambda v: v[:20] if isinstance(v, str) else None,
 )
 def test_bounds_and_errors(text, reason):
-    t0 = time.perf_counter()
     with pytest.raises(SystemFileError, match=reason):
         parse_expression(text, SYMS)
-    assert time.perf_counter() - t0 < 5
 
 
 _TOKENS = [
@@ -173,7 +170,6 @@ _TOKENS = [
 
 
 def _check_parse(text: str) -> None:
-    t0 = time.perf_counter()
     try:
         e = parse_expression(text, SYMS)
     except SystemFileError:
@@ -181,7 +177,6 @@ def _check_parse(text: str) -> None:
     else:
         assert isinstance(e, sp.Expr)
         assert e.free_symbols <= {x, y, t}
-    assert time.perf_counter() - t0 < 5, f"parsing {text!r} took too long"
 
 
 @given(st.text(max_size=200))
@@ -205,14 +200,12 @@ _VALID = dumps_model(models.knife_edge())
 )
 def test_fuzz_mutated_files(pos, cut, token):
     text = _VALID[:pos] + token + _VALID[pos + cut :]
-    t0 = time.perf_counter()
     try:
         mdl = loads_model(text, "mutated.toml")
     except SystemFileError as exc:
         assert str(exc).startswith("mutated.toml: ")
     else:
         assert isinstance(mdl, models.Model)
-    assert time.perf_counter() - t0 < 30
 
 
 @pytest.mark.parametrize("name", list(models.catalogue()))
@@ -291,12 +284,25 @@ def test_frame_defaults_complement_and_units():
 
 
 # ----------------------------------------------------------------------------- hardening: hostile files
+#: checkpoints of the library (its elementary operations) within which a bound refuses an input: a count of work, the
+#: same on every machine (the bounds of these tests take at most 70; checking (x + y + 1)**40 takes thousands). How
+#: fast the refusal comes in seconds is measured by ``benchmarks/hardening_probe.py``, not asserted here.
+BOUND_WORK = 200
+
+
 def _sfe(call, *args, **kwargs) -> SystemFileError:
-    """The SystemFileError raised by the call, which must come in well under a second."""
-    t0 = time.perf_counter()
-    with pytest.raises(SystemFileError) as info:
-        call(*args, **kwargs)
-    assert time.perf_counter() - t0 < 1.0, f"took {time.perf_counter() - t0:.2f} s"
+    """The SystemFileError raised by the call: a bound's, within :data:`BOUND_WORK` checkpoints, not the timeout's."""
+    from conftest import BudgetClock
+
+    from frames.algebra import _budget
+
+    clock = BudgetClock()
+    with pytest.MonkeyPatch.context() as mp, pytest.raises(SystemFileError) as info:
+        mp.setattr(_budget, "time", clock)
+        with fr.budget(3600):  # open, so that every checkpoint reads the clock
+            call(*args, **kwargs)
+    assert "took longer than" not in str(info.value), info.value
+    assert clock.readings <= BOUND_WORK, f"refused after {clock.readings} checkpoints"
     assert isinstance(info.value, fr.FramesError)
     assert "internal error" not in info.value.reason  # never the safety net
     return info.value
@@ -411,21 +417,22 @@ def test_a_frame_violating_a_constraint_with_a_logarithm_is_refused_at_once():
     # the frame's X2 = cos φ ∂x + sin φ ∂y violates u_y − 10⁵⁰ log(…) u_x: sympy's simplify ran away in logcombine
     # on this zero test; the library's (an opaque log, then a value at a rational point) refuses it at once
     text = _KNIFE.replace('"u_y*cos(phi) - u_x*sin(phi)"', '"u_y - 10**50*log(99999999999999999999)*u_x"')
-    t0 = time.perf_counter()
     with pytest.raises(SystemFileError, match="violates the constraints"):
         loads_model(text, timeout=5)
-    assert time.perf_counter() - t0 < 2
 
 
-def test_reading_is_time_limited():
-    # a valid constraint whose polynomial factor (x + y + 1)**40 is too costly to check in 0.5 s: refused
+def test_reading_is_time_limited(budget_clock):
+    # a valid constraint whose polynomial factor (x + y + 1)**40 is too costly to check in 0.5 s: refused. The
+    # budget's clock moves 10 ms at each of the library's checkpoints, whatever the machine's speed: the plain knife
+    # edge (about 15 checkpoints) loads within 0.5 s, the costly file (thousands) does not
+    budget_clock.tick = 0.01
     text = _KNIFE.replace(
         '"u_y*cos(phi) - u_x*sin(phi)"', '"(u_y*cos(phi) - u_x*sin(phi))*(x + y + 1)**40 + u_y*cos(phi) - u_x*sin(phi)"'
     )
-    t0 = time.perf_counter()
+    assert loads_model(_KNIFE, timeout=0.5) == loads_model(_KNIFE)
     with pytest.raises(SystemFileError, match=r"took longer than 0\.5 s") as info:
         loads_model(text, timeout=0.5)
-    assert time.perf_counter() - t0 < 1.5 and info.value.key
+    assert info.value.key
     with pytest.raises(SystemFileError, match="timeout"):
         loads_model(_KNIFE, timeout=-1)
 

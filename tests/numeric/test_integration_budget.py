@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -30,10 +28,8 @@ def _variable_mass():
 
 def test_max_steps_caps_a_run_to_t_1e9():
     G = _oscillator(1e6)
-    start = time.monotonic()
     with pytest.raises(fr.errors.IntegrationBudgetError, match="max_steps = 2000") as info:
         fr.integrate(G, (0.0, 1e9), [1.0], [0.0], max_steps=2000)
-    assert time.monotonic() - start < 30
     err = info.value
     assert isinstance(err, fr.errors.IntegrationError) and isinstance(err, fr.errors.BudgetExceededError)
     assert err.t is not None and 0 < err.t < 1e9 and err.state is not None and err.state.shape == (2,)
@@ -41,10 +37,8 @@ def test_max_steps_caps_a_run_to_t_1e9():
 
 def test_timeout_stops_a_stiff_run():
     G = _oscillator(1e6)
-    start = time.monotonic()
     with pytest.raises(fr.errors.IntegrationBudgetError, match=r"timeout of 0\.3 s") as info:
         fr.integrate(G, (0.0, 1e9), [1.0], [0.0], timeout=0.3)
-    assert time.monotonic() - start < 10
     assert info.value.state is not None and np.all(np.isfinite(info.value.state))
 
 

@@ -2,8 +2,6 @@
 (:mod:`frames.numeric._stiff`); non-stiff runs and honest budget overruns are not (a finite-time blow-up is
 not either: ``tests/numeric/test_integrate.py::test_solver_failure_is_reported_not_truncated``)."""
 
-import time
-
 import numpy as np
 import pytest
 import sympy as sp
@@ -33,10 +31,9 @@ def _damped_spring(ch, c, k):
 def test_a_stiff_damped_oscillator_is_refused_within_seconds_with_the_hint(method):
     mdl, nh, c, k = _knife(_damped_spring)
     params = {**mdl.param_values, c: 1e12, k: 1.0}
-    start = time.monotonic()
+    # refused at the stiffness check (err.t < 1e-6 below), not at the end of the budget (600 s, or 10⁶ steps)
     with pytest.raises(fr.errors.StiffnessError, match="method='Radau', 'BDF' or 'LSODA'") as info:
         fr.integrate(nh, (0, 10), [0.0, 0.1, 0.0], [0.5, 1.0, 0.0], params=params, method=method)
-    assert time.monotonic() - start < 10  # it used to run for the whole budget (600 s, or 10⁶ steps)
     err = info.value
     assert isinstance(err, fr.errors.IntegrationBudgetError) and err.step == "stiffness"
     assert 0 < err.t < 1e-6 and err.state is not None and err.state.shape == (5,)
@@ -52,10 +49,8 @@ def test_a_stiff_member_stops_a_numpy_batch_and_is_named():
     params = {**mdl.param_values, c: np.array([1.0, 1e12, 1.0]), k: 0.0}
     q0 = [[0.0, 0.0, 0.0]] * 3
     u0 = [[0.5, 1.0, 0.0]] * 3
-    start = time.monotonic()
     with pytest.raises(fr.errors.StiffnessError, match=r"batch RK45: .*batch member 1.*method='Radau'"):
         fr.integrate(nh, (0, 10), q0, u0, params=params, progress=False)
-    assert time.monotonic() - start < 10
     # without the stiff member the batch runs
     ok = fr.integrate(nh, (0, 10), q0[:2], u0[:2], params={**params, c: np.array([1.0, 2.0])}, progress=False)
     assert ok.q.shape == (2, 101, 3)

@@ -344,13 +344,14 @@ def test_penny_derived_final_submanifold(penny):
     assert res.assumptions == (sp.sin(ph),)  # the solve for p_x divides by sin φ (generic)
 
 
-def test_comparison_algorithm_budget_and_unclosed(penny):
+def test_comparison_algorithm_budget_and_unclosed(penny, budget_clock):
     """The iteration stops at max_steps with closed=False; a spent budget raises naming the step."""
     _mdl, cc = penny
     res = cc.algorithm(max_steps=1)
     assert not res.closed and not res.empty and res.steps == 1
     assert [b.final for b in res.S[0]].count(False) == 1
     _mdl_r, ccr = _robot()
+    budget_clock.tick = 0.01  # the budget counts checkpoints (20), whatever the machine's speed
     with pytest.raises(fr.errors.BudgetExceededError) as ei:
         ccr.algorithm(budget=0.2)
     # the innermost step reached is named (an algorithm step or a library step inside it), and the chain
