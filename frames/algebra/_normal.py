@@ -39,6 +39,8 @@ COMPACT_OPS = 400
 #: larger results are written in the canonical form only when it is computed within this many seconds (or five
 #: times what the trees took, if more) and is no larger than the trees (:func:`compact`)
 COMPACT_SECONDS = 1.0
+#: trees with more operations than this are kept as they are, without trying their canonical form (:func:`compact`)
+COMPACT_TRY_OPS = 4000
 
 __all__ = [
     "COMPACT_OPS",
@@ -102,8 +104,8 @@ def compact(
     ``trees`` are exact expressions as derived (unexpanded, as SymPy's mechanics derives them); ``canonical``
     computes the same functions in the canonical form, which decides (zero tests, verdicts) but multiplies
     compound angles out. Returns the canonical forms when the trees hold at most :data:`COMPACT_OPS` operations
-    in all; otherwise when ``canonical()`` finishes within ``seconds`` (a budget inside the open one; None: not
-    tried) with no more operations than the trees. Returns None (the caller keeps the trees) otherwise.
+    in all; otherwise, when the trees hold at most :data:`COMPACT_TRY_OPS`, when ``canonical()`` finishes within
+    ``seconds`` (a budget inside the open one; None: not tried) with no more operations than the trees. Returns None (the caller keeps the trees) otherwise.
 
     Raises
     ------
@@ -120,9 +122,9 @@ def compact(
     """
     if _size(trees, COMPACT_OPS) <= COMPACT_OPS:
         return list(canonical())
-    if seconds is None:
+    size = _size(trees, COMPACT_TRY_OPS)
+    if seconds is None or size > COMPACT_TRY_OPS:
         return None
-    size = _size(trees, 10**6)  # the comparison stops there: beyond it, any smaller canonical form is worth it
     outer = current_budget()
     try:
         with budget(seconds):

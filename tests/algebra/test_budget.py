@@ -200,7 +200,8 @@ def test_nonholonomic_field_budget_and_steps():
     nh = fr.NonholonomicSystem(md.lagrangian, md.frame, md.m)
     seen: list[str] = []
     acc = nh.accelerations(budget=300, progress=seen.append)
-    assert seen[:2] == ["NonholonomicSystem.accelerations", "NonholonomicSystem.field"]
+    # the default (compact) accelerations try the canonical form, which solves for the canonical field
+    assert seen[0] == "NonholonomicSystem.accelerations" and "NonholonomicSystem.field" in seen
     assert acc == md.nonholonomic().accelerations()
 
 
