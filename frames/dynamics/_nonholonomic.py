@@ -28,6 +28,7 @@ from ..algebra import (
     harmonic_form,
     is_zero,
     solve_linear,
+    step,
     tidy,
     tidy_affine,
     trig_normal,
@@ -323,9 +324,11 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _canonical_field(self) -> SecondOrderField:
-        gD, rhs = self._linear_system()
+        with step("NonholonomicSystem.field: the linear system g Γ = b on C"):
+            gD, rhs = self._linear_system()
         try:
-            G = solve_linear(gD, rhs, what="nonholonomic field", method="domain")
+            with step("NonholonomicSystem.field: the exact solve"):
+                G = solve_linear(gD, rhs, what="nonholonomic field", method="domain")
         except RegularityError as exc:
             raise RegularityError(
                 f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
@@ -422,8 +425,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
         if not canonical:
             return tuple(self._epsilon(a) for a in self.a)
         G = self.field().Gamma
-        rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
-        eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
+        with step("NonholonomicSystem.multipliers: g_aβ Γ^β − b_a"):
+            rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
+            eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
         return Multipliers(eps, first=self.m + 1, display=harmonic_form)
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
@@ -544,8 +548,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
         if not canonical:
             G = self.field(canonical=False).Gamma
             return sp.ImmutableMatrix(self._mass_matrix.accelerations(G))
-        acc = natural_accelerations(self.frame, self.m, list(self.field().Gamma))
-        return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
+        G = list(self.field().Gamma)
+        with step("NonholonomicSystem.accelerations: the natural form"):
+            acc = natural_accelerations(self.frame, self.m, G)
+            return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
 
     def equations(self) -> Equations:
         r"""The equations of motion: ``q̈^j(t) = f^j`` (:meth:`accelerations`), then the constraints ``θ^a(q̇) = 0``.
