@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
@@ -460,10 +460,10 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
             den = R.lcm(den, K.denom(x))
         rows.append([K.numer(x) * R.exquo(den, K.denom(x)) for x in row])
     checkpoint()
+    mul: Callable[[Any, Any], Any] = operator.mul
+    exquo: Callable[[Any, Any], Any] | None = R.exquo
     if R.is_PolynomialRing and R.dom.is_QQ:  # checkpointed products and divisions (FLINT for large ones)
         mul, exquo = product, None
-    else:
-        mul, exquo = operator.mul, R.exquo
     try:
         # Bareiss elimination with the budget's checkpoint before every entry update: (adj(M) b, det M), the
         # result of DomainMatrix.solve_den after the cancellation below
