@@ -14,8 +14,11 @@ the library's long computations and by ``frames analyze --budget``). Inside it
 The budget is cooperative: it is never raised from a signal handler or another thread, so no state is
 left half-updated and no deadline is lost in a callback (a garbage-collector callback swallows an
 exception). A single C or sympy call that cannot be interrupted is kept short instead: polynomial
-products that would run past the deadline are refused before they start, large products are split,
-and expressions are built term by term with checkpoints. ``frames analyze`` adds a hard limit: the
+products that would run past the deadline are refused before they start (at the slower of a fixed rate and
+the rate observed), large products and conversions are split, fraction-free solves and determinants are the
+library's own Bareiss elimination with a checkpoint before every entry update (not one ``DomainMatrix`` call),
+and expressions are built and scanned with checkpoints. ``benchmarks/budgets.py --calls`` measures the overrun
+and the largest silent gap on hostile systems. ``frames analyze`` adds a hard limit: the
 analysis runs in a child process that is stopped if it overruns its budget by more than
 :data:`~frames.app._hardlimit.GRACE` seconds.
 

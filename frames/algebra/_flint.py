@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -57,13 +58,33 @@ def _context(ngens: int) -> Any:
 
 
 def _to(p: Any, ctx: Any) -> Any:
+    checkpoint()  # a conversion is a Python loop over the terms: the budget is checked before each
     fmpq = _module().fmpq
-    return ctx.from_dict({m: fmpq(int(c.numerator), int(c.denominator)) for m, c in p.items()})
+    if len(p) <= _CONVERT_CHUNK:
+        return ctx.from_dict({m: fmpq(int(c.numerator), int(c.denominator)) for m, c in p.items()})
+    items = list(p.items())
+    out = {}
+    for i in range(0, len(items), _CONVERT_CHUNK):
+        checkpoint()
+        out.update({m: fmpq(int(c.numerator), int(c.denominator)) for m, c in items[i : i + _CONVERT_CHUNK]})
+    return ctx.from_dict(out)
 
 
 def _back(f: Any, ring: Any) -> Any:
+    checkpoint()
     QQ = ring.domain
-    return ring.from_dict({m: QQ(int(c.p), int(c.q)) for m, c in f.to_dict().items()})
+    items = list(f.to_dict().items())
+    if len(items) <= _CONVERT_CHUNK:
+        return ring.from_dict({m: QQ(int(c.p), int(c.q)) for m, c in items})
+    out = {}
+    for i in range(0, len(items), _CONVERT_CHUNK):  # a large result: the budget is checked between chunks
+        checkpoint()
+        out.update({m: QQ(int(c.p), int(c.q)) for m, c in items[i : i + _CONVERT_CHUNK]})
+    return ring.from_dict(out)
+
+
+#: terms converted between two checkpoints (a few tens of milliseconds)
+_CONVERT_CHUNK = 1 << 15
 
 
 def flint_factor_list(p: Any) -> tuple[Any, list[tuple[Any, int]]] | None:
@@ -108,17 +129,37 @@ PRODUCTS_PER_SECOND = 2e7
 GRACE = 2.0
 
 
+#: the slowest rate observed in this process (term products per second, :func:`_timed`): large rational
+#: coefficients make a product slower than :data:`PRODUCTS_PER_SECOND`; :func:`_afford` uses the slower of the two
+_observed_rate = [PRODUCTS_PER_SECOND]
+
+
+def _timed(products: int, started: float) -> None:
+    """Record the rate of a C call of about ``products`` term products that began at ``started`` (monotonic)."""
+    elapsed = time.monotonic() - started
+    if products >= 100_000 and elapsed > 0.05:
+        rate = products / elapsed
+        # the estimate follows a slower call at once and recovers slowly
+        _observed_rate[0] = min(PRODUCTS_PER_SECOND, rate, 0.8 * _observed_rate[0] + 0.2 * PRODUCTS_PER_SECOND)
+
+
 def _afford(products: int) -> None:
     """Raise the open budget's :class:`~frames.errors.BudgetExceededError` now if ``products`` term products would
-    run past it (the estimate is coarse; without a budget nothing is checked)."""
+    run past it (the estimate is coarse: the slower of :data:`PRODUCTS_PER_SECOND` and the rate observed,
+    :func:`_timed`; without a budget nothing is checked)."""
     b = current_budget()
-    if b is not None and products / PRODUCTS_PER_SECOND > b.remaining + GRACE:
+    if b is not None and products / _observed_rate[0] > b.remaining + GRACE:
         raise BudgetExceededError(
             f"time budget of {b.seconds:g} s would be exceeded during step {b.current!r}: its next polynomial "
             f"product (about {products:.2g} term products, one C call that cannot be interrupted) needs more than "
             f"the {max(b.remaining, 0.0):.1f} s left (steps started: {', '.join(b.steps) or 'none'})",
             step=b.current,
         )
+
+
+def _afford_gcd(a: Any, b: Any) -> None:
+    """:func:`_afford` for one gcd of ``a`` and ``b`` (a single C call): estimated as their product."""
+    _afford(len(a) * len(b))
 
 
 def _use(*ps: Any) -> bool:
@@ -154,8 +195,13 @@ def flint_product(p: Any, q: Any) -> Any:
     fq = _to(q, ctx)
     size = max(1, PIECE // len(q))
     if len(p) <= size:
+        checkpoint()
         _afford(len(p) * len(q))
-        return _back(_to(p, ctx) * fq, p.ring)
+        fp = _to(p, ctx)
+        started = time.monotonic()
+        out = fp * fq
+        _timed(len(p) * len(q), started)
+        return _back(out, p.ring)
     terms = list(p.items())
     out = ctx.from_dict({})
     for i in range(0, len(terms), size):
@@ -185,6 +231,7 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
     for d, n in parts:
         if not n:
             continue
+        checkpoint()
         fd, fn = _to(d, ctx), _to(n, ctx)
         if fd == den:
             num = num + fn
@@ -199,8 +246,9 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
         _afford(len(num) * len(fd) + len(fn) * len(fden))
         num, den = num * fd + fn * fden, den * fd
     gens = [_to(g, ctx) for g in ideal]
-    checkpoint()
     for g in gens:
+        checkpoint()
+        _afford(2 * (len(num) + len(den)))  # one division by a trinomial: linear in the terms
         num = divmod(num, g)[1]
         if reduce_den:
             den = divmod(den, g)[1]
@@ -208,6 +256,7 @@ def flint_normal(parts: list[tuple[Any, Any]], ideal: list[Any], reduce_den: boo
         raise ZeroDivisionError("denominator vanishes identically (sin² + cos² = 1)")
     if num.is_zero():
         return ring.zero, ring.one
+    _afford_gcd(num, den)
     g = num.gcd(den)
     if not g.is_one():
         num, den = num / g, den / g
@@ -238,23 +287,26 @@ def flint_cancel(num: Any, den: Any) -> tuple[Any, Any] | None:
     checkpoint()
     ctx = _context(ring.ngens)
     a, b = _to(num, ctx), _to(den, ctx)
+    _afford_gcd(a, b)
     g = a.gcd(b)
     if not g.is_one():
         a, b = a / g, b / g
     return _back(a, ring), _back(b, ring)
 
 
-def flint_solve_den(A: list[list[Any]], B: list[list[Any]]) -> tuple[list[list[Any]], Any] | None:
+def flint_solve_den(A: list[list[Any]], B: list[list[Any]], force: bool = False) -> tuple[list[list[Any]], Any] | None:
     """``(xnum, xden)`` with ``xden = det A`` and ``xnum = adj(A) B`` (so ``A xnum = xden B``), by FLINT.
 
     Fraction-free Gauss–Jordan elimination on ``[A | B]``: at step ``c`` every other row becomes
     ``(p M_ij − M_ic M_cj) / p_prev`` (an exact division: the entries are minors of ``[A | B]``), so that at the
     end every diagonal entry is ``± det A`` and the right-hand block is ``± adj(A) B``. The pair is unique, hence
     exactly sympy's ``DomainMatrix.solve_den(method="rref")`` (whose denominator is ``det A``). None when FLINT is
-    not used (small entries, or no flint); ``ZeroDivisionError`` if ``A`` is singular.
+    not used (small entries unless ``force``: small entries of a large matrix grow during the elimination; or no
+    flint); ``ZeroDivisionError`` if ``A`` is singular. The budget's checkpoint runs before every entry update, and
+    an update whose products would run past the budget is refused before it starts (:func:`_afford`).
     """
     entries = [p for row in A for p in row] + [p for row in B for p in row]
-    if not entries or not _use(*entries):
+    if not entries or not (_use(*entries) or (force and enabled() and entries[0].ring.ngens > 0)):
         return None
     ring = entries[0].ring
     ctx = _context(ring.ngens)
@@ -280,11 +332,14 @@ def flint_solve_den(A: list[list[Any]], B: list[list[Any]]) -> tuple[list[list[A
                 if j == c:
                     continue
                 checkpoint()  # a budget is honoured between the (C) entry updates
-                _afford(len(p) * len(row[j]) + len(a) * len(row_c[j]))
+                work = 2 * (len(p) * len(row[j]) + len(a) * len(row_c[j]))  # the products, then the division
+                _afford(work)
+                started = time.monotonic()
                 if a.is_zero():
                     row[j] = row[j] * p / prev
                 else:
                     row[j] = (p * row[j] - a * row_c[j]) / prev
+                _timed(work, started)
             row[c] = ctx.from_dict({})
         prev = p
     xnum = [[_back(M[i][n + j] if sign > 0 else -M[i][n + j], ring) for j in range(k)] for i in range(n)]

@@ -31,9 +31,9 @@ from sympy.polys.polyerrors import ExactQuotientFailed
 
 from ._budget import checkpoint
 from ._flint import enabled as _flint_enabled
-from ._flint import flint_cancel, flint_quotient
+from ._flint import flint_cancel, flint_product, flint_quotient
 
-__all__ = ["cancel_coprime", "exact_domain", "exact_quotient", "lcm", "poly_expr"]
+__all__ = ["bareiss", "cancel_coprime", "exact_domain", "exact_quotient", "lcm", "poly_expr"]
 
 
 class _Canceller:
@@ -266,6 +266,7 @@ def exact_quotient(p: Any, f: Any) -> Any:
     fm = pack(f.LM)
     fc = f.LC
     rest = [(pack(m), c) for m, c in f.items() if pack(m) != fm]
+    every = max(1, min(1024, _CHECK_WORK // max(1, len(rest))))  # quotient terms between two checkpoints
     rem = {pack(m): c for m, c in p.items()}
     heap = [-k for k in rem]
     heapq.heapify(heap)
@@ -280,7 +281,7 @@ def exact_quotient(p: Any, f: Any) -> Any:
             return None
         qc = c / fc
         quot[qm] = qc
-        if not len(quot) % 1024:
+        if not len(quot) % every:
             checkpoint()  # a budget is honoured inside a long division (fraction-free elimination's steps)
         for fk, fcoef in rest:
             mm = qm + fk
@@ -298,6 +299,124 @@ def exact_quotient(p: Any, f: Any) -> Any:
     return ring.from_dict(
         {tuple((k >> s) & mk for s, mk in zip(shifts, masks, strict=True)): c for k, c in quot.items()}
     )
+
+
+#: term operations between two checkpoints of a long division or product (a few milliseconds in Python)
+_CHECK_WORK = 1 << 16
+
+
+def product(p: Any, q: Any) -> Any:
+    """``p * q`` for two polynomials of one ring: FLINT for large operands (:func:`~frames.algebra._flint.flint_product`),
+    else in pieces of about :data:`_CHECK_WORK` term products with the budget's checkpoint between two pieces, so
+    that no single product of growing polynomials runs past a budget. The result is ``p * q`` exactly."""
+    if len(p) < 2 or len(q) < 2:
+        return p * q
+    if _flint_enabled():
+        return flint_product(p, q)
+    if len(p) < len(q):
+        p, q = q, p
+    size = max(1, _CHECK_WORK // len(q))
+    if len(p) <= size:
+        return p * q
+    ring = p.ring
+    terms = list(p.items())
+    out: dict[Any, Any] = {}
+    for i in range(0, len(terms), size):
+        checkpoint()
+        for m, c in (ring.from_dict(dict(terms[i : i + size])) * q).items():
+            out[m] = out.get(m, 0) + c
+    return ring.from_dict({m: c for m, c in out.items() if c})
+
+
+def bareiss(
+    A: Sequence[Sequence[Any]],
+    B: Sequence[Sequence[Any]] = (),
+    *,
+    one: Any,
+    mul: Any = None,
+    exquo: Any = None,
+    jordan: bool = True,
+) -> tuple[list[list[Any]], Any]:
+    r"""Fraction-free (Bareiss) elimination on ``[A | B]`` over an integral domain: ``(adj(A) B, det A)``.
+
+    At step ``c`` the pivot ``p`` is the nonzero entry of column ``c`` with fewest terms, and every other row
+    (``jordan``; only the rows below without it, which gives the determinant alone) becomes
+    ``(p M_ij − M_ic M_cj) / p_prev``, an exact division (the entries are minors of ``[A | B]``). At the end every
+    diagonal entry is ``± det A`` and the right-hand block ``± adj(A) B``; the sign of the row swaps is put back.
+    The pair is unique, so it is exactly what ``DomainMatrix.solve_den(method="rref")`` and ``DomainMatrix.det``
+    give after cancellation; unlike those single calls, the budget's checkpoint runs before every entry update
+    and inside the products and divisions of large entries (:func:`product`, :func:`exact_quotient`).
+
+    Parameters
+    ----------
+    A, B : sequences of rows
+        ``A`` square (``n × n``), ``B`` ``n × k`` (or empty: ``k = 0``), entries in one integral domain.
+    one : element
+        The domain's one.
+    mul, exquo : callable, optional
+        Product and exact division of two entries (default :func:`product` and :func:`exact_quotient`, for
+        polynomials of one lexicographic ring over QQ).
+    jordan : bool, default True
+        Gauss–Jordan (the solution) or triangular (the determinant only: ``B`` is ignored and the first
+        element of the result is ``[]``).
+
+    Raises
+    ------
+    ZeroDivisionError
+        If ``A`` is singular (with ``jordan``; without, the determinant is zero).
+    """
+    mul = mul or product
+
+    def div(p: Any, q: Any) -> Any:
+        if exquo is not None:
+            return exquo(p, q)
+        if q == one:
+            return p
+        out = exact_quotient(p, q)
+        if out is None:  # pragma: no cover - the entries of fraction-free elimination are minors
+            raise ArithmeticError("bareiss: an entry is not divisible by the previous pivot")
+        return out
+
+    n = len(A)
+    k = len(B[0]) if (B and jordan) else 0
+    M = [list(A[i]) + (list(B[i]) if k else []) for i in range(n)]
+    prev, sign = one, 1
+    size = (lambda x: len(x)) if n and hasattr(M[0][0], "__len__") else (lambda x: 0)
+    for c in range(n):
+        checkpoint()
+        rows = [r for r in range(c, n) if M[r][c]]
+        if not rows:
+            if not jordan:
+                return [], M[c][c] - M[c][c]  # the domain's zero: det A = 0
+            raise ZeroDivisionError("solve_linear: singular matrix")
+        r = min(rows, key=lambda i: size(M[i][c]))
+        if r != c:
+            M[c], M[r] = M[r], M[c]
+            sign = -sign
+        p, row_c = M[c][c], M[c]
+        for i in range(n) if jordan else range(c + 1, n):
+            if i == c:
+                continue
+            a, row = M[i][c], M[i]
+            for j in range(c + 1 if not jordan else 0, n + k):
+                if j == c:
+                    continue
+                checkpoint()
+                x, y = row[j], row_c[j]
+                if not a or not y:
+                    row[j] = div(mul(p, x), prev) if x else x
+                elif not x:
+                    row[j] = div(-mul(a, y), prev)
+                else:
+                    row[j] = div(mul(p, x) - mul(a, y), prev)
+            row[c] = M[i][c] - M[i][c]  # the domain's zero
+        prev = p
+    if not n:
+        return [], one
+    if not jordan:
+        return [], prev if sign > 0 else -prev
+    xnum = [[M[i][n + j] if sign > 0 else -M[i][n + j] for j in range(k)] for i in range(n)]
+    return xnum, prev if sign > 0 else -prev
 
 
 @lru_cache(maxsize=64)

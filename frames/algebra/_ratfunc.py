@@ -17,7 +17,7 @@ from ._budget import checkpoint
 from ._flint import enabled as flint_enabled
 from ._flint import flint_cancel, flint_factor_list, flint_gcd, flint_normal, flint_product
 from ._lattice import UnsupportedExpression
-from ._poly import _binomials, _Canceller, cancel_coprime, exact_quotient, lcm
+from ._poly import _binomials, _Canceller, cancel_coprime, exact_quotient, lcm, product
 from ._witness import _Witnesses
 
 __all__ = ["PolyFraction", "RationalFunctions", "UnsupportedExpression"]
@@ -90,14 +90,16 @@ class RationalFunctions(_Witnesses):
 
     def add_over_denominators(self, parts: dict[Any, Any]) -> Any:
         """``Σ num/den`` of ``{den: num}`` (numerators already added over each shared denominator) as one
-        unreduced fraction: no gcd; equal denominators are not multiplied again."""
+        unreduced fraction: no gcd; equal denominators are not multiplied again. The products are taken in
+        checkpointed pieces (:func:`~frames.algebra._poly.product`)."""
         num, den = self.ring.zero, self.ring.one
         for d, n in parts.items():
             if n:
+                checkpoint()
                 if d == den:
                     num = num + n
                 else:
-                    num, den = num * d + n * den, den * d
+                    num, den = product(num, d) + product(n, den), product(den, d)
         return self.fractions.raw_new(num, den)
 
     def normal_sum(self, parts: dict[Any, Any]) -> Any:
@@ -131,7 +133,7 @@ class RationalFunctions(_Witnesses):
             cofactor = lcm.quo_ground(d.LC) if d.is_ground else exact_quotient(lcm, d)
             if cofactor is None:  # pragma: no cover - d = c Π f^k divides the lcm Π f^max k
                 raise ArithmeticError(f"normal_sum: a denominator does not divide the lcm of its factors: {d}")
-            num += n * cofactor
+            num += product(n, cofactor)
         num = self.reduce(num)
         if not num:
             return self.fractions.zero
@@ -298,9 +300,9 @@ class PolyFraction:
         dd = self.den.diff(g)
         if not dd:
             return PolyFraction(self.num.diff(g), self.den)
-        return PolyFraction(self.num.diff(g) * self.den - self.num * dd, self.den**2)
+        return PolyFraction(_mul(self.num.diff(g), self.den) - _mul(self.num, dd), _mul(self.den, self.den))
 
 
 def _mul(p: Any, q: Any) -> Any:
     """``p * q``: a large product in pieces with checkpoints (FLINT when installed), a small one directly."""
-    return flint_product(p, q) if len(p) > 1 and len(q) > 1 else p * q
+    return product(p, q)  # FLINT when installed, else pieces with checkpoints between them

@@ -9,6 +9,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from ._budget import checkpoint
 from ._lattice import _EXP_TYPES, _HYPERBOLIC, _TRIG_TYPES
 
 __all__ = ["_scan_all"]
@@ -98,6 +99,8 @@ def _scan(e: sp.Expr, memo: dict[int, Any]) -> tuple[frozenset[Any], frozenset[A
         found = frozenset().union(*(_scan(a, memo)[0] for a in e.args))
         out = (found, empty, empty, e)
     memo[id(e)] = out
+    if not len(memo) % 4096:
+        checkpoint()  # a walk of a large tree: the budget is checked every 4096 distinct nodes
     if big:
         if len(_SCANS) >= _SCANS_MAX:
             _SCANS.pop(next(iter(_SCANS)))

@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
-from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
 
 from ..errors import InvalidExpressionError, OptionError, RegularityError
 from ._budget import checkpoint
 from ._flint import flint_normal, flint_product, flint_solve_den
 from ._normal import canon, canon_generator_form, is_large_tidy_form, is_zero, tidy
-from ._poly import _Canceller, cancel_coprime, exact_domain, lcm
+from ._poly import _Canceller, bareiss, cancel_coprime, lcm, product
 from ._ratfunc import RationalFunctions, UnsupportedExpression
 from ._solve_general import _general_solution
 from ._tree import _tree_solve
@@ -74,7 +74,7 @@ def solve_linear(
         :func:`~frames.algebra.is_zero` with them put back; floats go to Gauss–Jordan on expressions with
         :func:`~frames.algebra.canon` after every step.
         ``"domain"``: the field when every entry is in it, otherwise sympy's polynomial domain with the
-        transcendental atoms frozen as generators, fraction-free (``DomainMatrix.solve_den``), one
+        transcendental atoms frozen as generators, fraction-free (Bareiss elimination, checkpointed), one
         cancellation per entry (systems with many atoms outside the field, transformation rules).
         ``"tree"``: elimination on the expression trees without normal forms (the fast path): the pivots
         are chosen at a rational point where each is far from zero, so each is a nonzero function; the
@@ -261,9 +261,11 @@ def _ratfunc_solve(ctx: RationalFunctions, G: sp.MatrixBase, b: sp.MatrixBase) -
     """Solve ``G x = b``: constant-pivot elimination if possible, else fraction-free.
 
     Fraction-free: each row of ``[G | b]`` is multiplied by the lcm of its denominators, the
-    polynomial system is solved with ``DomainMatrix.solve_den`` (``G x_num = x_den b``),
+    polynomial system is solved by Bareiss elimination (``G x_num = x_den b``, ``x_den = det G``: FLINT's when
+    installed, :func:`~frames.algebra._flint.flint_solve_den`, else :func:`~frames.algebra._poly.bareiss`, the
+    result of ``DomainMatrix.solve_den`` with the budget's checkpoint before every entry update),
     and ``x = x_num / x_den`` is reduced and cancelled entry by entry. When ``b`` is much larger
-    than ``G`` the elimination runs on ``[G | I]`` only (``inv_den``: the same pivots, hence the
+    than ``G`` the elimination runs on ``[G | I]`` only (the same pivots, hence the
     same ``x_den``, with ``G N = x_den I``) and ``x_num = N b``; the common denominator is factored once and its
     factors divided out of each numerator before the final cancellation (:class:`_Canceller`).
     """
@@ -276,30 +278,43 @@ def _ratfunc_solve(ctx: RationalFunctions, G: sp.MatrixBase, b: sp.MatrixBase) -
     rows = []
     scale = ctx.fractions.one
     for i in range(n):
+        checkpoint()
         row = elems[i]
         m = ctx.ring.one
         for x in row:
             m = lcm(m, x.denom)
         rows.append([x.numer * m.exquo(x.denom) for x in row])
         scale = scale * m
-    fast = flint_solve_den([r[:n] for r in rows], [r[n:] for r in rows])  # FLINT (the ``fast`` extra)
+    A = [r[:n] for r in rows]
+    B = [r[n:] for r in rows]
+    zero = ctx.ring.zero
+    if sum(map(len, itertools.chain.from_iterable(B))) > 2 * sum(map(len, itertools.chain.from_iterable(A))):
+        # a large right-hand side: eliminate on [A | I] only (the same pivots, hence the same
+        # denominator as on [A | B]) and multiply, instead of carrying B through the elimination
+        eye = [[ctx.ring.one if i == j else zero for j in range(n)] for i in range(n)]
+        inv, xden = _bareiss_solve(A, eye, ctx)
+        numerators = [[_dot(inv[i], [B[r][j] for r in range(n)], zero) for j in range(k)] for i in range(n)]
+    else:
+        numerators, xden = _bareiss_solve(A, B, ctx)
+    return _finish_solve(ctx, numerators, xden, xden, scale, n, k)
+
+
+def _bareiss_solve(A: list[list[Any]], B: list[list[Any]], ctx: RationalFunctions) -> tuple[list[list[Any]], Any]:
+    """``(adj(A) B, det A)`` by fraction-free elimination, checkpointed: FLINT's when installed, else in Python."""
+    fast = flint_solve_den(A, B, force=True)  # FLINT (the ``fast`` extra)
     if fast is not None:
-        return _finish_solve(ctx, fast[0], fast[1], fast[1], scale, n, k)
-    R = exact_domain(ctx.ring)
-    A = DomainMatrix([r[:n] for r in rows], (n, n), R)
-    B = DomainMatrix([r[n:] for r in rows], (n, k), R)
-    try:
-        if sum(map(len, B.to_flat_nz()[0])) > 2 * sum(map(len, A.to_flat_nz()[0])):
-            # a large right-hand side: eliminate on [A | I] only (the same pivots, hence the same
-            # denominator as on [A | B]) and multiply, instead of carrying B through the elimination
-            inv, xden = A.inv_den(method="rref")
-            xnum = inv * B
-        else:
-            xnum, xden = A.solve_den(B, method="rref")
-    except DMNonInvertibleMatrixError:
-        raise ZeroDivisionError("solve_linear: singular matrix") from None
-    numerators = [[xnum[i, j].element for j in range(k)] for i in range(n)]
-    return _finish_solve(ctx, numerators, xden, A.det(), scale, n, k)
+        return fast
+    return bareiss(A, B, one=ctx.ring.one)
+
+
+def _dot(row: list[Any], col: list[Any], zero: Any) -> Any:
+    """``Σ row_r col_r`` of polynomials, each product in checkpointed pieces (:func:`~frames.algebra._poly.product`)."""
+    out = zero
+    for x, y in zip(row, col, strict=True):
+        if x and y:
+            checkpoint()
+            out = out + product(x, y)
+    return out
 
 
 def _finish_solve(
@@ -414,7 +429,8 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
     """Fraction-free solve with transcendental atoms frozen as polynomial generators.
 
     Each row of ``[M | b]`` is cleared of denominators, the polynomial system is solved by
-    ``DomainMatrix.solve_den`` (no gcd during the elimination: the heuristic gcd of sympy's
+    Bareiss elimination (:func:`~frames.algebra._poly.bareiss`, as ``DomainMatrix.solve_den`` but with the budget's
+    checkpoint before every entry update; no gcd during the elimination: the heuristic gcd of sympy's
     fraction field is what made a dense 3-dof system take minutes), and each entry
     ``x_num / x_den`` is cancelled once. A singular ``M`` raises
     :class:`~frames.errors.RegularityError` naming ``what``. Domains other than ZZ, QQ and their
@@ -443,12 +459,16 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
         for x in row:
             den = R.lcm(den, K.denom(x))
         rows.append([K.numer(x) * R.exquo(den, K.denom(x)) for x in row])
-    P = DomainMatrix(rows, A.shape, R)
-    P_M, P_b = P[:, :n], P[:, n:]
     checkpoint()
+    mul: Callable[[Any, Any], Any] = operator.mul
+    exquo: Callable[[Any, Any], Any] | None = R.exquo
+    if R.is_PolynomialRing and R.dom.is_QQ:  # checkpointed products and divisions (FLINT for large ones)
+        mul, exquo = product, None
     try:
-        xnum, xden = P_M.solve_den(P_b)
-    except DMNonInvertibleMatrixError:
+        # Bareiss elimination with the budget's checkpoint before every entry update: (adj(M) b, det M), the
+        # result of DomainMatrix.solve_den after the cancellation below
+        xnum, xden = bareiss([r[:n] for r in rows], [r[n:] for r in rows], one=R.one, mul=mul, exquo=exquo)
+    except ZeroDivisionError:
         raise RegularityError(
             f"{what or 'solve_linear'}: the matrix {M.tolist()} is singular (rank {M.rank(iszerofunc=is_zero)} < {n})"
         ) from None
@@ -462,7 +482,7 @@ def _domain_solve(M: sp.Matrix, b: sp.Matrix, what: str | None) -> sp.Matrix:
             num, den = -num, -den
         return R.to_sympy(num) / R.to_sympy(den)
 
-    sol = sp.Matrix(n, P_b.shape[1], lambda i, j: entry(xnum[i, j].element))
+    sol = sp.Matrix(n, b.cols, lambda i, j: entry(xnum[i][j]))
     return sol.xreplace(back)
 
 

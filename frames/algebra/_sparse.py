@@ -27,12 +27,11 @@ from typing import Any
 
 import sympy as sp
 from sympy.polys.domains import QQ
-from sympy.polys.matrices import DomainMatrix
 
 from ._budget import checkpoint
 from ._flint import flint_product
 from ._normal import canon, canon_generator_form
-from ._poly import cancel, exact_domain, lcm
+from ._poly import bareiss, cancel, lcm
 from ._ratfunc import PolyFraction, RationalFunctions, UnsupportedExpression
 
 __all__ = ["determinant", "structure_functions"]
@@ -237,7 +236,8 @@ def structure_functions(
 def determinant(M: sp.MatrixBase) -> sp.Expr | None:
     r"""Determinant of a square matrix of rational functions, in canonical form.
 
-    Computed fraction-free over sympy's polynomial ring (``DomainMatrix.det``; rows with
+    Computed fraction-free over sympy's polynomial ring (Bareiss elimination with the budget's checkpoint
+    before every entry update, :func:`~frames.algebra._poly.bareiss`: ``DomainMatrix.det``'s value; rows with
     denominators are first multiplied by them); ``sin a`` and ``cos a`` are independent
     generators, so the result is :func:`~frames.algebra.canon` of the expression-level
     determinant (no ``sin² + cos² = 1``: a zero test must still use
@@ -276,7 +276,7 @@ def determinant(M: sp.MatrixBase) -> sp.Expr | None:
     scale = el.one
     if not polynomial:
         elems, scale = _cleared([[(f.num, f.den) for f in row] for row in elems], el.one)
-    det = DomainMatrix(elems, (n, n), exact_domain(el.ring)).det()
+    det = bareiss(elems, one=el.one, jordan=False)[1]  # Bareiss, checkpointed (DomainMatrix.det's value)
     return el.expr(det if polynomial else PolyFraction(det, scale))
 
 
@@ -291,8 +291,7 @@ def _exp_determinant(rows: list[list[sp.Expr]]) -> sp.Expr | None:
         return _generic_determinant(rows)
     fracs = [[ctx.from_expr(x) for x in row] for row in rows]
     polys, scale = _cleared([[(f.numer, f.denom) for f in row] for row in fracs], ctx.ring.one)
-    n = len(rows)
-    det = DomainMatrix(polys, (n, n), exact_domain(ctx.ring)).det()
+    det = bareiss(polys, one=ctx.ring.one, jordan=False)[1]  # Bareiss, checkpointed (DomainMatrix.det's value)
     return canon(ctx.to_expr(ctx.normal(ctx.fractions.raw_new(ctx.ring(det), scale))))
 
 

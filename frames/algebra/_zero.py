@@ -184,7 +184,7 @@ def proved_full_rank(M: sp.MatrixBase) -> bool:
 def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
     for vals in generic_points(list(M), tries):
         try:
-            A = [[complex(sp.N(x.xreplace(vals), DIGITS)) for x in M.row(i)] for i in range(M.rows)]
+            A = [[_value_at(x, vals) for x in M.row(i)] for i in range(M.rows)]
         except (TypeError, ValueError, ZeroDivisionError):  # a pole, or a value that does not evaluate
             continue
         if not all(math.isfinite(abs(x)) for row in A for x in row):  # an overflow or a pole
@@ -199,6 +199,12 @@ def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
         if abs(det) > 1e-9 * scale:
             return True
     return False
+
+
+def _value_at(x: sp.Expr, vals: dict[sp.Basic, sp.Rational]) -> complex:
+    """``x`` at the point ``vals``, to :data:`DIGITS` digits (the budget checked before each entry)."""
+    checkpoint()
+    return complex(sp.N(x.xreplace(vals), DIGITS))
 
 
 def generic_points(exprs: list[sp.Expr], tries: int) -> list[dict[sp.Basic, sp.Rational]]:

@@ -53,7 +53,7 @@ from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
 from .._value import Multipliers, Value
-from ..algebra import canon, is_zero, solve_linear, step, tidy, trig_normal
+from ..algebra import canon, checkpoint, is_zero, solve_linear, step, tidy, trig_normal
 from ..dynamics import CartanSystem, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,
@@ -245,6 +245,7 @@ def _kinetic_energy(bodies: Sequence[Any], N: me.ReferenceFrame, what: str) -> t
     T = sp.S.Zero
     checks: list[Any] = []
     for k, b in enumerate(bodies):
+        checkpoint()
         where = f"{what}.bodies[{k}] ({getattr(b, 'name', b)})"
         if isinstance(b, me.RigidBody):
             P, mass = b.masscenter, _constant(b.mass, f"{where}: mass")
@@ -295,6 +296,7 @@ def _potential(
         return [(Q[i] if Q else sp.S.Zero) + (f.T * w.diff(qd))[0] for i, qd in enumerate(qdots)]
 
     for k, load in enumerate(loads or ()):
+        checkpoint()
         where = f"{what}.loads[{k}]"
         try:
             loc, vec = load
@@ -336,6 +338,7 @@ def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int
     u_on_c = dict(zip(frame.chart.u, (u.xreplace(on_c) for u in frame.u_in_v), strict=True)) | on_c
     for where, vset, vtrue in checks:
         for i in range(3):
+            checkpoint()
             d = names(vset[i] - vtrue[i], where).xreplace(u_on_c)
             if not is_zero(d):
                 raise ConstraintError(
@@ -616,43 +619,47 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
         dict(zip([q.diff(_T) for q in qs], dummies, strict=True)),
         zero={ua: sp.S.Zero for ua in method._uaux},
     )
-    # u = W q̇ from the implicit kinematic equations k_ku u + k_kq̇ q̇ + f_k = 0
-    fk = [names(x, f"{what}: kd_eqs") for x in method._f_k_implicit]
-    kku = method._k_ku_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
-    kkq = method._k_kqdot_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
-    if not all(is_zero(x) for x in fk) or any(e.has(_T) for e in (*kku, *kkq)):
-        raise InvalidExpressionError(
-            f"{what}: kd_eqs: the kinematic differential equations are affine or depend explicitly on time; "
-            "frames needs u = W(q) q̇"
-        )
-    try:
-        W = (-solve_linear(kku, kkq)).applyfunc(tidy)
-    except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
-        raise
-    except (ZeroDivisionError, FramesError, ValueError) as exc:
-        raise InvalidExpressionError(f"{what}: kd_eqs cannot be solved for the speeds: {exc}") from None
-    if k:
-        B = method._k_nh.applyfunc(lambda e: tidy(names(e, f"{what}: velocity_constraints")))
-        if not all(is_zero(names(x, f"{what}: velocity_constraints")) for x in method._f_nh) or B.has(_T):
-            raise ConstraintError(
-                f"{what}: velocity_constraints are affine or depend explicitly on time; frames needs B(q) u = 0"
+    with step("from_mechanics: the kinematic equations (u = W q̇)"):
+        # u = W q̇ from the implicit kinematic equations k_ku u + k_kq̇ q̇ + f_k = 0
+        fk = [names(x, f"{what}: kd_eqs") for x in method._f_k_implicit]
+        kku = method._k_ku_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
+        kkq = method._k_kqdot_implicit.applyfunc(lambda e: names(e, f"{what}: kd_eqs"))
+        if not all(is_zero(x) for x in fk) or any(e.has(_T) for e in (*kku, *kkq)):
+            raise InvalidExpressionError(
+                f"{what}: kd_eqs: the kinematic differential equations are affine or depend explicitly on time; "
+                "frames needs u = W(q) q̇"
             )
-    else:
-        B = sp.zeros(0, n)
+        try:
+            W = (-solve_linear(kku, kkq)).applyfunc(tidy)
+        except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
+            raise
+        except (ZeroDivisionError, FramesError, ValueError) as exc:
+            raise InvalidExpressionError(f"{what}: kd_eqs cannot be solved for the speeds: {exc}") from None
+    with step("from_mechanics: the velocity constraints"):
+        if k:
+            B = method._k_nh.applyfunc(lambda e: tidy(names(e, f"{what}: velocity_constraints")))
+            if not all(is_zero(names(x, f"{what}: velocity_constraints")) for x in method._f_nh) or B.has(_T):
+                raise ConstraintError(
+                    f"{what}: velocity_constraints are affine or depend explicitly on time; frames needs B(q) u = 0"
+                )
+        else:
+            B = sp.zeros(0, n)
     P = sp.eye(n)
     P[p:, :] = B
     qdots = [q.diff(_T) for q in qs]
     W_dyn = W.xreplace(dict(zip(qsyms, qs, strict=True)))  # u = W q̇ in the method's own symbols
     speeds_in_qdot = {u: (W_dyn.row(j) * sp.Matrix(qdots))[0] for j, u in enumerate(us)}
-    with step("from_mechanics: kinetic and potential energy, generalised forces"):
+    with step("from_mechanics: reading the bodies (kinetic energy)"):
         bodies_T, checks = _kinetic_energy(method.bodies, N, what)
+    with step("from_mechanics: potential energy, generalised forces"):
         V, checks2, Q = _potential(method.loads, N, what, qdots, names.zero, speeds_in_qdot)
-    L = names(bodies_T - V, f"{what}: kinetic and potential energy")
-    forces = [names(x, f"{what}: loads (generalised forces)") for x in Q] if Q else []
-    chart, funcs = _chart_for(qsyms, [L, *W, *B, *forces], dummies, {u.func.__name__ for u in us}, what)
-    back = dict(zip(dummies, chart.u, strict=True))
-    L = L.xreplace(back)
-    forces = [tidy(f.xreplace(back)) for f in forces]
+    with step("from_mechanics: the chart"):
+        L = names(bodies_T - V, f"{what}: kinetic and potential energy")
+        forces = [names(x, f"{what}: loads (generalised forces)") for x in Q] if Q else []
+        chart, funcs = _chart_for(qsyms, [L, *W, *B, *forces], dummies, {u.func.__name__ for u in us}, what)
+        back = dict(zip(dummies, chart.u, strict=True))
+        L = L.xreplace(back)
+        forces = [tidy(f.xreplace(back)) for f in forces]
     names.rates = {d: back[s] for d, s in names.rates.items()}
     # quasi-velocities: the independent speeds, then the velocity constraints (named after the dependent
     # speed when the constraint is that speed itself)
@@ -677,7 +684,8 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     names.speeds = {u: canon(x) for u, x in zip(us, Pinv * sp.Matrix(v), strict=True)}
     m = p
     try:
-        constraints = LinearConstraints(chart, (B * W).applyfunc(tidy)) if k else None
+        with step("from_mechanics: the constraints on the chart"):
+            constraints = LinearConstraints(chart, (B * W).applyfunc(tidy)) if k else None
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except FramesError as exc:
@@ -685,6 +693,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     cfg = tuple(names(c, f"{what}: configuration_constraints") for c in method._f_h)
     for c in cfg:
         for al in range(m):
+            checkpoint()
             if not is_zero(frame.fields[al](c)):
                 raise ConstraintError(
                     f"{what}: configuration_constraints: the derivative of {c} = 0 is not implied by the "
@@ -692,12 +701,15 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
                 )
     with step("from_mechanics: the kinematics checked"):
         _check_kinematics([*checks, *checks2], names, frame, m)
+    with step("from_mechanics: the Lagrangian"):
         lag = Lagrangian(chart, tidy(L))
     params = {s.name: s for s in chart.params} | funcs
-    return MechanicsImport(
-        "kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names,
-        tuple(canon(f) for f in forces) if any(not is_zero(f) for f in forces) else None,
-    )  # fmt: skip
+    with step("from_mechanics: the model"):
+        out = MechanicsImport(
+            "kane", method, chart, lag, frame, m, constraints, names.reverse(), params, cfg, names,
+            tuple(canon(f) for f in forces) if any(not is_zero(f) for f in forces) else None,
+        )  # fmt: skip
+    return out
 
 
 def _system_method(system: Any, what: str) -> Any:

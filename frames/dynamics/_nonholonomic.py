@@ -31,6 +31,7 @@ from ..algebra import (
     harmonic_form,
     is_zero,
     solve_linear,
+    step,
     tidy,
     tidy_affine,
     trig_normal,
@@ -346,9 +347,11 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _canonical_field(self) -> SecondOrderField:
-        gD, rhs = self._linear_system()
+        with step("NonholonomicSystem.field: the linear system g Γ = b on C"):
+            gD, rhs = self._linear_system()
         try:
-            G = solve_linear(gD, rhs, what="nonholonomic field", method="domain")
+            with step("NonholonomicSystem.field: the exact solve"):
+                G = solve_linear(gD, rhs, what="nonholonomic field", method="domain")
         except RegularityError as exc:
             raise RegularityError(
                 f"NonholonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular with respect to D: the block "
@@ -455,8 +458,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
         if not as_flag(canonical, name="NonholonomicSystem.multipliers: canonical"):
             return tuple(self._tree_multipliers())
         G = self._canonical_field.Gamma
-        rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
-        eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
+        with step("NonholonomicSystem.multipliers: g_aβ Γ^β − b_a"):
+            rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
+            eps = tidy_affine(rows, [G[be] for be in self.alpha], [self._drift(a) for a in self.a])
         return Multipliers(eps, first=self.m + 1, display=harmonic_form)
 
     @cached_method
@@ -597,8 +601,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
             return trees if can is None else sp.ImmutableMatrix(can)
         if not as_flag(canonical, name="NonholonomicSystem.accelerations: canonical"):
             return self._tree_accelerations()
-        acc = natural_accelerations(self.frame, self.m, list(self._canonical_field.Gamma))
-        return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
+        G = list(self._canonical_field.Gamma)
+        with step("NonholonomicSystem.accelerations: the natural form"):
+            acc = natural_accelerations(self.frame, self.m, G)
+            return sp.ImmutableMatrix([tidy(x) if x.has(sp.sin, sp.cos) else x for x in _normal_many(acc)])
 
     @cached_method
     def _tree_accelerations(self) -> sp.ImmutableMatrix:

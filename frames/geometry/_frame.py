@@ -378,12 +378,14 @@ class Frame(Value):
         [0, 1]])
         """
         Th = as_matrix(coframe, name="Frame.with_coframe: coframe", shape=(self.dim, self.dim))
-        P = Th * self.matrix.T
+        X = self.matrix
         for i in range(self.dim):
             for j in range(self.dim):
-                if not is_zero(P[i, j] - (1 if i == j else 0)):
+                checkpoint()  # entry by entry (large entries: a product of the matrices is one long sympy call)
+                pij = sp.Add(*[Th[i, k] * X[j, k] for k in range(self.dim) if Th[i, k] != 0 and X[j, k] != 0])
+                if not is_zero(pij - (1 if i == j else 0)):
                     raise SingularFrameError(
-                        f"Frame.with_coframe: coframe: row {i + 1} paired with field {j + 1} gives {P[i, j]}, "
+                        f"Frame.with_coframe: coframe: row {i + 1} paired with field {j + 1} gives {pij}, "
                         f"not {1 if i == j else 0}: not the dual coframe of {self!r}"
                     )
         return Frame._from_fields(  # type: ignore[no-any-return]

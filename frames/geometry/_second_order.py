@@ -15,6 +15,7 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
+    checkpoint,
     derivative,
     expect,
     is_zero,
@@ -38,13 +39,18 @@ def natural_accelerations(frame: Frame, m: int, gamma: Sequence[sp.Expr]) -> lis
     q, u = chart.q, chart.u
     alpha = range(m)
     sub = {frame.v[al]: frame.v_in_u[al] for al in alpha}
+    gam = []
+    for al in alpha:  # each Γ^α (large) rewritten once, the budget checked between them
+        checkpoint()
+        gam.append(sp.sympify(gamma[al], strict=True).xreplace(sub))
     out = []
     for j in range(frame.dim):
-        e = sp.Add(*[gamma[al] * frame.matrix[al, j] for al in alpha])
+        checkpoint()
+        e = sp.Add(*[gam[al] * frame.matrix[al, j] for al in alpha])
         e += sp.Add(
             *[frame.v[al] * u[k] * derivative(frame.matrix[al, j], q[k]) for al in alpha for k in range(frame.dim)]
-        )
-        out.append(e.xreplace(sub))
+        ).xreplace(sub)
+        out.append(e)
     return out
 
 
