@@ -2,8 +2,8 @@
 
 The car's rear axle is at ``P = (x, y)``, its heading θ; the hitch is ``H = P − b B.x`` (``b > 0``: behind the
 axle), and the trailer's axle ``Q = H − d T.x``, the trailer's heading ψ. Neither axle slips sideways:
-``v_P · B.y = 0`` and ``v_Q · T.y = 0``. The car (mass ``m``, moment ``J``) has its mass centre on its axle, the
-trailer (mass ``m_t``, moment ``J_t``) on its own. No forces: the system coasts.
+``v_P · B.y = 0`` and ``v_Q · T.y = 0``. The car (mass ``m``, moment ``J``) has its mass centre ``a`` ahead of its axle, the
+trailer (mass ``m_t``, moment ``J_t``) ``c`` ahead of its own. No forces: the system coasts.
 
 frames builds it from the Lagrangian and the constraints alone, on the *default* frame of
 ``NonholonomicSystem.from_constraints`` (the generic null space basis of D used to have rank 1 on every straight
@@ -26,10 +26,10 @@ import frames as fr
 from frames.errors import SingularFrameWarning
 
 T = dynamicsymbols._t
-NAMES = ("m", "J", "m_t", "J_t", "b", "d")
+NAMES = ("m", "J", "m_t", "J_t", "a", "b", "c", "d")
 #: rational parameters for the default suite (the symbolic system is in the slow test)
-VALUES = dict(zip(NAMES, (sp.Integer(3), sp.Rational(1, 2), sp.Integer(2), sp.Rational(1, 3), sp.Rational(1, 2),
-                          sp.Rational(3, 2)), strict=True))  # fmt: skip
+VALUES = dict(zip(NAMES, (sp.Integer(3), sp.Rational(1, 2), sp.Integer(2), sp.Rational(1, 3), sp.Rational(1, 4),
+                          sp.Rational(1, 2), sp.Rational(1, 2), sp.Rational(3, 2)), strict=True))  # fmt: skip
 HITCHES = (0, sp.pi / 2, -sp.pi / 2, sp.pi)
 
 
@@ -39,10 +39,12 @@ def trailer_frames(values: dict | None = None) -> fr.NonholonomicSystem:
     ch = fr.Chart("x y theta psi", params=" ".join(NAMES) if values is None else None)
     _, _, th, ps = ch.q
     ux, uy, w, wp = ch.u
-    m, J, mt, Jt, b, d = ch.params if values is None else (values[k] for k in NAMES)
+    m, J, mt, Jt, a, b, c, d = ch.params if values is None else (values[k] for k in NAMES)
     hitch = (ux + b * sp.sin(th) * w, uy - b * sp.cos(th) * w)
     axle = (hitch[0] + d * sp.sin(ps) * wp, hitch[1] - d * sp.cos(ps) * wp)
-    L = m / 2 * (ux**2 + uy**2) + J / 2 * w**2 + mt / 2 * (axle[0] ** 2 + axle[1] ** 2) + Jt / 2 * wp**2
+    car = (ux - a * sp.sin(th) * w, uy + a * sp.cos(th) * w)  # the mass centres' velocities
+    tr = (axle[0] - c * sp.sin(ps) * wp, axle[1] + c * sp.cos(ps) * wp)
+    L = m / 2 * (car[0] ** 2 + car[1] ** 2) + J / 2 * w**2 + mt / 2 * (tr[0] ** 2 + tr[1] ** 2) + Jt / 2 * wp**2
     rows = [-sp.sin(th) * ux + sp.cos(th) * uy, sp.expand(-sp.sin(ps) * axle[0] + sp.cos(ps) * axle[1])]
     with warnings.catch_warnings():
         warnings.simplefilter("error", SingularFrameWarning)
@@ -52,7 +54,7 @@ def trailer_frames(values: dict | None = None) -> fr.NonholonomicSystem:
 def trailer_kane(values: dict | None = None) -> KanesMethod:
     """SymPy: the car and the trailer as rigid bodies, the no-slip conditions as velocity constraints, the
     equations formed."""
-    m, J, mt, Jt, b, d = sp.symbols(NAMES) if values is None else (values[k] for k in NAMES)
+    m, J, mt, Jt, a, b, c, d = sp.symbols(NAMES) if values is None else (values[k] for k in NAMES)
     x, y, th, ps = dynamicsymbols("x y theta psi")
     u1, u2, u3, u4 = dynamicsymbols("u1:5")
     N = ReferenceFrame("N")
@@ -68,8 +70,12 @@ def trailer_kane(values: dict | None = None) -> KanesMethod:
     H.v2pt_theory(P, N, B)
     Q = H.locatenew("Q", -d * Tr.x)
     Q.v2pt_theory(H, N, Tr)
-    car = RigidBody("car", P, B, m, (inertia(B, 0, 0, J), P))
-    trailer = RigidBody("trailer", Q, Tr, mt, (inertia(Tr, 0, 0, Jt), Q))
+    Gc = P.locatenew("G_c", a * B.x)
+    Gc.v2pt_theory(P, N, B)
+    Gt = Q.locatenew("G_t", c * Tr.x)
+    Gt.v2pt_theory(Q, N, Tr)
+    car = RigidBody("car", Gc, B, m, (inertia(B, 0, 0, J), Gc))
+    trailer = RigidBody("trailer", Gt, Tr, mt, (inertia(Tr, 0, 0, Jt), Gt))
     xd, yd = x.diff(T), y.diff(T)
     kd = [
         u1 - (sp.cos(th) * xd + sp.sin(th) * yd),
@@ -183,10 +189,8 @@ def test_accelerations_equal_kanes_method_at_rational_states(rational, canonical
         assert any(k != 0 for k in kane)
 
 
-@pytest.fixture(scope="module")
-def linearised(rational):
+def _linearise(nh: fr.NonholonomicSystem, KM: KanesMethod) -> tuple[sp.Symbol, fr.Linearization, sp.Matrix]:
     """Straight motion at speed ``V`` (any sign) along x, hitch angle 0, by frames and by SymPy's linearize."""
-    nh, KM = rational
     V = sp.Symbol("V", real=True)
     x, y, th, ps = nh.frame.chart.q
     ux, uy, w, wp = nh.frame.chart.u
@@ -197,48 +201,54 @@ def linearised(rational):
     return V, lin, sp.Matrix(Ak)
 
 
+@pytest.fixture(scope="module")
+def linearised(rational):
+    return _linearise(*rational)
+
+
+LAM = sp.Symbol("lam")
+
+
 def test_linearize_on_the_default_frame_agrees_with_kanes_method(linearised):
     V, lin, Ak = linearised
-    lam = sp.Symbol("lam")
     A = sp.Matrix(lin.A)
-    assert all(a.is_finite for a in A.xreplace({V: 2}))  # no nan, no zoo
+    assert all(a.is_finite for a in A.xreplace({V: 2}))  # no nan, no zoo (the old default frame gave nan)
     assert [s.name for s in lin.removed] == ["x", "y"]  # ignorable: Kane keeps them, with two more zeros
-    assert sp.expand(Ak.charpoly(lam).as_expr() - lam**2 * A.charpoly(lam).as_expr()) == 0
-    # the whole spectrum: λ = 0 (5 times in Kane's state) and one λ* = V (J_t b − J d)/(J d² + J_t b²), here
-    # −14V/29. The zeros: the position and heading (symmetries), the speed (conserved: no forces) and the turning
-    # rate of the family of steady circular motions, which keeps the hitch angle fixed. The hitch angle's
-    # relaxation is λ*, linear in V: it flips sign when the motion reverses.
-    J, Jt, b, d = (VALUES[k] for k in ("J", "J_t", "b", "d"))
-    star = V * (Jt * b - J * d) / (J * d**2 + Jt * b**2)
-    assert star == -sp.Rational(14, 29) * V
-    assert sp.factor(A.charpoly(lam).as_expr()) == sp.factor(lam**3 * (lam - star))
+    assert sp.expand(Ak.charpoly(LAM).as_expr() - LAM**2 * A.charpoly(LAM).as_expr()) == 0
+    # the spectrum: λ = 0 twice in frames' state (θ, ψ, v1, v2): the heading (δθ = δψ, a rotation of the whole
+    # rig) and the speed v1 (conserved, no forces); then two roots of 337 λ² + 490 V λ + 120 V², the hitch angle
+    # and the turning rate. Both are real with the sign of −V (sum −490 V/337, product 120 V²/337 > 0).
+    assert sp.expand(337 * A.charpoly(LAM).as_expr()) == sp.expand(LAM**2 * (337 * LAM**2 + 490 * V * LAM + 120 * V**2))
 
 
 @pytest.mark.parametrize("speed", [2, -2])
 def test_reversing_jackknifes(linearised, speed):
-    """Forwards the hitch angle decays; in reverse it grows (jackknife): the single nonzero eigenvalue
-    ``V (J_t b − J d)/(J d² + J_t b²)`` is positive for ``V < 0`` because the car's moment outweighs the trailer's
-    (``J d > J_t b``), in frames and in Kane's linearisation alike."""
+    """Forwards the hitch angle and the turning rate decay; in reverse both grow (the jackknife): the two nonzero
+    eigenvalues are real and positive for ``V < 0``, in frames and in Kane's linearisation alike."""
     V, lin, Ak = linearised
-    ev_frames = sorted(sp.Matrix(lin.A).xreplace({V: speed}).eigenvals(multiple=True), key=abs)
-    ev_kane = sorted(Ak.xreplace({V: speed}).eigenvals(multiple=True), key=abs)
-    assert ev_frames == [0, 0, 0, -sp.Rational(28, 29) * sp.sign(speed)]
-    assert ev_kane == [0] * 5 + ev_frames[-1:]
-    dominant = max(lin.eigenvalues({V: speed}), key=abs)  # numerically, the same nonzero eigenvalue
-    assert abs(dominant - (-28 / 29) * (1 if speed > 0 else -1)) < 1e-12
-    if speed < 0:
-        assert lin.stability({V: speed}) == "unstable"
+    ev = sp.roots(sp.Matrix(lin.A).xreplace({V: speed}).charpoly(LAM).as_expr(), LAM, multiple=True)
+    assert sorted(ev, key=abs) == sorted(sp.roots(Ak.xreplace({V: speed}).charpoly(LAM).as_expr(), LAM,
+                                                  multiple=True), key=abs)[2:]  # fmt: skip
+    nonzero = [e for e in ev if e != 0]
+    assert len(nonzero) == 2 and all(e.is_real and sp.sign(e) == -sp.sign(speed) for e in nonzero)
+    num = sorted(lin.eigenvalues({V: speed}).real, key=abs)  # numerically the same
+    assert all(abs(n - float(e)) < 1e-12 for n, e in zip(num[2:], sorted(nonzero, key=abs), strict=True))
+    assert lin.stability({V: speed}) == ("unstable" if speed < 0 else "marginal")
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Linearization.stability: the zero eigenvalue of A is defective (a 2x2 Jordan block: heading and turning "
-    "rate), numpy splits it into ±1.3e-8 > tol = 1e-9, and the verdict is 'unstable' though every exact "
-    "eigenvalue has real part <= 0",
+    reason="Linearization.stability: with both mass centres on the axles (a = c = 0) the zero eigenvalue of A is "
+    "defective (a 2x2 Jordan block), numpy splits it into ±1.3e-8 > tol = 1e-9, and the verdict forwards is "
+    "'unstable' though every exact eigenvalue has real part <= 0",
 )
-def test_stability_forwards_is_marginal(linearised):
-    V, lin, _ = linearised
-    assert sp.Matrix(lin.A).xreplace({V: 2}).jordan_form()[1][1, 2] == 1  # the Jordan block at 0
+def test_stability_with_a_defective_zero_eigenvalue_is_marginal():
+    on_axles = VALUES | {"a": sp.S.Zero, "c": sp.S.Zero}
+    V, lin, Ak = _linearise(trailer_frames(on_axles), trailer_kane(on_axles))
+    A = sp.Matrix(lin.A).xreplace({V: 2})
+    assert sp.expand(Ak.xreplace({V: 2}).charpoly(LAM).as_expr() - LAM**2 * A.charpoly(LAM).as_expr()) == 0
+    assert sorted(A.eigenvals(multiple=True), key=abs) == [0, 0, 0, -sp.Rational(28, 29)]
+    assert A.jordan_form()[1][1, 2] == 1  # the Jordan block at 0: the turning rate of the circular motions
     assert lin.stability({V: 2}) == "marginal"
 
 
