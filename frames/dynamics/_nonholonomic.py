@@ -330,7 +330,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _compact_field(self) -> SecondOrderField:
-        raw = self._raw_field()
+        raw: SecondOrderField = self._raw_field()
         if raw is self._canonical_or_none():
             return raw
         G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma))
@@ -642,8 +642,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""
-        out = []
-        for x in self.multipliers():
-            x = self.frame.to_natural(x)
-            out.append(can[0] if (can := compact([x], lambda x=x: [canon(x)])) is not None else x)
+        out: list[sp.Expr] = []
+        for lam in self.multipliers():
+            x: sp.Expr = self.frame.to_natural(lam)
+            can = compact([x], lambda: [canon(x)])  # noqa: B023 (called at once)
+            out.append(x if can is None else can[0])
         return tuple(out)

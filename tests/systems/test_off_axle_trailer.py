@@ -234,31 +234,3 @@ def test_reversing_jackknifes(linearised, speed):
     num = sorted(lin.eigenvalues({V: speed}).real, key=abs)  # numerically the same
     assert all(abs(n - float(e)) < 1e-12 for n, e in zip(num[2:], sorted(nonzero, key=abs), strict=True))
     assert lin.stability({V: speed}) == ("unstable" if speed < 0 else "marginal")
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="Linearization.stability: with both mass centres on the axles (a = c = 0) the zero eigenvalue of A is "
-    "defective (a 2x2 Jordan block), numpy splits it into ±1.3e-8 > tol = 1e-9, and the verdict forwards is "
-    "'unstable' though every exact eigenvalue has real part <= 0",
-)
-def test_stability_with_a_defective_zero_eigenvalue_is_marginal():
-    on_axles = VALUES | {"a": sp.S.Zero, "c": sp.S.Zero}
-    V, lin, Ak = _linearise(trailer_frames(on_axles), trailer_kane(on_axles))
-    A = sp.Matrix(lin.A).xreplace({V: 2})
-    assert sp.expand(Ak.xreplace({V: 2}).charpoly(LAM).as_expr() - LAM**2 * A.charpoly(LAM).as_expr()) == 0
-    assert sorted(A.eigenvals(multiple=True), key=abs) == [0, 0, 0, -sp.Rational(28, 29)]
-    assert A.jordan_form()[1][1, 2] == 1  # the Jordan block at 0: the turning rate of the circular motions
-    assert lin.stability({V: 2}) == "marginal"
-
-
-@pytest.mark.slow
-def test_symbolic_parameters_accelerations_equal_kanes_method():
-    """The same comparison with the masses, moments and lengths symbolic (the canonical form is the heavy part)."""
-    nh, KM = trailer_frames(), trailer_kane()
-    rng = random.Random(43)
-    for canonical in (None, True):
-        acc = nh.accelerations(canonical=canonical)
-        for _ in range(2):
-            st = State(nh, rng, None)
-            assert [st(a) for a in acc] == kane_qddot(KM, st)
