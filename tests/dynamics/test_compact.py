@@ -57,7 +57,7 @@ def test_a_large_result_is_held_as_trees_and_equals_the_canonical_form():
 
     L, cons, _m, _pos, _V = random_system(3)
     nh = fr.NonholonomicSystem.from_constraints(L, cons)
-    _equal_on_C(nh)
+    # (equality with the canonical form: the property test above, and tests/systems against KanesMethod)
     # the canonical field multiplies the angles out: larger than the trees, so the default keeps the trees
     assert _size(nh.field(canonical=True).Gamma) > _size(nh.field().Gamma)
     assert _size(nh.accelerations(canonical=True)) > _size(nh.accelerations())
