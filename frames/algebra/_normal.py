@@ -10,6 +10,7 @@ a trigonometric simplification only when the cheap test is inconclusive.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Literal, overload
@@ -105,7 +106,8 @@ def compact(
     computes the same functions in the canonical form, which decides (zero tests, verdicts) but multiplies
     compound angles out. Returns the canonical forms when the trees hold at most :data:`COMPACT_OPS` operations
     in all; otherwise, when the trees hold at most :data:`COMPACT_TRY_OPS`, when ``canonical()`` finishes within
-    ``seconds`` (a budget inside the open one; None: not tried) with no more operations than the trees. Returns None (the caller keeps the trees) otherwise.
+    ``seconds`` (a budget inside the open one; None: not tried; ``math.inf``: its pieces are known, so it is
+    computed whatever the trees' size) with no more operations than the trees. Returns None (the caller keeps the trees) otherwise.
 
     Raises
     ------
@@ -122,6 +124,10 @@ def compact(
     """
     if _size(trees, COMPACT_OPS) <= COMPACT_OPS:
         return list(canonical())
+    if seconds == math.inf:  # the canonical form is cheap (its pieces are known): the smaller of the two
+        out = list(canonical())
+        size = _size(trees, 10**6)
+        return out if _size(out, size) <= size else None
     size = _size(trees, COMPACT_TRY_OPS)
     if seconds is None or size > COMPACT_TRY_OPS:
         return None

@@ -12,6 +12,7 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 from typing import Any
 
@@ -19,7 +20,6 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
-    COMPACT_SECONDS,
     UnsupportedExpression,
     as_flag,
     budgeted,
@@ -340,10 +340,12 @@ class NonholonomicSystem(AdaptedIndices, Value):
         return self.computed("_canonical_field")
 
     def _attempt_seconds(self) -> float | None:
-        """How long the compact policy tries the canonical form of a large result (:func:`frames.algebra.compact`):
-        not at all when the field's own attempt kept the trees (the canonical field was too slow or larger)."""
-        f = self.computed("_compact_field")
-        return None if f is not None and f is not self._canonical_or_none() else COMPACT_SECONDS
+        """Whether the compact policy tries the canonical form of a large result (:func:`frames.algebra.compact`): the
+        field decides (its own attempt, :meth:`field`); when it kept the trees (the canonical field was too slow or
+        larger) the accelerations and multipliers keep theirs, else their canonical form is compared with them."""
+        if self._compact_field is self._canonical_or_none():
+            return math.inf  # the canonical field is known and small: the canonical result costs little
+        return None
 
     @cached_property
     def _canonical_field(self) -> SecondOrderField:

@@ -204,7 +204,8 @@ def test_nonholonomic_field_budget_and_steps():
     seen: list[str] = []
     acc = nh.accelerations(budget=300, progress=seen.append)
     # the default (compact) accelerations try the canonical form, which solves for the canonical field
-    assert seen[0] == "NonholonomicSystem.accelerations" and "NonholonomicSystem.field" in seen
+    assert seen[0] == "NonholonomicSystem.accelerations"
+    assert any(s.startswith("NonholonomicSystem.field") for s in seen)
     assert acc == md.nonholonomic().accelerations()
 
 
