@@ -26,7 +26,7 @@ def rate_of_turning() -> sp.Expr:
     uX, uY = mdl.chart.u[:2]
     uth, ups = mdl.chart.u[3:]
     Om = mdl.params["Omega"]
-    acc = mdl.nonholonomic().accelerations()
+    acc = mdl.nonholonomic().accelerations(canonical=True)  # a closed form is wanted: the canonical form
     on_D = sp.solve(list(mdl.constraints.functions), [uth, ups], dict=True)[0]
     Z, Zd = X + sp.I * Y, uX + sp.I * uY
     Zdd = acc[0].xreplace(on_D) + sp.I * acc[1].xreplace(on_D)

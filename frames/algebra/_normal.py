@@ -41,7 +41,7 @@ COMPACT_OPS = 400
 #: times what the trees took, if more) and is no larger than the trees (:func:`compact`)
 COMPACT_SECONDS = 1.0
 #: trees with more operations than this are kept as they are, without trying their canonical form (:func:`compact`)
-COMPACT_TRY_OPS = 4000
+COMPACT_TRY_OPS = 20000
 
 __all__ = [
     "COMPACT_OPS",

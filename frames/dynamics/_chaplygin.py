@@ -304,8 +304,8 @@ class ChaplyginSystem(AdaptedIndices, Value):
     def multiplier_identity(self) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Γ(p_a) − λ_a`` (vanish: the multiplier equation of section 6)."""
         nh = self.nonholonomic
-        G = nh.field()
-        lam = nh.multipliers()
+        G = nh.field(canonical=True)
+        lam = nh.multipliers(canonical=True)
         return tuple(tidy(G(p) - l) for p, l in zip(self.momenta(on_C=False), lam, strict=True))
 
     def _coadjoint(self, fs: Sequence[sp.Expr], on_C: bool) -> tuple[sp.Expr, ...]:
@@ -325,7 +325,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
 
     def coadjoint_multipliers(self) -> tuple[sp.Expr, ...]:
         r"""Residuals ``Ẽ_a^C(λ_b) + C^c_ab λ_c`` on C, flattened over (a, b)."""
-        return self._coadjoint(self.nonholonomic.multipliers(), on_C=True)
+        return self._coadjoint(self.nonholonomic.multipliers(canonical=True), on_C=True)
 
     def is_regular_wrt_group(self) -> bool:
         """``g_ab = Ẽ_a^V Ẽ_b^V L`` nonsingular on C."""
@@ -376,7 +376,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
     def routhian_agreement(self) -> tuple[bool | None, bool | None]:
         r"""``(Γ̃|_C == Γ, R^a_αβ v^β p_a == 0)``: Proposition 6 says both agree."""
         fld = self.routhian_reduction().field_on_C
-        G = self.nonholonomic.field()
+        G = self.nonholonomic.field(canonical=True)
         diff = [canon(fld.Gamma[i] - G.Gamma[i]) for i in range(self.n)]
         return _decide(diff), _decide(self.routhian_conditions())
 
@@ -445,7 +445,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         invariant under the action of G on C. Components in the frame coordinates ``(q, v)``.
         """
         F = self.frame
-        G = self.nonholonomic.field().as_vector_field()
+        G = self.nonholonomic.field(canonical=True).as_vector_field()
         out = []
         for a in self.a:
             checkpoint()
@@ -589,7 +589,7 @@ class ChaplyginSystem(AdaptedIndices, Value):
         if is_zero(Nv):
             raise ArgumentError(f"ChaplyginSystem.is_invariant_density: N: {Nv} is zero, not a density")
         nh = self.nonholonomic
-        G = nh.field()
+        G = nh.field(canonical=True)
         dlog = _log_derivative(G, Nv)
         if volume == "momenta":  # det(∂²L_c/∂v^α∂v^β) = det(g_αβ) on C
             dlog += _log_derivative(G, sp.factor(sp.Matrix(nh.hessian_D()).det(method="bareiss")))

@@ -77,8 +77,8 @@ def _weak_conditions(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Exp
 
 def _strong_extra(vk: VakonomicSystem, phi: Sequence[sp.Expr]) -> list[sp.Expr]:
     nh = vk.nonholonomic
-    G = nh.field()
-    lam = nh.multipliers()
+    G = nh.field(canonical=True)
+    lam = nh.multipliers(canonical=True)
     _, ra = vk._phiR(phi)
     return [tidy(G(phi[k]) + ra[k] - lam[k]) for k in range(vk.n - vk.m)]
 
@@ -202,8 +202,8 @@ def vakonomic_lift(vk: VakonomicSystem, section: Any) -> VakonomicLift:
     vk = _check_vk(vk, "vakonomic_lift")
     phi = vk._section(section, "vakonomic_lift: section")
     nh = vk.nonholonomic
-    G = nh.field()
-    lam = nh.multipliers()
+    G = nh.field(canonical=True)
+    lam = nh.multipliers(canonical=True)
     _, ra = vk._phiR(phi)
     A = tuple(tidy(lam[k] - ra[k]) for k in range(vk.n - vk.m))
     fld = VakonomicField(vk, G.Gamma, A, phi)

@@ -47,7 +47,7 @@ def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr
     """
     nh = nonholonomic_of(system, "reduced_equations: system")
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
-    G = nh.field().Gamma
+    G = nh.field(canonical=True).Gamma
     qdot = [sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)]
     vdot = [G[al] for al in range(m)]
     keep: set[sp.Symbol] = set()

@@ -282,7 +282,7 @@ class InvariantMeasure(Value):
         if self.density is None or self.system is None:
             raise FramesError(f"InvariantMeasure.check: no density to verify (exists = {self.exists}): {self.reason}")
         nh = self.system
-        G = nh.field()
+        G = nh.field(canonical=True)
         log_N = sp.expand_log(sp.log(self.density), force=True)  # N = Π P_k^{e_k} e^h: Σ e_k log P_k + h
         return is_zero(_norm(G(log_N) + _divergence(nh)))
 
@@ -301,7 +301,7 @@ def _divergence(nh: NonholonomicSystem) -> sp.Expr:
     r"""``div Γ = Σ_j ∂_{q^j}(v^α X_α^j) + Σ_α ∂Γ^α/∂v^α`` in the coordinates ``(q, v^α)`` of C."""
     F = nh.frame
     q = F.chart.q
-    G = nh.field()
+    G = nh.field(canonical=True)
     v = F.v[: nh.m]
     frame_part = [v[al] * derivative(F.matrix[al, j], q[j]) for al in range(nh.m) for j in range(nh.n)]
     try:  # ∂Γ^α/∂v^α in the ring (the quotient rule on numerator and denominator, one cancellation)
@@ -737,7 +737,7 @@ def invariant_measure(system: Any, ansatz: str = "basic", *, pointwise: bool = F
             analyse_pointwise(nh, out)
         else:
             with step("invariant_measure: nonholonomic field"):
-                nh.field()
+                nh.field(canonical=True)
             _analyse(nh, out)
     except BudgetExceededError as exc:
         out.pop("density", None)

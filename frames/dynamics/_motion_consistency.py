@@ -91,8 +91,8 @@ def consistency_along_motion(
                 "tangent to D (its velocity is not v^α X_α): it leaves the constraint"
             )
     nh = vk.nonholonomic
-    G = nh.field()
-    lam = nh.multipliers()
+    G = nh.field(canonical=True)
+    lam = nh.multipliers(canonical=True)
     for i in vk.alpha:
         res.append(tidy(derivative(cur[F.v[i]], t) - G.Gamma[i].xreplace(cur)))
     R = F.anholonomy

@@ -254,7 +254,7 @@ class CortesComparison(Value):
         r"""``g_αβ (Γ_vk^β − Γ_nh^β) − g_α`` on ``W_1`` ((N6), the proof of Proposition 6.1); all vanish."""
         vk = self.vk
         gvk = vk.tangent_field().Gamma
-        gnh = vk.nonholonomic.field().Gamma
+        gnh = vk.nonholonomic.field(canonical=True).Gamma
         H = vk.hessian()
         gs = self.g()
         out = []
