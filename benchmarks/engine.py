@@ -115,22 +115,35 @@ def random_system(n: int) -> tuple[fr.Lagrangian, fr.LinearConstraints, int, lis
 
     Returns ``(L, constraints, m, positions, V)``; the positions and ``V`` serve Kane's method.
     """
-    rng = random.Random(SEED * 100 + n)
+    return dense_system(n, random.Random(SEED * 100 + n), _term, (_POSITION, _POTENTIAL, _CONSTRAINT))
+
+
+def dense_system(
+    n: int,
+    rng: random.Random,
+    term: Callable[[random.Random, list[sp.Symbol], tuple[str, ...]], sp.Expr],
+    kinds: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    lead: Callable[[random.Random, list[sp.Symbol]], sp.Expr] = lambda rng, q: sp.S.One,
+) -> tuple[fr.Lagrangian, fr.LinearConstraints, int, list[sp.Expr], sp.Expr]:
+    """The construction of :func:`random_system` with the terms drawn by ``term(rng, q, kinds)`` (``kinds``: those of
+    the positions, the potential and the constraints) and ``lead(rng, q)`` the coefficient of ``u_{m+a}`` in
+    constraint ``a`` (never zero): ``benchmarks/swell.py`` draws its compound-angle systems with it."""
+    position, potential, constraint = kinds
     ch = fr.Chart(" ".join(f"q{i + 1}" for i in range(n)))
     q = list(ch.q)
     r = min(3, n - 2)
     m = n - r
-    pos = [_term(rng, q, _POSITION) + _term(rng, q, _POSITION) for _ in range(n)]
-    V = sum((_term(rng, q, _POTENTIAL) for _ in range(3)), sp.S.Zero)
+    pos = [term(rng, q, position) + term(rng, q, position) for _ in range(n)]
+    V = sum((term(rng, q, potential) for _ in range(3)), sp.S.Zero)
     Ju = sp.Matrix(pos).jacobian(q) * sp.Matrix(ch.u)
     L = fr.Lagrangian(ch, (Ju.dot(Ju) + sum(ui**2 for ui in ch.u)) / 2 - V)
     rows = []
     for a in range(r):
-        row = [_term(rng, q, _CONSTRAINT) for _ in range(m)] + [sp.S.Zero] * r
-        row[m + a] = sp.S.One
+        row = [term(rng, q, constraint) for _ in range(m)] + [sp.S.Zero] * r
+        row[m + a] = lead(rng, q)
         for b in range(a + 1, r):
             if rng.random() < 0.5:
-                row[m + b] = _term(rng, q, _CONSTRAINT)
+                row[m + b] = term(rng, q, constraint)
         rows.append(row)
     return L, fr.LinearConstraints(ch, rows), m, pos, V
 

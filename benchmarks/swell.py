@@ -65,7 +65,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import frames as fr
 from benchmarks._harness import fmt_t, in_subprocess, speed
-from benchmarks.engine import random_system
+from benchmarks.engine import dense_system, random_system
 from frames.algebra import op_count
 
 SCRIPT = os.path.abspath(__file__)
@@ -149,24 +149,14 @@ def compound_system(n: int) -> Spec:
     with ``exp(q_j/2)`` on ``u_{m+a}`` (never zero), such terms on the ``m`` first velocities and, half of the time,
     on the later dependent ones (so the rows are independent everywhere).
     """
-    rng = random.Random(SEED * 100 + n)
-    ch = fr.Chart(" ".join(f"q{i + 1}" for i in range(n)))
-    q = list(ch.q)
-    r = min(3, n - 2)
-    m = n - r
-    pos = [_compound_term(rng, q, _POSITION) + _compound_term(rng, q, _POSITION) for _ in range(n)]
-    V = sum((_compound_term(rng, q, _POTENTIAL) for _ in range(3)), sp.S.Zero)
-    Ju = sp.Matrix(pos).jacobian(q) * sp.Matrix(ch.u)
-    L = fr.Lagrangian(ch, (Ju.dot(Ju) + sum(ui**2 for ui in ch.u)) / 2 - V)
-    rows = []
-    for a in range(r):
-        row = [_compound_term(rng, q, _CONSTRAINT) for _ in range(m)] + [sp.S.Zero] * r
-        row[m + a] = sp.exp(rng.choice(q) / 2)
-        for b in range(a + 1, r):
-            if rng.random() < 0.5:
-                row[m + b] = _compound_term(rng, q, _CONSTRAINT)
-        rows.append(row)
-    return Spec(L, fr.LinearConstraints(ch, rows), m, tuple(pos), V)
+    L, cons, m, pos, V = dense_system(
+        n,
+        random.Random(SEED * 100 + n),
+        _compound_term,
+        (_POSITION, _POTENTIAL, _CONSTRAINT),
+        lead=lambda rng, q: sp.exp(rng.choice(q) / 2),
+    )
+    return Spec(L, cons, m, tuple(pos), V)
 
 
 def _particle() -> Spec:

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from _rational_state import RationalState
 from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, dot, dynamicsymbols, inertia
 
 import frames as fr
@@ -92,7 +93,7 @@ def trailer_kane(values: dict | None = None) -> KanesMethod:
 
 
 # ----------------------------------------------------------------------------- exact evaluation at rational states
-class State:
+class State(RationalState):
     """A rational state on C: the angles θ, ψ by rational (cos, sin), the parameters, ``q̇`` in D, Kane's ``u``."""
 
     def __init__(self, nh: fr.NonholonomicSystem, rng: random.Random, values: dict | None):
@@ -113,29 +114,6 @@ class State:
         self.kane_u = (fwd, w, sp.S.Zero, wp)
         for row in nh.frame.fields[nh.m :]:  # on C: the constraint rows vanish
             assert self(sum(a * u for a, u in zip(row.components, ch.u, strict=True))) == 0
-
-    def _z(self, arg: sp.Expr) -> tuple[Fraction, Fraction]:
-        """``exp(i·arg)`` as (cos, sin) Fractions, for an integer combination of θ and ψ."""
-        re, im = Fraction(1), Fraction(0)
-        for term in sp.Add.make_args(sp.expand(arg)):
-            k, a = term.as_coeff_Mul()
-            assert k.is_Integer and a.name in self.angles, f"not an integer combination of angles: {arg}"
-            c0, s0 = self.angles[a.name]
-            if k < 0:
-                s0, k = -s0, -k
-            for _ in range(int(k)):
-                re, im = re * c0 - im * s0, re * s0 + im * c0
-        return re, im
-
-    def __call__(self, e: sp.Expr) -> sp.Rational:
-        """``e`` in the chart's symbols at the state: an exact rational, or the test fails."""
-        e = sp.sympify(e, strict=True)
-        for f, pick in ((sp.sin, 1), (sp.cos, 0)):
-            e = e.replace(f, lambda arg, pick=pick: sp.Rational(self._z(arg)[pick]))
-        e = e.replace(sp.tan, lambda arg: sp.Rational(self._z(arg)[1]) / sp.Rational(self._z(arg)[0]))
-        out = e.xreplace({s: self.values[s.name] for s in e.free_symbols if s.name in self.values})
-        assert out.is_Rational, f"not a rational number at the state: {out}"
-        return out
 
 
 def kane_qddot(KM: KanesMethod, st: State) -> list[sp.Rational]:
