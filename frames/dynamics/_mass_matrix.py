@@ -15,8 +15,9 @@ variation gives. From ``v^j = θ^j_k u^k``, ``v̇^a = 0`` on C and ``v̇^α = Γ
     a^l = −X_j^l\, u^s u^k\, ∂_s θ^j_k \quad (\text{the coframe's derivatives}) \;=\;
     v^α u^s ∂_s X_α^l \quad (\text{the frame's}).
 
-The coframe's form is used when the coframe is known (it is often the constraints themselves: small), the
-frame's otherwise. Only derivatives of the Lagrangian in natural coordinates and of the (co)frame are taken,
+The coframe's form is used when the coframe was given (:meth:`Frame.with_coframe`: it is often the constraints
+themselves, small), the frame's otherwise; never by whether it was computed before, so the trees do not depend on
+the order of the calls. Only derivatives of the Lagrangian in natural coordinates and of the (co)frame are taken,
 as :class:`sympy.physics.mechanics.KanesMethod` does; nothing is expanded or cancelled, and the field is
 solved by :func:`frames.algebra.solve_linear` (``method="tree"``). The result is exact but not canonical: canonicalise on request
 (:func:`frames.algebra.trig_normal`, :meth:`SecondOrderField.canonical <frames.SecondOrderField.canonical>`).
@@ -74,7 +75,7 @@ class MassMatrixForm:
         """``(True, {(j, k, s): ∂_s θ^j_k})`` when the coframe is known, else ``(False, {(α, l, s): ∂_s X_α^l})``;
         the nonzero derivatives only, each taken once."""
         F, n = self.frame, self.n
-        Th = F.known_coframe
+        Th = F.given_coframe
         M, rows = (Th, range(n)) if Th is not None else (F.matrix, range(self.m))
         d: dict[tuple[int, int, int], sp.Expr] = {}
         for j in rows:
@@ -90,7 +91,7 @@ class MassMatrixForm:
     def _v_in_u(self) -> list[sp.Expr]:
         """``v^α = θ^α_k u^k``: from the coframe when it is known, else from the frame's inverse on trees."""
         F = self.frame
-        if F.known_coframe is not None:
+        if F.given_coframe is not None:
             return list(F.v_in_u)
         Th = solve_linear(sp.Matrix(F.matrix.T), sp.eye(self.n), method="tree")
         if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse
@@ -170,7 +171,7 @@ class MassMatrixForm:
         X, q, u = F.matrix, self.q, self.u
         L = self.lagrangian.expr
         t = self.lagrangian.chart.t
-        Th = F.known_coframe if F.known_coframe is not None else F.coframe_matrix
+        Th = F.coframe_matrix  # the given coframe when there is one, else the inverse (computed once)
         H = [[sp.S.Zero] * n for _ in range(n)]
         for k in range(n):
             for l in range(k, n):

@@ -355,6 +355,12 @@ class Frame(Value):
         """The coframe matrix ``Θ`` if it is known (given by :meth:`with_coframe` or computed), else ``None``."""
         return self._coframe if self._coframe is not None else self.computed("coframe_matrix")
 
+    @property
+    def given_coframe(self) -> sp.ImmutableMatrix | None:
+        """The coframe matrix ``Θ`` if it was given (:meth:`with_coframe`), else ``None`` (not the computed one: what
+        is derived from it does not depend on what was computed before)."""
+        return self._coframe
+
     def with_coframe(self, coframe: Any) -> Frame:
         r"""This frame, told its dual coframe ``Θ`` (rows ``θ^i``, ``Θ = (X^T)^{-1}``) instead of inverting it.
 
