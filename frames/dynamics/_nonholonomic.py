@@ -20,6 +20,7 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
+    COMPACT_SECONDS,
     UnsupportedExpression,
     as_flag,
     budgeted,
@@ -310,8 +311,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
             None (default): the compact form. The field is derived on trees, in mass-matrix form, as
             :class:`sympy.physics.mechanics.KanesMethod` derives its equations (:mod:`~frames.dynamics._mass_matrix`:
             derivatives of L and of the frame, solved by elimination with pivots proved nonzero, never expanded);
-            when those trees are small (at most :data:`COMPACT_OPS` operations in all) the canonical form is
-            returned instead, when it is no larger. Exact either way. True: every ``Γ^α`` in the library's
+            when those trees are small the canonical form is returned instead, or when it is no larger (tried
+            within a second, and not tried for large trees when L or the frame has compound angles, which the
+            canonical form multiplies out; :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^α`` in the library's
             canonical form (computed from ``L_c`` and the momenta on C, :meth:`momenta`; on compound angles it
             multiplies the angles out, and can be many times larger and slower). False: the trees, whatever
             their size (for numerical work).
@@ -333,8 +335,18 @@ class NonholonomicSystem(AdaptedIndices, Value):
         raw: SecondOrderField = self._raw_field()
         if raw is self._canonical_or_none():
             return raw
-        G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma))
+        seconds = None if self._compound_arguments else COMPACT_SECONDS
+        G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma), seconds)
         return raw if G is None else self._canonical_field
+
+    @cached_property
+    def _compound_arguments(self) -> bool:
+        """Whether L or the frame has a sine, cosine or exponential of a compound argument (``sin(q1 − q3)``,
+        ``sin 2q``, ``exp(q/2)``): the canonical form multiplies those out, so the compact policy keeps large trees
+        without trying it (:meth:`field`)."""
+        exprs = [self.lagrangian.expr, *self.frame.matrix]
+        funcs = (sp.sin, sp.cos, sp.tan, sp.exp, sp.sinh, sp.cosh, sp.tanh)
+        return any(not f.args[0].is_Symbol for e in exprs for f in e.atoms(*funcs))
 
     def _canonical_or_none(self) -> SecondOrderField | None:
         return self.computed("_canonical_field")
