@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from conftest import counted_budgets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -337,13 +338,21 @@ def test_from_mechanics_reports_its_steps():
 @pytest.mark.slow
 def test_a_budget_of_5_s_stops_the_rotor_driven_sphere_and_names_the_step():
     """The rotor-driven sphere (a ``KanesMethod``, ``tests/_sympy_sphere.py``): its exact field once sat in one
-    sympy call past any budget. Under a budget of 5 s its accelerations (the field, then the frame's rates) stop
-    with the library's error naming the step reached (the overrun itself is measured by benchmarks/budgets.py,
-    not asserted here); the field alone returns within the budget."""
+    sympy call past any budget. Under a budget of 5 s its canonical accelerations (the canonical field, then the
+    natural form) stop with the library's error naming the step reached (the overrun itself is measured by
+    benchmarks/budgets.py, not asserted here); the default (compact) field and accelerations return within a
+    budget of 60 s (issue 42's acceptance)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from _sympy_sphere import rotor_sphere
 
     nh = fr.from_mechanics(rotor_sphere().KM).nonholonomic()
-    with pytest.raises(fr.errors.BudgetExceededError, match=r"time budget of 5 s exceeded during step '") as exc:
-        nh.accelerations(budget=5)
+    # the budget counted in clock readings (1 ms each: 5,000 readings; the canonical accelerations take about
+    # 18,000), so the outcome does not depend on the machine's speed
+    with (
+        counted_budgets(0.001),
+        pytest.raises(fr.errors.BudgetExceededError, match=r"time budget of 5 s exceeded during step '") as exc,
+    ):
+        nh.accelerations(canonical=True, budget=5)
     assert exc.value.step.startswith("NonholonomicSystem.")
+    fresh = fr.from_mechanics(rotor_sphere().KM).nonholonomic()
+    assert len(fresh.field(budget=60).Gamma) == fresh.n and len(fresh.accelerations(budget=60)) == fresh.n
