@@ -89,10 +89,23 @@ class MassMatrixForm:
 
     @cached_property
     def _v_in_u(self) -> list[sp.Expr]:
-        """``v^α = θ^α_k u^k``: from the coframe when it is known, else from the frame's inverse on trees."""
+        """``v^α`` in the natural velocities, on C: from the given coframe (``θ^α_k u^k``), else from a column only
+        ``X_α`` has (``u^j / X_α^j``), else from the frame's inverse on trees."""
         F = self.frame
         if F.given_coframe is not None:
             return list(F.v_in_u)
+        X, m = F.matrix, self.m
+        # on C, u = v^β X_β: where only X_α has a component along q^j, v^α = u^j / X_α^j (valid on C, as is
+        # everything this form gives in natural coordinates); the smallest such column for each α
+        on_C: list[sp.Expr] = []
+        for al in range(m):
+            cols = [j for j in range(self.n) if X[al, j] != 0 and all(X[b, j] == 0 for b in range(m) if b != al)]
+            if not cols:
+                break
+            j = min(cols, key=lambda j: (X[al, j].count_ops(), j))
+            on_C.append(self.u[j] / X[al, j])
+        else:
+            return on_C
         Th = solve_linear(sp.Matrix(F.matrix.T), sp.eye(self.n), method="tree")
         if Th is None:  # no point shows the frame nonsingular to 40 digits: the exact inverse
             return list(F.v_in_u)
@@ -156,53 +169,3 @@ class MassMatrixForm:
             sp.Add(*[G[al] * F.matrix[al, l] for al in range(m) if F.matrix[al, l] != 0 and G[al] != 0]) + a[l]
             for l in range(n)
         ]
-
-    def natural_system(self, forces: Any = None) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""``(M, f)`` with ``M q̈ = f`` on C in natural coordinates ``(q, u)``, as Kane's and Lagrange's methods write it:
-
-        .. math::
-
-            X_α^k (H_{kl}\, q̈^l − E'_k) = F(X_α), \qquad θ^a_k\, q̈^k + u^s u^k ∂_s θ^a_k = 0,
-
-        with ``E'_k = ∂L/∂q^k − u^l ∂²L/∂q^l∂u^k − ∂²L/∂t∂u^k`` and ``θ^a`` the constraint rows of the coframe. Nothing
-        is substituted: the trees are as small as the data (``forces``: the ``F_j(q, u, t)``, or None).
-        """
-        F, n, m = self.frame, self.n, self.m
-        X, q, u = F.matrix, self.q, self.u
-        L = self.lagrangian.expr
-        t = self.lagrangian.chart.t
-        Th = F.coframe_matrix  # the given coframe when there is one, else the inverse (computed once)
-        H = [[sp.S.Zero] * n for _ in range(n)]
-        for k in range(n):
-            for l in range(k, n):
-                checkpoint()
-                H[k][l] = H[l][k] = tree_derivative([self.dLdu[k]], {u[l]: 1})[0]
-        E = []
-        for k in range(n):
-            checkpoint()
-            e = tree_derivative([L], {q[k]: 1})[0] - tree_derivative([self.dLdu[k]], dict(zip(q, u, strict=True)))[0]
-            if t is not None and self.lagrangian.time_dependent:
-                e -= sp.diff(self.dLdu[k], t)
-            if forces is not None and forces[k] != 0:
-                e += forces[k]
-            E.append(e)
-        M = [
-            [sp.Add(*[X[al, k] * H[k][l] for k in range(n) if X[al, k] != 0 and H[k][l] != 0]) for l in range(n)]
-            for al in range(m)
-        ]
-        f = [sp.Add(*[X[al, k] * E[k] for k in range(n) if X[al, k] != 0]) for al in range(m)]
-        for a in range(m, n):
-            checkpoint()
-            M.append([Th[a, k] for k in range(n)])
-            f.append(
-                -sp.Add(
-                    *[
-                        u[s] * u[k] * d
-                        for k in range(n)
-                        if Th[a, k].free_symbols & set(q)
-                        for s in range(n)
-                        if (d := tree_derivative([Th[a, k]], {q[s]: 1})[0]) != 0
-                    ]
-                )
-            )
-        return sp.ImmutableMatrix(M), sp.ImmutableMatrix(f)

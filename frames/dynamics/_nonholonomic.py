@@ -604,10 +604,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
         Parameters
         ----------
         canonical : bool, optional
-            None (default): the compact form, as :meth:`field`: the ``D``-components of the equations and the
-            differentiated constraints derived and solved on trees directly in the natural ``(q, u)``, as
-            SymPy's Kane and Lagrange methods do (nothing substituted into the solution), written in the
-            canonical form when small. True: the canonical form. False: the trees, whatever their size.
+            None (default): the compact form, as :meth:`field`: ``Γ^α X_α + a`` on trees from the fast path's field,
+            ``v^α`` written in the natural velocities on C (``u^j / X_α^j`` where only ``X_α`` moves ``q^j``),
+            written in the canonical form when small. True: the canonical form. False: the trees, whatever their
+            size.
         """
         if canonical is None:
             trees = self._tree_accelerations()
@@ -622,12 +622,9 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_method
     def _tree_accelerations(self) -> sp.ImmutableMatrix:
-        """The natural accelerations on trees: ``M q̈ = f`` of :meth:`MassMatrixForm.natural_system` solved."""
-        M, f = self._mass_matrix.natural_system(self.forces)
-        acc = solve_linear(M, f, method="tree")
-        if acc is None:  # no point proves the system nonsingular: from the field the exact solve gives (or raises)
-            return sp.ImmutableMatrix(self._mass_matrix.accelerations(self._canonical_field.Gamma))
-        return sp.ImmutableMatrix(list(acc))
+        """The natural accelerations on trees: ``Γ^α X_α + a`` from the fast path's field, with ``v^α`` written in the
+        natural velocities on C (:meth:`MassMatrixForm.accelerations`)."""
+        return sp.ImmutableMatrix(self._mass_matrix.accelerations(self.field(canonical=False).Gamma))
 
     def equations(self) -> Equations:
         r"""The equations of motion: ``q̈^j(t) = f^j`` (:meth:`accelerations`), then the constraints ``θ^a(q̇) = 0``.
