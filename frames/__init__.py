@@ -36,11 +36,13 @@ from .app import (
     parse_expression,
 )
 from .dynamics import (
+    BodyTorque,
     CartanSystem,
     ChaplyginSystem,
     Lagrangian,
     NonholonomicSystem,
     OdeSystem,
+    PointForce,
     VakonomicSystem,
     consistency_along_motion,
     find_sections,
@@ -102,6 +104,9 @@ __all__ = [
     "KozlovSystem",
     "ChetaevSystem",
     "subriemannian",
+    # forces: loads as a SymPy user writes them
+    "PointForce",
+    "BodyTorque",
     # verdicts: consistency, sections, invariant measures, comparisons
     "weak_consistency",
     "strong_consistency",

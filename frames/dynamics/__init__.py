@@ -1,6 +1,7 @@
 """Layer 3, dynamics: the Crampin–Mestdag frame methods.
 
 * ``_cartan`` — the Cartan forms and ``Γ ⌟ ω = −dE`` (section 2.3);
+* ``_loads`` — forces on points and torques on bodies turned into the force one-form;
 * ``_lagrangian`` — Lagrangians in any frame, Proposition 1, Hamel's equations (section 2);
 * ``_nonholonomic`` — Proposition 2, multipliers; ``_drift`` — its drift in the field of the data;
 * ``_frame_change`` — the change of adapted frame, the section 3 transformation rule;
@@ -35,6 +36,7 @@ from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equili
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, linearize
+from ._loads import BodyTorque, Load, PointForce, load_one_form
 from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
@@ -110,4 +112,8 @@ __all__ = [
     "transform_multipliers",
     "vakonomic_lift",
     "weak_consistency",
+    "BodyTorque",
+    "Load",
+    "PointForce",
+    "load_one_form",
 ]

@@ -18,6 +18,7 @@ from ..algebra import as_expr, as_exprs, as_int, canon
 from ..algebra import short_repr as _short
 from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError
 from ..geometry import Chart, Frame
+from ._loads import is_load, load_one_form
 
 __all__ = [
     "check_forces",
@@ -190,10 +191,30 @@ def index_pairs(pairs: Any, n: int, what: str) -> tuple[tuple[int, int], ...]:
 def check_forces(chart: Chart, forces: Any, what: str) -> tuple[sp.Expr, ...] | None:
     r"""The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (one per coordinate), or None.
 
+    ``forces`` is the one-form's ``n`` components, or loads (:class:`~frames.PointForce`,
+    :class:`~frames.BodyTorque`: a load or a sequence of them, possibly with the ``n`` components among them),
+    turned into the one-form exactly (:func:`~frames.dynamics._loads.load_one_form`).
+
     Strings are never parsed; each component may use the chart's ``q``, ``u``, ``t`` and declared parameters
     (inputs are parameters, or undefined functions of ``t``).
     """
     if forces is None:
         return None
+    items = [forces] if is_load(forces) else forces
+    if isinstance(items, Sequence) and not isinstance(items, str | bytes) and any(is_load(x) for x in items):
+        # loads (PointForce, BodyTorque), with the one-form's n components among them if any
+        loads = [x for x in items if is_load(x)]
+        rest = [x for x in items if not is_load(x)]
+        if rest and len(rest) != chart.dim:
+            raise InvalidExpressionError(
+                f"{what}: {len(rest)} components besides the loads; give none or the one-form's {chart.dim} "
+                "components F_i (one per coordinate)"
+            )
+        total = load_one_form(chart, loads, f"{what} (loads)")
+        if rest:
+            comps = as_exprs(rest, name=what, length=chart.dim)
+            extra = [chart.check_on_TQ(c, f"{what}[{i}]") for i, c in enumerate(comps)]
+            total = tuple(a + b for a, b in zip(total, extra, strict=True))
+        return tuple(canon(c) for c in total)
     comps = as_exprs(forces, name=what, length=chart.dim)
     return tuple(canon(chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps))
