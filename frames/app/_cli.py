@@ -11,6 +11,11 @@
   [--method RK45|RK23|DOP853|Radau|BDF|LSODA] [--plot out.png] [--csv out.csv]`` integrates the nonholonomic
   field; ``--plot`` draws the panels of :meth:`~frames.Trajectory.plot` (the x–y path of a planar system, q,
   u, energy, multipliers, the residual; the name, the method and the file's units on the figure).
+* ``frames linearize MODEL|FILE.toml [--at name=value ...] [--inputs NAME ...] [--param name=value ...]
+  [--sweep NAME=START:STOP:COUNT] [--plot out.png] [--format text|json]`` linearises about the file's
+  ``[operating_point]`` (``--at`` on top; its ``inputs`` unless ``--inputs``) and prints ``A``, ``B``, the
+  eigenvalues and the stability verdict at the file's parameter values (``--param`` on top), and the critical
+  values of the swept parameter with the verdict between them (:mod:`frames.app._stability`).
 * ``frames export MODEL [-o FILE.toml]`` writes a catalogue model as a system file.
 
 Every command is also callable in-process: ``main(["analyze", "knife-edge"])``
@@ -36,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import json
 import math
 import os
 import sys
@@ -59,10 +65,11 @@ from ..errors import (
     IntegrationBudgetError,
 )
 from ..geometry import Frame, VectorField
-from ..numeric import MAX_SPAN, ProgressBar, Trajectory, integrate, labelled, write_csv
+from ..numeric import MAX_SPAN, ProgressBar, Trajectory, integrate, labelled, plot_eigenvalues, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
+from ._stability import parse_sweep, stability_summary, summary_lines
 from ._sysfile import dumps_model, load_model, parse_expression
 
 __all__ = ["find_model", "main"]
@@ -329,7 +336,7 @@ def _specialized_system(model: models.Model, subs: dict[str, str]) -> Nonholonom
         )
 
     frame = Frame([VectorField(X.chart, [put(c) for c in X.components]) for X in F.fields], v=F.v)
-    forces = [put(f) for f in model.forces] if model.forces else None
+    forces = [put(f) for f in model.force_form] if model.force_form else None
     return NonholonomicSystem(L.with_expr(put(L.expr)), frame, model.m, forces=forces)
 
 
@@ -425,6 +432,17 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--csv", metavar="OUT.csv")
     ps.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="show a progress bar")
     ps.add_argument("--force", action="store_true", help="replace existing output files")
+    pl = sub.add_parser("linearize", help="linearise about an operating point: A, B, eigenvalues, critical values")
+    pl.add_argument("model", help="catalogue name or system file (its [operating_point] and inputs are the defaults)")
+    pl.add_argument("--at", nargs="+", metavar="NAME=VALUE", help="the point: coordinates, velocities (or v^α), inputs")
+    pl.add_argument(
+        "--inputs", nargs="+", metavar="NAME", help="parameters of the forces that are inputs (B's columns)"
+    )
+    pl.add_argument("--param", nargs="+", metavar="NAME=VALUE", help="parameter values for the eigenvalues")
+    pl.add_argument("--sweep", metavar="NAME=START:STOP:COUNT", help="critical values of a parameter over a range")
+    pl.add_argument("--plot", metavar="OUT.png", help="eigenvalues against the swept parameter (needs --sweep)")
+    pl.add_argument("--format", choices=["text", "json"], default="text")
+    pl.add_argument("--force", action="store_true", help="replace an existing output file")
     pe = sub.add_parser("export", help="write a model as a TOML system file")
     pe.add_argument("model", help="catalogue name or system file")
     pe.add_argument("-o", "--output", metavar="FILE.toml", help="write here instead of stdout")
@@ -486,6 +504,8 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
         )
         print(rep.format(args.format, jobs=jobs))
         return 0
+    if args.command == "linearize":
+        return _linearize(args, outputs)
     if args.command == "export":
         target = outputs.target(args.output, "--output") if args.output else None
         text = dumps_model(find_model(args.model))
@@ -520,6 +540,29 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     t, q = res["t"], res["q"]
     print(f"{mdl.name}: integrated to t = {t[-1]:g} ({len(t)} samples)")
     print("final q: " + ", ".join(f"{n} = {x:.6g}" for n, x in zip(res["names"], q[-1], strict=False)))
+    return 0
+
+
+def _linearize(args: argparse.Namespace, outputs: _Outputs) -> int:
+    """``frames linearize``: the summary of :func:`~frames.app._stability.stability_summary`, as text or JSON."""
+    sweep = parse_sweep(args.sweep) if args.sweep else None
+    if args.plot and sweep is None:
+        raise FramesError("--plot: needs --sweep NAME=START:STOP:COUNT (the eigenvalues against a parameter)")
+    png = outputs.target(args.plot, "--plot") if args.plot else None
+    mdl = find_model(args.model)
+    res = stability_summary(mdl, _texts(args.at, "--at"), args.inputs, _assignments(args.param, "--param"), sweep)
+    if png is not None and sweep is not None:
+        if res["missing"]:
+            raise FramesError(f"--plot: give values for {', '.join(res['missing'])} (--param NAME=VALUE)")
+        crit = res["sweep"]["critical_values"]
+        rest = {k: v for k, v in res["values"].items() if k != sweep.name}
+        plot_eigenvalues(res["linearization"], sweep.name, sweep.values, outputs.temp(png), subs=rest, critical=crit)
+    outputs.commit()
+    if args.format == "json":
+        body = {k: v for k, v in res.items() if k not in ("linearization", "B_matrix")}
+        print(json.dumps({"schema": "frames-linearize/1", "frames_version": __version__} | body, indent=2))
+    else:
+        print("\n".join(summary_lines(res)))
     return 0
 
 

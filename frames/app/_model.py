@@ -16,7 +16,7 @@ from sympy.core.function import UndefinedFunction
 
 from .._value import Value
 from ..algebra import is_zero
-from ..dynamics import Lagrangian, NonholonomicSystem
+from ..dynamics import Lagrangian, Load, NonholonomicSystem, load_one_form
 from ..errors import (
     ChartMismatchError,
     ConstraintError,
@@ -143,9 +143,20 @@ class Model(Value):
     plane : tuple of str
         The coordinates ``(x, y)`` of a planar vehicle's position, for the path panel of plots (empty:
         coordinates named ``x`` and ``y``, ``X`` and ``Y`` or ``x_G`` and ``y_G`` are found by name).
-        forces : tuple of Expr
+    forces : tuple of Expr
         The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (empty: no forces); the
         nonholonomic system of the model takes them (:class:`~frames.NonholonomicSystem`).
+    loads : tuple of PointForce or BodyTorque
+        Loads as a SymPy user writes them (a system file's ``[[loads]]``); their one-form is added to
+        ``forces`` in :meth:`nonholonomic` (:attr:`force_form`). Their symbols are checked on the chart:
+        :class:`~frames.errors.InvalidExpressionError`.
+    inputs : tuple of str
+        Names of parameters of the forces that are inputs (a torque ``τ``), for ``frames linearize`` and the
+        stability section: :class:`~frames.errors.ParameterError` if one is not a parameter of the forces.
+    operating_point : mapping
+        Coordinate, velocity or input symbol -> value (a number or an expression in the parameters): the point
+        ``frames linearize`` and the stability section linearise about. When every coordinate and velocity is
+        given the velocities must lie in D there (exactly): :class:`~frames.errors.ConstraintError`.
     """
 
     name: str
@@ -170,6 +181,9 @@ class Model(Value):
     symbols: Mapping[str, sp.Expr] = field(default_factory=dict)
     forces: tuple[sp.Expr, ...] = ()
     plane: tuple[str, ...] = ()
+    loads: tuple[Load, ...] = ()
+    inputs: tuple[str, ...] = ()
+    operating_point: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._normalise()
@@ -178,7 +192,7 @@ class Model(Value):
     def _normalise(self) -> None:
         """Own copies of the mutable parts (a model never aliases its caller's dicts); tuples for sequences."""
         put = partial(setattr, self)
-        for part in ("params", "q0", "u0", "param_values", "units"):
+        for part in ("params", "q0", "u0", "param_values", "units", "operating_point"):
             val = getattr(self, part)
             if not isinstance(val, Mapping):
                 raise self._fail(part, f"{val!r} must be a mapping", self._KIND.get(part, InvalidExpressionError))
@@ -199,7 +213,7 @@ class Model(Value):
         if not isinstance(self.symbols, Mapping):
             raise self._fail("symbols", "must map names to expressions")
         put("symbols", dict(self.symbols))
-        for part in ("group", "auxiliary", "mvm_constraints", "deltas", "plane"):
+        for part in ("group", "auxiliary", "mvm_constraints", "deltas", "plane", "loads", "inputs"):
             val = getattr(self, part)
             if isinstance(val, str | Mapping) or not isinstance(val, Iterable):
                 raise self._fail(part, f"{val!r} must be a sequence")
@@ -213,6 +227,8 @@ class Model(Value):
         "units": ParameterError,
         "q0": StateError,
         "u0": StateError,
+        "inputs": ParameterError,
+        "operating_point": StateError,
     }
 
     def _fail(self, part: str, reason: str, kind: type[FramesError] = InvalidExpressionError) -> FramesError:
@@ -234,6 +250,8 @@ class Model(Value):
         self._check_group()
         self._check_plane()
         self._check_expressions()
+        self._check_loads()
+        self._check_operating_point()
 
     def _check_charts(self) -> None:
         ch = self.chart
@@ -387,6 +405,71 @@ class Model(Value):
         except InvalidExpressionError as exc:
             raise self._fail(part, str(exc)) from None
 
+    def _check_loads(self) -> None:
+        for k, ld in enumerate(self.loads):
+            if not isinstance(ld, Load):
+                raise self._fail("loads", f"loads[{k}]: {ld!r:.60} is not a PointForce or a BodyTorque")
+        try:
+            load_one_form(self.chart, self.loads, "loads")
+        except InvalidExpressionError as exc:
+            raise self._fail("loads", str(exc)) from None
+        force_syms = set().union(*(sp.sympify(f, strict=True).free_symbols for f in self.force_form or ()))
+        for k, w in enumerate(self.inputs):
+            if not isinstance(w, str) or w not in self.params:
+                raise self._fail(
+                    "inputs",
+                    f"inputs[{k}]: {w!r} is not a parameter (parameters: {sorted(self.params)})",
+                    ParameterError,
+                )
+            if self.params[w] not in force_syms:
+                raise self._fail(
+                    "inputs", f"inputs[{k}]: the parameter {w!r} does not enter the forces or loads", ParameterError
+                )
+        if len(set(self.inputs)) != len(self.inputs):
+            raise self._fail("inputs", f"{list(self.inputs)} repeats an input", ParameterError)
+
+    def _check_operating_point(self) -> None:
+        ch = self.chart
+        allowed = {*ch.q, *ch.u, *(self.params[w] for w in self.inputs)}
+        op: dict[sp.Symbol, sp.Expr] = {}
+        for sym, val in self.operating_point.items():
+            if sym not in allowed:
+                raise self._fail(
+                    "operating_point",
+                    f"{sym!r} is neither a coordinate, a velocity nor an input {sorted(map(str, allowed))}",
+                    StateError,
+                )
+            try:
+                e = sp.sympify(val, strict=True)
+            except (sp.SympifyError, TypeError):
+                e = None
+            if not isinstance(e, sp.Expr) or not e.free_symbols <= set(ch.params):
+                raise self._fail(
+                    "operating_point",
+                    f"{sym} = {val!r} is neither a number nor an expression in the parameters",
+                    StateError,
+                )
+            op[sym] = e
+        self.operating_point = op
+        if not all(s in op for s in (*ch.q, *ch.u)):
+            return
+        for a, row in enumerate(self.constraints.matrix.tolist()):
+            res = sp.Add(*[c * op[u] for c, u in zip(row, ch.u, strict=True)]).xreplace({q: op[q] for q in ch.q})
+            if not is_zero(res):
+                raise self._fail(
+                    "operating_point",
+                    f"the velocities are not in D there: constraint {a + 1} is {res} ≠ 0 (an operating point lies on C)",
+                    ConstraintError,
+                )
+
+    @property
+    def force_form(self) -> tuple[sp.Expr, ...] | None:
+        """The force one-form of the model: ``forces`` plus the loads' one-form (None without either)."""
+        if not self.loads:
+            return self.forces or None
+        total = load_one_form(self.chart, self.loads, f"Model {self.name!r}: loads")
+        return tuple(a + b for a, b in zip(total, self.forces, strict=True)) if self.forces else total
+
     @property
     def n(self) -> int:
         """dim Q."""
@@ -399,7 +482,7 @@ class Model(Value):
 
     @cached_property
     def _nonholonomic(self) -> NonholonomicSystem:
-        return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.forces or None)
+        return NonholonomicSystem(self.lagrangian, self.frame, self.m, forces=self.force_form)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the shared nonholonomic system (its caches hold sympy rings; it is rebuilt on use)."""

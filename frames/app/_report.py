@@ -48,6 +48,7 @@ from ._latex import mathjax_text as _mathjax_text
 from ._latex import tex_escape as _tex_escape
 from ._latex import vlatex
 from ._model import Model
+from ._stability import stability_report
 
 __all__ = [
     "ERRATA",
@@ -234,7 +235,7 @@ class SectionSkipped(Exception):
 
 def _free_motion_only(a: Analysis, what: str) -> None:
     """Skip a section whose theory is that of the free motion when the model has forces."""
-    if a.model.forces:
+    if a.model.forces or a.model.loads:
         raise SectionSkipped(f"the system has forces; {what} is a theory of the motion without forces")
 
 
@@ -309,7 +310,7 @@ def _controllability(a: Analysis) -> Iterable[Item]:
 def _lagrangian(a: Analysis) -> Iterable[Item]:
     yield eq("L", tidy(a.model.lagrangian.in_frame(a.model.frame)))
     yield eq("L_c", a.nh.constrained_lagrangian(), "L_{c}")
-    for q, f in zip(a.model.chart.q, a.model.forces, strict=False):
+    for q, f in zip(a.model.chart.q, a.model.force_form or (), strict=False):
         if f != 0:  # the force one-form F_i dq^i, component by component
             yield eq(f"F_{q}", f, f"F_{{{sp.latex(q)}}}")
 
@@ -473,6 +474,20 @@ def _mvm(a: Analysis) -> Iterable[Item]:
                 yield eq(f"W^{h + 1}_{k + 1}", W[h, k], f"W^{{{h + 1}}}_{{{k + 1}}}")
     res = compare_mvm_with_nonholonomic(mvm)
     yield verdict("Theorem 1 (55a): MVM equivalent to the nonholonomic (TNHM) motion", res.holds)
+
+
+@section("stability", "Stability about the operating point (frames linearize)")
+def _stability(a: Analysis) -> Iterable[Item]:
+    if not a.model.operating_point:
+        raise SectionSkipped("the model names no operating point ([operating_point] in a system file)")
+    for kind, label, x in stability_report(a.model):  # the rows of frames.app._stability
+        yield (
+            eq(label, x, factor=False)
+            if kind == "equation"
+            else verdict(label, *x)
+            if kind == "verdict"
+            else note(x, label)
+        )
 
 
 @section("errata", "Errata notes")

@@ -50,6 +50,7 @@ frames.errors.SystemFileError: <string>: expression: line 1, column 1: '__import
 from __future__ import annotations
 
 import contextlib
+import difflib
 import math
 import os
 import re
@@ -63,7 +64,7 @@ from typing import Any
 import sympy as sp
 
 from ..algebra import budget
-from ..dynamics import Lagrangian
+from ..dynamics import BodyTorque, Lagrangian, PointForce
 from ..errors import BudgetExceededError, FramesError, SystemFileError
 from ..geometry import Chart, Frame, LinearConstraints, VectorField, complete_frame
 from ._models import Model
@@ -129,6 +130,9 @@ _TOP_KEYS = {
     "initial",
     "units",
     "plane",
+    "loads",
+    "inputs",
+    "operating_point",
 }
 
 #: The longest unit string of a system file (``[units]``, ``parameters.*.unit``).
@@ -501,6 +505,45 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             comps[at] = expr(v, key)
         forces_t = tuple(comps)
 
+    loads_t = _read_loads(data, expr, fail, state, wrap)
+    inputs_t: tuple[str, ...] = ()
+    if "inputs" in data:
+        state["key"] = "inputs"
+        raw_inputs = data["inputs"]
+        if not _is_list(raw_inputs) or not all(isinstance(w, str) for w in raw_inputs):
+            raise fail("inputs", "must be a list of parameter names (the inputs of the forces, e.g. a torque)")
+        inputs_t = tuple(normalize_name(w) for w in raw_inputs)
+        for i, w in enumerate(inputs_t):
+            if w not in params:
+                raise fail(
+                    f"inputs[{i}]",
+                    f"{raw_inputs[i]!r} is not a parameter{_did_you_mean(w, params)}; inputs are parameters "
+                    f"declared in [parameters] ({sorted(params)})",
+                )
+    op_t: dict[sp.Symbol, sp.Expr] = {}
+    if "operating_point" in data:
+        state["key"] = "operating_point"
+        otab = data["operating_point"]
+        if not isinstance(otab, dict):
+            raise fail("operating_point", "must be a table name = value (coordinates, velocities, inputs)")
+        opnames = {s.name: s for s in (*ch.q, *ch.u)} | {w: params[w] for w in inputs_t}
+        only_params = {s.name: s for s in ch.params}
+        for k, v in otab.items():
+            key = f"operating_point.{k}"
+            state["key"] = key
+            sym = opnames.get(normalize_name(k))
+            if sym is None:
+                raise fail(
+                    key,
+                    f"unknown name{_did_you_mean(normalize_name(k), opnames)}; expected a coordinate, a velocity or "
+                    f"an input: {sorted(opnames)}",
+                    locate(key, at_key=True),
+                )
+            if sym in op_t:
+                raise fail(key, f"{sym.name!r} is given twice (names are NFKC-normalised)")
+            state["key"] = key
+            op_t[sym] = _parse(v, only_params, {}, source=source, key=key, where=partial(locate, key), budget=budget)
+
     state["key"] = "units"
     units_t = data.get("units", {})
     if not isinstance(units_t, dict):
@@ -583,6 +626,9 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         units=units,
         functions=function_args,
         plane=plane_t,
+        loads=loads_t,
+        inputs=inputs_t,
+        operating_point=op_t,
     )
     # the model's own forms (the constraints as coefficient rows, the frame) may hold numbers the file
     # does not show (1e-249**2 once a product is expanded); a model that cannot be written back exactly
@@ -595,12 +641,87 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
     return model
 
 
+#: the entries of a ``[[loads]]`` table of each kind: (required vectors, one-of vectors)
+_LOAD_KINDS = {
+    "force": ("force", ("point", "velocity")),
+    "torque": ("torque", ("angular_velocity",)),
+}
+
+
+def _did_you_mean(name: str, known: Any) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``known`` (difflib), or ``""``."""
+    close = difflib.get_close_matches(name, sorted(map(str, known)), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def _read_loads(
+    data: dict[str, Any],
+    expr: Callable[[object, str], sp.Expr],
+    fail: Callable[..., SystemFileError],
+    state: dict[str, str],
+    wrap: Callable[[str, Callable[[], Any]], Any],
+) -> tuple[Any, ...]:
+    """The ``[[loads]]`` array of tables as PointForce and BodyTorque objects (checked on the chart by the model)."""
+    if "loads" not in data:
+        return ()
+    state["key"] = "loads"
+    raw = data["loads"]
+    if not _is_list(raw) or not all(isinstance(t, dict) for t in raw):
+        raise fail("loads", 'must be an array of tables [[loads]] with kind = "force" or "torque"')
+    out = []
+    for i, tab in enumerate(raw):
+        key = f"loads[{i}]"
+        state["key"] = key
+        kind = tab.get("kind")
+        if kind not in _LOAD_KINDS:
+            raise fail(
+                f"{key}.kind" if "kind" in tab else key,
+                f'kind must be "force" (with point or velocity, and force) or "torque" (with angular_velocity and '
+                f"torque), got {kind!r}{_did_you_mean(str(kind), _LOAD_KINDS) if isinstance(kind, str) else ''}",
+            )
+        main, where = _LOAD_KINDS[kind]
+        allowed = {"kind", main, *where}
+        bad = sorted(set(tab) - allowed)
+        if bad:
+            raise fail(
+                f"{key}.{bad[0]}",
+                f"unknown entry of a {kind} load{_did_you_mean(bad[0], allowed)}; a {kind} load has {sorted(allowed)}",
+            )
+        given = [w for w in where if w in tab]
+        if len(given) != 1 or main not in tab:
+            need = f"{main} and one of {list(where)}" if len(where) > 1 else f"{main} and {where[0]}"
+            raise fail(key, f"a {kind} load needs {need}")
+        vecs = {}
+        for part in (given[0], main):
+            vkey = f"{key}.{part}"
+            state["key"] = vkey
+            vec = tab[part]
+            if not _is_list(vec) or not 1 <= len(vec) <= 3:
+                raise fail(vkey, "must be a vector: a list of 1 to 3 expressions in an inertial basis")
+            vecs[part] = [expr(x, f"{vkey}[{j}]") for j, x in enumerate(vec)]
+        a, b = vecs[given[0]], vecs[main]
+        if len(a) != len(b):
+            raise fail(
+                f"{key}.{main}", f"has {len(b)} components and {given[0]} {len(a)}; both are vectors of one basis"
+            )
+        make: Callable[[], Any]
+        if kind == "force":
+            make = partial(PointForce, b, a) if given[0] == "point" else partial(PointForce, b, velocity=a)
+        else:
+            make = partial(BodyTorque, a, b)
+        out.append(wrap(key, make))
+    return tuple(out)
+
+
 _MODEL_PART_TO_KEY = {
     "q0": "initial.q",
     "u0": "initial.u",
     "param_values": "parameters",
     "params": "parameters",
     "units": "parameters",
+    "inputs": "inputs",
+    "operating_point": "operating_point",
+    "loads": "loads",
 }
 
 

@@ -7,6 +7,7 @@ round trip before it returns, and :func:`dump_model` replaces the target atomica
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -19,6 +20,7 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.str import StrPrinter
 
 from ..algebra import is_zero
+from ..dynamics import BodyTorque, PointForce
 from ..errors import ArgumentError, SystemFileError
 from ._models import Model
 from ._safe_parser import _parse
@@ -143,6 +145,8 @@ def _declared_functions(model: Model) -> dict[str, tuple[str, ...]]:
     """The model's declared functions and the undefined functions its expressions apply."""
     exprs: list[Any] = [model.lagrangian.expr, *model.frame.matrix, *model.constraints.matrix]
     exprs += list(model.auxiliary) + list(model.forces)
+    for ld in model.loads:
+        exprs += [x for part in dataclasses.astuple(ld) if part is not None for x in part]
     exprs += [v for row in model.structure_constants.values() for v in row.values()]
     out: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in model.functions.items()}
     for e in exprs:
@@ -153,6 +157,26 @@ def _declared_functions(model: Model) -> dict[str, tuple[str, ...]]:
                 )
             out.setdefault(str(f.func), tuple(str(a) for a in f.args))
     return out
+
+
+def _load_lines(ld: Any, i: int, e: _Writer) -> list[str]:
+    """One ``[[loads]]`` table: a PointForce (``point`` or ``velocity``, ``force``) or a BodyTorque."""
+
+    def vec(name: str, xs: Any) -> str:
+        return f"{name} = [" + ", ".join(e(x, f"loads[{i}].{name}[{j}]") for j, x in enumerate(xs)) + "]"
+
+    if isinstance(ld, PointForce):
+        where = vec("point", ld.position) if ld.position is not None else vec("velocity", ld.velocity)
+        return ["", "[[loads]]", 'kind = "force"', where, vec("force", ld.force)]
+    if isinstance(ld, BodyTorque):
+        return [
+            "",
+            "[[loads]]",
+            'kind = "torque"',
+            vec("angular_velocity", ld.angular_velocity),
+            vec("torque", ld.torque),
+        ]
+    raise SystemFileError("<model>", f"loads[{i}]", f"{ld!r:.60} is not a PointForce or a BodyTorque")
 
 
 def dumps_model(model: Model) -> str:
@@ -225,11 +249,18 @@ def dumps_model(model: Model) -> str:
         lines.append("auxiliary = [" + ", ".join(e(a, f"auxiliary[{i}]") for i, a in enumerate(aux)) + "]")
     if model.notes:
         lines.append(f"notes = {_s(model.notes)}")
+    if model.inputs:
+        lines.append("inputs = [" + ", ".join(_s(w) for w in model.inputs) + "]  # parameters that are inputs")
     if model.forces:
         lines += ["", "[forces]  # the force one-form F_i dq^i"]
         lines += [
             f"{_s(q.name)} = {e(fq, f'forces.{q.name}')}" for q, fq in zip(ch.q, model.forces, strict=True) if fq != 0
         ]
+    for i, ld in enumerate(model.loads):
+        lines += _load_lines(ld, i, e)
+    if model.operating_point:
+        lines += ["", "[operating_point]  # coordinates, velocities and inputs; values may use the parameters"]
+        lines += [f"{_key(s.name)} = {e(v, f'operating_point.{s.name}')}" for s, v in model.operating_point.items()]
     sc = model.structure_constants
     k = 0
     for (a, b), row in sorted(sc.items()):

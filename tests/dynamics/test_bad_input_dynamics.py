@@ -1500,9 +1500,20 @@ ROWS = [
         A,
         r"^invariant_measure: ansatz",
     ),
+    # loads (issue 44)
+    ("PointForce-both", lambda: fr.PointForce([1], [0], velocity=[0]), A, r"^PointForce: give exactly one"),
+    ("PointForce-force-injection", lambda: fr.PointForce(INJ, [0]), A, r"^PointForce: force: expected a vector"),
+    ("PointForce-force-item-injection", lambda: fr.PointForce([INJ], [0]), E, r"^PointForce: force"),
+    ("PointForce-position-length", lambda: fr.PointForce([1, 0], [0]), E, r"^PointForce: the force has 2"),
+    ("PointForce-force-4", lambda: fr.PointForce([1, 0, 0, 0], [0, 0, 0, 0]), E, r"^PointForce: force: a vector"),
+    ("BodyTorque-torque-injection", lambda: fr.BodyTorque([0], [INJ]), E, r"^BodyTorque: torque"),
+    ("BodyTorque-length", lambda: fr.BodyTorque([0, 0, 1], [1]), E, r"^BodyTorque: the angular velocity has 3"),
+    ("BodyTorque-angular_velocity-none", lambda: fr.BodyTorque(None, [1]), A, r"^BodyTorque: angular_velocity"),
 ]
 
 COVERED = [
+    "PointForce",
+    "BodyTorque",
     "Lagrangian",
     "Equations",
     "CartanSystem",
