@@ -33,7 +33,8 @@ Failure behaviour (one error path, no traceback ever):
 * output files are written to a temporary file in the target's directory and renamed into place
   when every output of the run is ready, so a run's outputs appear all or none and a failed run
   leaves no partial file and no destroyed original;
-* an existing output file is replaced only with ``--force``.
+* an existing output file is replaced only with ``--force``, keeping its mode; a new one gets the mode the
+  user's umask gives (``0o666 & ~umask``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import difflib
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -113,7 +115,14 @@ class _Outputs:
         return tmp
 
     def commit(self) -> None:
+        """Rename each temporary file into place with the mode a new file gets under the user's umask, or the
+        replaced file's own mode (``mkstemp`` makes its files ``-rw-------`` whatever the umask)."""
         for tmp, target in self._pending:
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()
+            os.chmod(tmp, mode)
             os.replace(tmp, target)
         self._pending = []
 
@@ -121,6 +130,13 @@ class _Outputs:
         for tmp, _ in self._pending:
             tmp.unlink(missing_ok=True)
         self._pending = []
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _write_text(path: Path, text: str) -> None:

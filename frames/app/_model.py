@@ -6,6 +6,7 @@ The catalogue (``_models.py``), system files (``_sysfile.py``) and reports build
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 from functools import cached_property, partial
@@ -29,7 +30,10 @@ from ..errors import (
 from ..geometry import Chart, Frame, LinearConstraints
 from ._to_mechanics import to_mechanics
 
-__all__ = ["Model"]
+__all__ = ["MAX_UNIT_LENGTH", "Model", "unit_label_error"]
+
+#: The longest unit label (``[units]``, ``parameters.*.unit``, ``Model(units=...)``).
+MAX_UNIT_LENGTH = 40
 
 #: relative tolerance of the numerical check that ``u0`` lies in D at ``q0``
 U0_TOLERANCE = 1e-9
@@ -62,6 +66,54 @@ def _number(x: Any, values: Mapping[Any, Any]) -> float | None:
     except (TypeError, ValueError):
         return None
     return v.real if v.imag == 0 else math.nan
+
+
+#: a unit label: atoms (a unit name, a number, ``°``, ``%``) with optional exponents (``^2``, ``^-1``, ``²``),
+#: separated by spaces, ``*``, ``·`` or ``/``, with balanced parentheses; never parsed beyond this check
+_UNIT_TOKEN = re.compile(r"(?:[^\W\d_]+|°|%|\d+(?:\.\d+)?)(?:\^[-+]?\d+(?:/\d+)?|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+_UNIT_SEP = re.compile(r"\s*[*·/]\s*|\s+")
+#: known labels of one dimension: label -> (dimension, scale to SI)
+_KNOWN_UNITS = {
+    "m": ("L", 1.0), "km": ("L", 1e3), "cm": ("L", 1e-2), "mm": ("L", 1e-3), "µm": ("L", 1e-6), "μm": ("L", 1e-6),
+    "rad": ("A", 1.0), "deg": ("A", math.pi / 180), "°": ("A", math.pi / 180),
+    "s": ("T", 1.0), "ms": ("T", 1e-3), "min": ("T", 60.0), "h": ("T", 3600.0),
+}  # fmt: skip
+
+
+def unit_label_error(unit: object) -> str | None:
+    """Why ``unit`` is not a unit label, or None: a short printable string of unit names, numbers and exponents
+    separated by spaces, ``*``, ``·`` or ``/`` (``"kg m^2"``, ``"m/s"``, ``"rad s^-1"``, ``"N·m"``)."""
+    if not isinstance(unit, str):
+        return f'must be a string (a unit label such as "m" or "kg m^2"), got {type(unit).__name__}'
+    if not unit.strip() or len(unit) > MAX_UNIT_LENGTH:
+        return f"{unit!r:.60}: a unit is a non-empty label of at most {MAX_UNIT_LENGTH} characters"
+    if not unit.isprintable():
+        return f"{unit!r:.60}: a unit is one line of printable characters"
+    depth, flat = 0, []
+    for ch in unit:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            break
+        flat.append(" " if ch in "()" else ch)
+    tokens = _UNIT_SEP.split("".join(flat).strip())
+    if depth != 0 or not all(_UNIT_TOKEN.fullmatch(t) for t in tokens):
+        return (
+            f"{unit!r:.60}: not a unit label; use unit names, numbers and exponents separated by spaces, *, · or / "
+            '(e.g. "kg m^2", "m/s", "rad s^-1")'
+        )
+    return None
+
+
+def _velocity_unit_error(name: str, vel: str, coord: str, time: str) -> str | None:
+    """Why the velocity label ``vel`` contradicts ``coord`` per ``time`` (known SI-style labels only), or None."""
+    num, sep, den = vel.partition("/")
+    known = _KNOWN_UNITS
+    if not sep or any(x.strip() not in known for x in (num, den)) or coord not in known or time not in known:
+        return None
+    (dn, sn), (dd, sd), (dq, sq), (dt, st) = (known[x.strip()] for x in (num, den, coord, time))
+    if dd != "T" or dt != "T" or dn != dq or not math.isclose(sn / sd, sq / st, rel_tol=1e-12):
+        return f"the velocity {name} is in {vel!r} but its coordinate is in {coord!r} and time in {time!r} (expected {coord}/{time})"
+    return None
 
 
 def _is_index(x: object) -> bool:
@@ -309,6 +361,16 @@ class Model(Value):
                     f"{pn!r} -> {unit!r} is not a unit string of a declared parameter, coordinate, velocity or time",
                     ParameterError,
                 )
+        for pn, unit in self.units.items():
+            why = unit_label_error(unit)
+            if why is not None:
+                raise self._fail("units", f"{pn}: {why}", ParameterError)
+        tname = ch.t.name if ch.t is not None else "t"
+        for q, u in zip(ch.q, ch.u, strict=True):
+            if u.name in self.units and q.name in self.units and tname in self.units:
+                why = _velocity_unit_error(u.name, self.units[u.name], self.units[q.name], self.units[tname])
+                if why is not None:
+                    raise self._fail("units", why, ParameterError)
         declared = set(self.params.values())
         for sym, val in self.param_values.items():
             if sym not in declared:

@@ -9,6 +9,7 @@ documented in ``docs/system_files.md``). :func:`parse_expression` is the public 
 from __future__ import annotations
 
 import ast
+import difflib
 import keyword
 import math
 import re
@@ -298,8 +299,8 @@ class _Parser:
         if name in FUNCTIONS or name in self.functions:
             raise self.fail(f"function {name!r} used without arguments", node)
         raise self.fail(
-            f"unknown name {name!r}; declare it as a coordinate, velocity, time or parameter "
-            f"(known: {sorted(self.symbols)})",
+            f"unknown name {name!r}{_did_you_mean(name, [*self.symbols, *CONSTANTS])}; declare it as a coordinate, "
+            f"velocity, time or parameter (known: {sorted(self.symbols)})",
             node,
         )
 
@@ -363,7 +364,8 @@ class _Parser:
             fn, arity = FUNCTIONS[name], 1
         else:
             raise self.fail(
-                f"call of {name!r} is not allowed; allowed functions: {sorted(FUNCTIONS)} "
+                f"call of {name!r} is not allowed{_did_you_mean(name, [*FUNCTIONS, *self.functions])}; allowed "
+                f"functions: {sorted(FUNCTIONS)} "
                 f"and the declared functions {sorted(self.functions)}",
                 node,
             )
@@ -529,13 +531,41 @@ def _parse(
         raise p.fail("expression nested too deeply", 0) from None
 
 
-def _normalized_functions(functions: Mapping[str, Any] | None) -> dict[str, tuple[Any, int]]:
+def _did_you_mean(name: str, known: Any) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` (:func:`difflib.get_close_matches`), or ``""``."""
+    close = difflib.get_close_matches(name, sorted({str(k) for k in known}), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def _normalized_functions(
+    functions: Mapping[str, Any] | None, source: str = "<string>", key: str = "functions"
+) -> dict[str, tuple[Any, int]]:
+    """Declared functions as name -> (sympy function class, arity); a malformed entry is a SystemFileError."""
+    if functions is not None and not isinstance(functions, Mapping):
+        raise _error(source, key, f"functions must be a mapping name -> arity, got {type(functions).__name__}")
     funcs: dict[str, tuple[Any, int]] = {}
     for name, spec in (functions or {}).items():
-        if isinstance(spec, int):
+        if not isinstance(name, str) or not name.isidentifier() or "__" in name:
+            raise _error(source, key, f"functions: {name!r} is not a valid function name")
+        if isinstance(spec, int) and not isinstance(spec, bool) and 0 < spec <= 8:
             funcs[normalize_name(name)] = (sp.Function(name), spec)
-        else:
-            funcs[normalize_name(name)] = (spec[0], int(spec[1]))
+            continue
+        ok = (
+            isinstance(spec, tuple | list)
+            and len(spec) == 2
+            and isinstance(spec[0], sp.FunctionClass)
+            and isinstance(spec[1], int)
+            and not isinstance(spec[1], bool)
+            and 0 < spec[1] <= 8
+        )
+        if not ok:
+            raise _error(
+                source,
+                key,
+                f"functions[{name!r}]: {spec!r:.60} must be an arity (an integer 1..8) or a pair (sympy function, "
+                "arity)",
+            )
+        funcs[normalize_name(name)] = (spec[0], spec[1])
     return funcs
 
 
@@ -596,4 +626,4 @@ def parse_expression(
     if not isinstance(symbols, Mapping):
         raise _error(source, key, f"symbols must be a mapping name -> symbol, got {type(symbols).__name__}")
     syms = {normalize_name(str(k)): v for k, v in symbols.items()}
-    return _parse(text, syms, _normalized_functions(functions), source=source, key=key)
+    return _parse(text, syms, _normalized_functions(functions, source, key), source=source, key=key)

@@ -67,6 +67,7 @@ from ..algebra import budget
 from ..dynamics import BodyTorque, Lagrangian, PointForce
 from ..errors import BudgetExceededError, FramesError, SystemFileError
 from ..geometry import Chart, Frame, LinearConstraints, VectorField, complete_frame
+from ._model import unit_label_error
 from ._models import Model
 from ._safe_parser import (
     FUNCTIONS,
@@ -135,20 +136,10 @@ _TOP_KEYS = {
     "operating_point",
 }
 
-#: The longest unit string of a system file (``[units]``, ``parameters.*.unit``).
-MAX_UNIT_LENGTH = 40
-
 
 def _unit_error(unit: object) -> str | None:
-    """Why ``unit`` is not a unit string, or None: a unit is a label only (a plain, short, printable string on
-    one line), never parsed or sympified."""
-    if not isinstance(unit, str):
-        return f'must be a string (a unit label such as "m" or "kg m^2"), got {type(unit).__name__}'
-    if not unit.strip() or len(unit) > MAX_UNIT_LENGTH:
-        return f"{unit!r:.60}: a unit is a non-empty label of at most {MAX_UNIT_LENGTH} characters"
-    if not unit.isprintable():
-        return f"{unit!r:.60}: a unit is one line of printable characters"
-    return None
+    """Why ``unit`` is not a unit label, or None (the model's own check: a label only, never parsed or sympified)."""
+    return unit_label_error(unit)
 
 
 def _is_list(x: object) -> bool:
@@ -261,7 +252,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
     unknown = set(data) - _TOP_KEYS
     if unknown:
         first = sorted(unknown)[0]
-        raise fail(first, f"unknown key; known keys are {sorted(_TOP_KEYS)}")
+        raise fail(first, f"unknown key{_did_you_mean(first, _TOP_KEYS)}; known keys are {sorted(_TOP_KEYS)}")
 
     # --------------------------------------------------------- names (NFKC-normalised)
     declared: dict[str, tuple[str, str]] = {}  # normal form -> (raw name, key)
@@ -496,12 +487,22 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             raise fail("forces", "must be a table: coordinate = expression (the force one-form F_i dq^i)")
         byq = {s.name: i for i, s in enumerate(ch.q)}
         comps: list[sp.Expr] = [sp.S.Zero] * n
+        seen_forces: dict[int, str] = {}
         for k, v in ftab.items():
             key = f"forces.{k}"
             state["key"] = key
             at = byq.get(normalize_name(k))
             if at is None:
-                raise fail(key, f"unknown coordinate; expected one of {sorted(byq)}")
+                raise fail(
+                    key, f"unknown coordinate{_did_you_mean(normalize_name(k), byq)}; expected one of {sorted(byq)}"
+                )
+            if at in seen_forces:
+                raise fail(
+                    key,
+                    f"{k!r} and {seen_forces[at]!r} are the same coordinate after NFKC normalisation "
+                    f"({ch.q[at].name!r}); its force is given twice",
+                )
+            seen_forces[at] = k
             comps[at] = expr(v, key)
         forces_t = tuple(comps)
 
@@ -718,7 +719,7 @@ _MODEL_PART_TO_KEY = {
     "u0": "initial.u",
     "param_values": "parameters",
     "params": "parameters",
-    "units": "parameters",
+    "units": "units",
     "inputs": "inputs",
     "operating_point": "operating_point",
     "loads": "loads",
