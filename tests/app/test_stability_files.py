@@ -175,3 +175,12 @@ def test_bad_loads_inputs_and_operating_points(rid, text, key, words):
     assert words in str(err), (rid, str(err))
     if rid not in ("input-not-in-forces", "op-off-C", "position-on-TQ"):
         assert err.line is not None, (rid, str(err))
+
+
+def test_to_mechanics_keeps_the_loads(model):
+    """The loads reach SymPy's methods too: Lagrange's forcelist holds the one-form of the file's loads."""
+    LM = model.to_mechanics("lagrange")
+    assert len(LM.forcelist) == 4  # F_x, F_y, F_theta, F_phi are all nonzero
+    KM = model.to_mechanics("kane")
+    loads = [vec for _, vec in KM.forcelist]
+    assert any(sp.sympify(v.to_matrix(v.args[0][1])).has(sp.Symbol("tau")) for v in loads if v != 0)
