@@ -506,7 +506,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
             comps[at] = expr(v, key)
         forces_t = tuple(comps)
 
-    loads_t = _read_loads(data, expr, fail, state, wrap)
+    loads_t = _read_loads(data, ch, expr, fail, state, wrap)
     inputs_t: tuple[str, ...] = ()
     if "inputs" in data:
         state["key"] = "inputs"
@@ -657,6 +657,7 @@ def _did_you_mean(name: str, known: Any) -> str:
 
 def _read_loads(
     data: dict[str, Any],
+    ch: Chart,
     expr: Callable[[object, str], sp.Expr],
     fail: Callable[..., SystemFileError],
     state: dict[str, str],
@@ -710,7 +711,9 @@ def _read_loads(
             make = partial(PointForce, b, a) if given[0] == "point" else partial(PointForce, b, velocity=a)
         else:
             make = partial(BodyTorque, a, b)
-        out.append(wrap(key, make))
+        load = wrap(key, make)
+        wrap(key, partial(load.one_form, ch))  # its symbols on the chart (a position on Q), named by the table
+        out.append(load)
     return tuple(out)
 
 

@@ -157,7 +157,7 @@ BAD_FILES = [
         "did you mean 'torque'",
     ),
     ("bad-symbol", _edit('torque = [0, 0, "tau"]', 'torque = [0, 0, "tau*psy"]'), "loads[1].torque[2]", "psy"),
-    ("position-on-TQ", _edit('point = ["x", "y", 0]', 'point = ["u_x", "y", 0]'), "loads", "fibre"),
+    ("position-on-TQ", _edit('point = ["x", "y", 0]', 'point = ["u_x", "y", 0]'), "loads[0]", "fibre"),
     ("input-not-parameter", _edit('inputs = ["F", "tau"]', 'inputs = ["F", "tua"]'), "inputs[1]", "did you mean 'tau'"),
     ("input-not-in-forces", _edit('inputs = ["F", "tau"]', 'inputs = ["F", "m"]'), "inputs", "does not enter"),
     ("op-off-C", _edit("u_y = 0\n", "u_y = 1\n"), "operating_point", "not in D"),
@@ -173,8 +173,7 @@ def test_bad_loads_inputs_and_operating_points(rid, text, key, words):
     err = info.value
     assert err.key == key, (rid, str(err))
     assert words in str(err), (rid, str(err))
-    if rid not in ("input-not-in-forces", "op-off-C", "position-on-TQ"):
-        assert err.line is not None, (rid, str(err))
+    assert err.line is not None, (rid, str(err))
 
 
 def test_to_mechanics_keeps_the_loads(model):
