@@ -15,19 +15,7 @@ from ..errors import InconsistentInitialDataError, ParameterError, SingularFrame
 from ..geometry import Chart
 from ._compiled import CompiledSystem
 
-__all__ = ["is_batch"]
-
-
-def is_batch(q0: Any) -> bool:
-    """Initial data ``q0`` of a batch: a 2-d array ``(B, n)``, or a mapping with 1-d arrays ``(B,)`` as values."""
-    if isinstance(q0, Mapping):
-        return any(np.ndim(v) >= 1 and not isinstance(v, str | bytes) for v in q0.values())
-    if isinstance(q0, str | bytes):
-        return False
-    try:
-        return np.ndim(q0) >= 2
-    except (TypeError, ValueError):  # ragged nested sequences
-        return True
+__all__ = ["velocities_from_v0"]
 
 
 # ----------------------------------------------------------------------------- input checks

@@ -13,8 +13,7 @@ from typing import Any
 
 from ..errors import OptionError, StateError
 from ._batch import run_batch
-from ._inputs import is_batch
-from ._problem import Problem, build_problem
+from ._problem import Problem, build_problem, is_batch
 from ._resolve import resolve
 from ._single import run_lda, run_numba, run_scipy
 from ._solvers import LDAMidpoint, Solver, solver_from, solver_keys
@@ -244,7 +243,7 @@ def integrate(
         dense_output=door.get("dense_output", False),
         progress=progress,
     )
-    return labelled(run(problem, solver), x)
+    return labelled(ENGINES[solver.engine(problem.batch), problem.batch](problem, solver), x)
 
 
 #: The keyword options of :func:`integrate` that are not a solver's fields: what is integrated and how the

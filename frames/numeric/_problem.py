@@ -29,7 +29,6 @@ from ._inputs import (
     _merge_params,
     _singular_frame_message,
     _t_span,
-    is_batch,
     velocities_from_v0,
 )
 from ._laws import InputLaw, TimeLaw, input_law, split_inputs
@@ -37,12 +36,24 @@ from ._options import PROJECTIONS, _check_dense_output, _check_events, _check_t_
 from ._resolve import Target
 from ._solvers import Solver
 
-__all__ = ["Problem", "build_problem"]
+__all__ = ["Problem", "build_problem", "is_batch"]
 
 #: The output grid of one trajectory when no ``t_eval`` is given (as ``frames simulate``'s 401 points).
 DEFAULT_POINTS = 401
 #: The output grid of a batch (and of the jitted kernels) when no ``t_eval`` is given.
 BATCH_POINTS = 101
+
+
+def is_batch(q0: Any) -> bool:
+    """Initial data ``q0`` of a batch: a 2-d array ``(B, n)``, or a mapping with 1-d arrays ``(B,)`` as values."""
+    if isinstance(q0, Mapping):
+        return any(np.ndim(v) >= 1 and not isinstance(v, str | bytes) for v in q0.values())
+    if isinstance(q0, str | bytes):
+        return False
+    try:
+        return np.ndim(q0) >= 2
+    except (TypeError, ValueError):  # ragged nested sequences
+        return True
 
 
 class Problem(Value):
