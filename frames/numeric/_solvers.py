@@ -10,7 +10,7 @@ Examples
 --------
 >>> import frames as fr
 >>> fr.RK45(rtol=1e-6)
-RK45(rtol=1e-06, atol=1e-12, max_step=inf, options=None, max_steps=1000000, timeout=120.0)
+RK45(rtol=1e-06, atol=1e-12, max_step=inf, options=None, first_step=None, max_steps=1000000, timeout=120.0)
 >>> fr.RK45().supports("events"), fr.RK4(n_steps=10).supports("events"), fr.RK4(n_steps=10).batch_engine
 (True, False, 'rk')
 >>> fr.Radau(rtol=2)
@@ -125,6 +125,7 @@ class ScipySolver(Solver):
     atol: float = 1e-12
     max_step: float = np.inf
     options: Mapping[str, Any] | None = field(default=None, compare=False)
+    first_step: float | None = None
 
     single_engine: ClassVar[str | None] = "scipy"
     features: ClassVar[frozenset[str]] = frozenset(FEATURES)
@@ -137,10 +138,15 @@ class ScipySolver(Solver):
         if not self.max_step > 0:
             raise OptionError(f"{who}: max_step={self.max_step!r} must be positive (np.inf for no limit)")
         self.options = _check_solver_options(who, self.label, self.options) or None
+        if self.first_step is not None:
+            _positive(who, "first_step", self.first_step)
+            if "first_step" in (self.options or {}):
+                raise OptionError(f"{who}: first_step given twice (a field and in options); give it once")
 
     def scipy_options(self) -> dict[str, Any]:
         """The keyword options passed to scipy's solver class beside ``rtol``, ``atol``, ``max_step``."""
-        return dict(self.options or {})
+        first = {} if self.first_step is None else {"first_step": float(self.first_step)}
+        return dict(self.options or {}) | first
 
 
 class RK45(ScipySolver):

@@ -117,3 +117,16 @@ def test_one_trajectory_defaults_to_a_grid_of_401_points():
     x_half.terminal = True
     tr = fr.integrate(KE, (0, 5), Q0, U0, events=x_half)
     assert tr.status == 1 and tr.t[-1] == tr.t_events[0][0] and len(tr.t) > 2
+
+
+def test_first_step_is_an_option_of_the_scipy_solvers():
+    tr = fr.integrate(KE, (0, 1), Q0, U0, method=fr.Radau(first_step=1e-3))
+    assert tr.info["solver_options"] == {"first_step": 1e-3}
+    sugar = fr.integrate(KE, (0, 1), Q0, U0, method="Radau", first_step=1e-3)
+    np.testing.assert_array_equal(sugar.q, tr.q)
+    with pytest.raises(fr.errors.OptionError, match=r"RK45: first_step=0 must be a positive finite number"):
+        fr.RK45(first_step=0)
+    with pytest.raises(fr.errors.OptionError, match=r"first_step given twice"):
+        fr.RK45(first_step=0.1, options={"first_step": 0.1})
+    with pytest.raises(fr.errors.OptionError, match=r"first_step is passed to scipy's solvers"):
+        fr.integrate(KE, (0, 1), KE.q0, KE.u0, method="lda-midpoint", step=0.1, first_step=0.1)
