@@ -85,6 +85,7 @@ def run_scipy(problem: Problem, solver: Solver) -> Trajectory:
         t_events=res.t_events if problem.events else None,
         y_events=res.y_events if problem.events else None,
         p_along=(lambda t, q, u: laws_along(comp, laws, t, q, u, p)) if laws else None,
+        input_slots={law.name: law.index for law in laws},
     )
 
 

@@ -130,3 +130,36 @@ def test_first_step_is_an_option_of_the_scipy_solvers():
         fr.RK45(first_step=0.1, options={"first_step": 0.1})
     with pytest.raises(fr.errors.OptionError, match=r"first_step is passed to scipy's solvers"):
         fr.integrate(KE, (0, 1), KE.q0, KE.u0, method="lda-midpoint", step=0.1, first_step=0.1)
+
+
+def test_trajectory_and_batch_share_one_field_list():
+    import dataclasses
+
+    single = [f.name for f in dataclasses.fields(fr.numeric.Trajectory)]
+    batch = [f.name for f in dataclasses.fields(fr.numeric.TrajectoryBatch)]
+    assert single[: len(batch)] == batch
+
+
+def test_plot_returns_the_file_written_and_refuses_a_non_image_suffix(tmp_path):
+    pytest.importorskip("matplotlib")
+    tr = fr.integrate(KE, (0, 1), Q0, U0)
+    out = tr.plot(tmp_path / "out")
+    assert out == tmp_path / "out.png" and out.is_file() and not (tmp_path / "out").exists()
+    with pytest.raises(fr.errors.ArgumentError, match=r"'txt' is not an image format; use one of \[.*'png'"):
+        tr.plot(tmp_path / "x.txt")
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_a_trajectory_with_inputs_plots_the_control_effort():
+    import sympy as sp
+
+    ch = fr.Chart("phi x y", params="J m tau")
+    (phi, _, _), (uphi, ux, uy), (J, m, tau) = ch.q, ch.u, ch.params
+    L = fr.Lagrangian(ch, J * uphi**2 / 2 + m * (ux**2 + uy**2) / 2)
+    C = fr.LinearConstraints(ch, [-sp.sin(phi) * ux + sp.cos(phi) * uy])
+    nh = fr.NonholonomicSystem.from_constraints(L, C, forces=[tau, 0, 0])
+    tr = fr.integrate(nh, (0, 1), [0, 0, 0], [1, 1, 0], {"J": 1, "m": 1}, inputs={"tau": lambda t, q, u: -u[0]})
+    np.testing.assert_allclose(tr.inputs["tau"], -tr.u[:, 0])
+    assert "inputs" in [p.key for p in tr.panels()]
+    plain = fr.integrate(KE, (0, 1), Q0, U0)
+    assert plain.inputs == {} and "inputs" not in [p.key for p in plain.panels()]
