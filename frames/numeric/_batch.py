@@ -32,7 +32,7 @@ def run_batch(problem: Problem, solver: Solver) -> TrajectoryBatch:
     S = comp.system
     nb = problem.size
     engine = solver.engine(True)
-    with ProgressBar.for_batch(problem.progress, engine == "rk", nb, problem.t0, problem.t1) as bar:
+    with ProgressBar.for_run(problem.progress, engine == "rk", nb, problem.t0, problem.t1) as bar:
         te, Ys, info = _kernels(problem, solver, bar)
     if comp.guard_depends_on_state:
         G = np.broadcast_to(

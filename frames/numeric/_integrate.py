@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import OptionError, StateError
 from ._batch import run_batch
 from ._problem import Problem, build_problem, is_batch
+from ._progress import ProgressBar
 from ._resolve import resolve
 from ._single import run_lda, run_numba, run_scipy
 from ._solvers import LDAMidpoint, Solver, solver_from, solver_keys
@@ -34,7 +35,7 @@ def integrate(
     method: str | Solver = "RK45",
     t_eval: Any = None,
     events: Any = None,
-    progress: bool | None = None,
+    progress: bool | ProgressBar | None = None,
     **options: Any,
 ) -> Trajectory | TrajectoryBatch:
     r"""Integrate a field, a dynamics method, a model or an :class:`~frames.OdeSystem` from natural initial data.
@@ -97,7 +98,8 @@ def integrate(
         is a terminal, ``False`` never; the NumPy ``"RK45"`` and ``"RK4"`` paths step all members together,
         so the bar follows the common time ``t`` (one update per step); ``"lda-midpoint"`` counts the
         members; ``backend="numba"`` completes the bar when it returns. One trajectory: ``True`` shows a bar
-        in model time (one update per accepted step of scipy's solvers).
+        in model time (one update per accepted step of scipy's solvers). A :class:`~frames.numeric.ProgressBar`
+        is driven as it is and left open (the caller's bar: ``frames simulate``'s).
     **options
         The further keyword options below: what is integrated, how the initial data are taken, and the sugar
         of ``method="..."`` (each a field of the solver it names; an option the solver does not have is

@@ -20,6 +20,7 @@ __all__ = [
     "PANELS",
     "Panel",
     "draw_panels",
+    "IMAGE_FORMATS",
     "image_path",
     "panel_title",
     "plane",
@@ -263,7 +264,11 @@ def _target(path: Any, what: str) -> Path:
     return out
 
 
-def image_path(path: Path, formats: Sequence[str], what: str = "plot") -> Path:
+#: The image formats of matplotlib's Agg canvas (the suffixes ``plot`` writes; checked before any work is done).
+IMAGE_FORMATS = ("eps", "jpeg", "jpg", "pdf", "pgf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff", "webp")
+
+
+def image_path(path: Path, formats: Sequence[str] = IMAGE_FORMATS, what: str = "plot") -> Path:
     """The file an image is written to: ``path`` when its suffix names one of ``formats``, ``path`` + ``.png``
     without a suffix (the file matplotlib writes then, returned as it is).
 

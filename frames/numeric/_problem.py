@@ -33,6 +33,7 @@ from ._inputs import (
 )
 from ._laws import InputLaw, TimeLaw, input_law, split_inputs
 from ._options import PROJECTIONS, _check_dense_output, _check_events, _check_t_eval, _check_tol
+from ._progress import ProgressBar
 from ._resolve import Target
 from ._solvers import Solver
 
@@ -77,7 +78,7 @@ class Problem(Value):
     t_eval: np.ndarray | None = field(default=None, compare=False)
     events: tuple[tuple[Any, float, float], ...] = field(default=(), compare=False)
     dense_output: bool = False
-    progress: bool | None = None
+    progress: bool | ProgressBar | None = field(default=None, compare=False)
     grid: bool = False
 
     @property
@@ -124,8 +125,8 @@ def build_problem(
         raise OptionError(f"project={project!r} must be one of {PROJECTIONS}")
     _check_tol(constraint_tol)
     _check_dense_output("integrate", dense_output)
-    if progress is not None and not isinstance(progress, bool):
-        raise ArgumentError(f"integrate: progress: expected True, False or None, got {progress!r}")
+    if progress is not None and not isinstance(progress, bool | ProgressBar):
+        raise ArgumentError(f"integrate: progress: expected True, False, None or a ProgressBar, got {progress!r}")
     batch = is_batch(q0)
     engine = solver.engine(batch)
     what = _what(solver)

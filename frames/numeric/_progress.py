@@ -75,6 +75,16 @@ class ProgressBar:
             return cls(abs(t1 - t0), enabled=progress, desc="integrate", start=t0)
         return cls(nb, enabled=progress, desc="integrate", unit="member")
 
+    @classmethod
+    def for_run(cls, progress: Any, in_time: bool, nb: int, t0: float, t1: float) -> ProgressBar:
+        """The bar of a run: ``progress`` itself when it is a bar (the caller's, e.g. ``frames simulate``'s: moved
+        here, closed by its owner), else :meth:`for_batch`."""
+        if isinstance(progress, ProgressBar):
+            lent = object.__new__(_Lent)
+            lent.__dict__.update(progress.__dict__)
+            return lent
+        return cls.for_batch(progress, in_time, nb, t0, t1)
+
     def __enter__(self) -> ProgressBar:
         return self
 
@@ -103,3 +113,10 @@ class ProgressBar:
     def on_step(self) -> Callable[[float], None] | None:
         """:meth:`update` for a bar in model time that is shown, else None (the kernels' ``on_step``)."""
         return self.update if self.bar is not None and self.unit == "t" else None
+
+
+class _Lent(ProgressBar):
+    """A caller's bar driven by a run: the ``with`` block neither completes nor closes it."""
+
+    def __exit__(self, *exc: object) -> None:
+        return None

@@ -43,7 +43,7 @@ def run_scipy(problem: Problem, solver: Solver) -> Trajectory:
         return float(comp.guard(t, y, p))  # type: ignore[arg-type]
 
     options = solver.scipy_options()
-    with ProgressBar.for_batch(problem.progress is True, True, 1, t0, problem.t1) as bar:
+    with ProgressBar.for_run(problem.progress or False, True, 1, t0, problem.t1) as bar:
         res = solve_single(
             fun,
             t0,
