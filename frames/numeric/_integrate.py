@@ -8,13 +8,14 @@ solver names (:func:`run`): one trajectory (:mod:`frames.numeric._single`) or a 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import OptionError, StateError
 from ._batch import run_batch
 from ._problem import Problem, build_problem, is_batch
-from ._progress import ProgressBar
+from ._progress import ProgressBar, reporting
 from ._resolve import resolve
 from ._single import run_lda, run_numba, run_scipy
 from ._solvers import LDAMidpoint, Solver, solver_from, solver_keys
@@ -210,6 +211,35 @@ def integrate(
     >>> fr.integrate(mdl, (0, 1), q0, u0, progress=False).q.shape
     (2, 101, 3)
     """
+    with reporting(_reporter(progress)):  # code generation reports through the run's progress reporter
+        return _integrate(x, t_span, q0, u0, params, v0, inputs, method, t_eval, events, progress, options)
+
+
+def _reporter(progress: Any) -> Any:
+    """Where the heartbeat lines of code generation go: the caller's bar, stderr for ``progress=True``, else
+    nowhere."""
+    if isinstance(progress, ProgressBar):
+        return progress.write
+    if progress is True:
+        return lambda line: print(line, file=sys.stderr, flush=True)
+    return None
+
+
+def _integrate(
+    x: Any,
+    t_span: Any,
+    q0: Any,
+    u0: Any,
+    params: Any,
+    v0: Any,
+    inputs: Any,
+    method: Any,
+    t_eval: Any,
+    events: Any,
+    progress: Any,
+    options: dict[str, Any],
+) -> Trajectory | TrajectoryBatch:
+    """The body of :func:`integrate` (its arguments as given)."""
     unknown = sorted(set(options) - _DOOR_KEYS - solver_keys())
     if unknown:
         raise OptionError(

@@ -1,12 +1,60 @@
-"""The one progress bar of the library's long integrations (:mod:`tqdm`): ``frames simulate`` and batches."""
+"""The one progress reporter of the library's long integrations: the bar (:mod:`tqdm`) of ``frames simulate``,
+batches and ``integrate(progress=True)``, and the heartbeat lines of the work before the first step (code
+generation), at least one every :data:`HEARTBEAT` seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any, TextIO
 
-__all__ = ["ProgressBar"]
+__all__ = ["HEARTBEAT", "ProgressBar", "heartbeat", "reporting"]
+
+#: Seconds between two heartbeat lines of a long step (code generation) while a run reports its progress.
+HEARTBEAT = 5.0
+
+#: Where the heartbeat lines of the current run go (None: the run does not report).
+_REPORTER: ContextVar[Callable[[str], None] | None] = ContextVar("frames_progress_reporter", default=None)
+
+
+@contextlib.contextmanager
+def reporting(report: Callable[[str], None] | None) -> Iterator[None]:
+    """Within the block, :func:`heartbeat` lines go to ``report`` (None: nowhere)."""
+    token = _REPORTER.set(report)
+    try:
+        yield
+    finally:
+        _REPORTER.reset(token)
+
+
+@contextlib.contextmanager
+def heartbeat(label: str, every: float | None = None) -> Iterator[None]:
+    """A line ``"<label>: still running after N s"`` every ``every`` seconds while the block runs, to the reporter
+    of the current run (:func:`reporting`); nothing when the run does not report or the block is quick."""
+    report = _REPORTER.get()
+    if report is None:
+        yield
+        return
+    period = HEARTBEAT if every is None else every
+    done = threading.Event()
+    start = time.monotonic()
+
+    def beat() -> None:
+        while not done.wait(period):
+            report(f"{label}: still running after {time.monotonic() - start:.0f} s")
+
+    thread = threading.Thread(target=beat, name="frames-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
 
 #: the display of a bar in model time
 _TIME_FORMAT = "{l_bar}{bar}| t = {n:g}/{total:g} [{elapsed}<{remaining}]"
@@ -104,6 +152,13 @@ class ProgressBar:
         """``k`` more members are done."""
         if self.bar is not None:
             self.bar.update(k)
+
+    def write(self, line: str) -> None:
+        """A line above the bar (a heartbeat); nothing when the bar is not shown."""
+        if self.bar is not None:
+            from tqdm import tqdm
+
+            tqdm.write(line, file=self.bar.fp)
 
     def close(self) -> None:
         if self.bar is not None:

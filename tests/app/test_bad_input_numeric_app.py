@@ -382,13 +382,13 @@ ROWS = [
         "integrate-batch-progress",
         lambda: fr.integrate(COMP, (0, 1), [Q0], [U0], P, progress="yes"),
         A,
-        r"integrate: progress: expected True, False or None, got 'yes'",
+        r"integrate: progress: expected True, False, None or a ProgressBar, got 'yes'",
     ),
     (
         "integrate-batch-progress-int",
         lambda: fr.integrate(COMP, (0, 1), [Q0], [U0], P, progress=1),
         A,
-        r"integrate: progress: expected True, False or None, got 1",
+        r"integrate: progress: expected True, False, None or a ProgressBar, got 1",
     ),
     ("integrate-batch-q0-shape", lambda: fr.integrate(COMP, (0, 1), [[0, 0]], [U0], P), St, r"q0: expected an"),
     (

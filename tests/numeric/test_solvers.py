@@ -163,3 +163,32 @@ def test_a_trajectory_with_inputs_plots_the_control_effort():
     assert "inputs" in [p.key for p in tr.panels()]
     plain = fr.integrate(KE, (0, 1), Q0, U0)
     assert plain.inputs == {} and "inputs" not in [p.key for p in plain.panels()]
+
+
+def test_code_generation_reports_through_the_progress_reporter(monkeypatch, capsys):
+    import sympy as sp
+
+    from frames.numeric import _progress
+
+    lines: list[str] = []
+    with _progress.reporting(lines.append), _progress.heartbeat("code generation of rhs/math", every=0.01):
+        for _ in range(200):
+            if lines:
+                break
+            threading_event_wait(0.01)
+    assert lines and lines[0].startswith("code generation of rhs/math: still running after")
+    with _progress.heartbeat("quiet"):  # no reporter: no line, no thread
+        pass
+    # integrate(progress=True) wires code generation to stderr (a fresh system: generated in this call)
+    monkeypatch.setattr(_progress, "HEARTBEAT", 1e-4)
+    ch = fr.Chart("x", params="k_heartbeat")
+    x, u, k = ch.q[0], ch.u[0], ch.params[0]
+    G = fr.Lagrangian(ch, u**2 / 2 - k * sp.cos(x) ** 7 * x**3).euler_lagrange_field()
+    fr.integrate(G, (0, 0.1), [0.1], [0.0], {"k_heartbeat": 1.0}, progress=True)
+    assert "code generation of rhs/math: still running after" in capsys.readouterr().err
+
+
+def threading_event_wait(s: float) -> None:
+    import threading
+
+    threading.Event().wait(s)
