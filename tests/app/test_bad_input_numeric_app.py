@@ -421,6 +421,24 @@ ROWS = [
     ),
     ("Trajectory.plot-path-type", lambda: TR.plot(5), A, r"Trajectory.plot: path: expected a file path"),
     (
+        "Trajectory.plot-suffix",
+        lambda: TR.plot(os.path.join(tempfile.mkdtemp(prefix="frames-bad-input-"), "x.txt")),
+        A,
+        r"Trajectory.plot: path '.*x.txt': 'txt' is not an image format; use one of \[.*'png'",
+    ),
+    (
+        "integrate-events-lda-solver",
+        lambda: fr.integrate(NH, (0, 1), Q0, U0, P, method=fr.LDAMidpoint(step=0.1), events=_event()),
+        O,
+        r"events need one of scipy's methods; method='lda-midpoint' has no events",
+    ),
+    (
+        "integrate-inputs-numba",
+        lambda: fr.integrate(COMP, (0, 1), [Q0], [U0], P, inputs={"m": abs}, backend="numba"),
+        Pa,
+        r"params\['m'\]: a callable input may enter the right-hand side",
+    ),
+    (
         "Trajectory.to_csv-missing-dir",
         lambda: TR.to_csv(os.path.join(MISSING_DIR, "x.csv")),
         A,
