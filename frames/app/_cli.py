@@ -120,10 +120,11 @@ def _write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def find_model(spec: str) -> models.Model:
-    """A catalogue model by name, or a system file (``*.toml`` or an existing path)."""
+def find_model(spec: str, check_u0: bool = True) -> models.Model:
+    """A catalogue model by name, or a system file (``*.toml`` or an existing path; ``check_u0``: see
+    :func:`~frames.load_model`)."""
     if spec.endswith(".toml") or Path(spec).is_file():
-        return load_model(spec)  # type: ignore[no-any-return]
+        return load_model(spec, check_u0=check_u0)  # type: ignore[no-any-return]
     known = sorted(models.catalogue())
     if spec.replace("_", "-") not in known:
         close = difflib.get_close_matches(spec.replace("_", "-"), known, n=3, cutoff=0.6)
@@ -511,7 +512,7 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     png = outputs.target(str(_image(args.plot)), "--plot") if args.plot else None
     if csv is not None and png is not None and csv.resolve() == png.resolve():
         raise FramesError(f"--csv {args.csv} and --plot {args.plot}: the same file {str(png)!r}; give two files")
-    mdl = find_model(args.model)
+    mdl = find_model(args.model, check_u0=not (args.project or args.v0))  # --project, --v0 apply first
     res = simulate(
         mdl,
         args.t_end,

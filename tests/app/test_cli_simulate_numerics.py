@@ -54,3 +54,24 @@ def test_simulate_is_one_run_under_one_budget():
     tr = res["trajectory"]
     assert len(tr.t) == 41 and tr.t[-1] == 2.0
     assert tr.info["steps"] < 400  # one solver run, not 20 restarted pieces
+
+
+OFF_D = (
+    'name = "off-d-knife"\ncoordinates = ["phi", "x", "y"]\nparameters = { m = 1, J = 1 }\n'
+    'lagrangian = "J*u_phi**2/2 + m*(u_x**2 + u_y**2)/2"\nconstraints = ["-sin(phi)*u_x + cos(phi)*u_y"]\n'
+    "[initial.u]\nu_phi = 0.5\nu_x = 1.0\nu_y = 0.3\n"
+)
+
+
+def test_project_and_v0_apply_before_the_files_initial_u_is_checked(tmp_path, capsys):
+    """docs/cli.md: ``--project kinetic`` rescues a file whose ``[initial.u]`` leaves D; ``--v0`` replaces it."""
+    path = tmp_path / "off_d.toml"
+    path.write_text(OFF_D, encoding="utf-8")
+    assert cli.main(["simulate", str(path), "--t-end", "1", "--points", "10"]) == 2
+    assert "violates constraint 1" in capsys.readouterr().err
+    assert cli.main(["simulate", str(path), "--t-end", "1", "--points", "10", "--project", "kinetic"]) == 0
+    assert "integrated to t = 1" in capsys.readouterr().out
+    assert cli.main(["simulate", str(path), "--t-end", "1", "--points", "10", "--v0", "v1=0.5", "v2=1"]) == 0
+    with pytest.raises(fr.errors.SystemFileError, match="violates constraint 1"):
+        fr.load_model(path)
+    assert fr.load_model(path, check_u0=False).u0  # read, unchecked
