@@ -7,7 +7,7 @@ The top level holds the vocabulary, in families (as :mod:`sympy.physics.mechanic
   ``accelerations()``, ``multipliers()`` (where it has them) and ``ode_system()``;
 - **verdicts** — consistency of the nonholonomic and vakonomic motions, sections, invariant measures,
   comparisons between methods;
-- **numerics** — the ODE system of a method and the one ``integrate``;
+- **numerics** — the ODE system of a method and the one ``integrate``, the solvers as values;
 - **stability** — steady motions, the linearisation about them, eigenvalues against a parameter;
 - **files and reports** — models, system files, reports, LaTeX and the SymPy mechanics interop;
 - **exact algebra** — the exact zero test, the tidy display form and time budgets;
@@ -79,7 +79,24 @@ from .natural import (
     compare_mvm_with_chetaev,
     compare_mvm_with_nonholonomic,
 )
-from .numeric import integrate, ode_system, plot_eigenvalues, sweep
+from .numeric import (
+    BDF,
+    DOP853,
+    LSODA,
+    RK4,
+    RK23,
+    RK45,
+    LDAMidpoint,
+    NumbaRK4,
+    NumbaRK45,
+    Radau,
+    Solver,
+    TimeLaw,
+    integrate,
+    ode_system,
+    plot_eigenvalues,
+    sweep,
+)
 
 __all__ = [
     # geometry
@@ -125,6 +142,18 @@ __all__ = [
     "OdeSystem",
     "integrate",
     "sweep",
+    "Solver",
+    "RK45",
+    "RK23",
+    "DOP853",
+    "Radau",
+    "BDF",
+    "LSODA",
+    "RK4",
+    "LDAMidpoint",
+    "NumbaRK45",
+    "NumbaRK4",
+    "TimeLaw",
     # stability
     "relative_equilibria",
     "linearize",

@@ -67,7 +67,7 @@ from ..errors import (
     IntegrationBudgetError,
 )
 from ..geometry import Frame, VectorField
-from ..numeric import MAX_SPAN, ProgressBar, Trajectory, integrate, labelled, plot_eigenvalues, write_csv
+from ..numeric import MAX_SPAN, ProgressBar, Trajectory, image_path, integrate, labelled, plot_eigenvalues, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
@@ -143,10 +143,11 @@ def _write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def find_model(spec: str) -> models.Model:
-    """A catalogue model by name, or a system file (``*.toml`` or an existing path)."""
+def find_model(spec: str, check_u0: bool = True) -> models.Model:
+    """A catalogue model by name, or a system file (``*.toml`` or an existing path; ``check_u0``: see
+    :func:`~frames.load_model`)."""
     if spec.endswith(".toml") or Path(spec).is_file():
-        return load_model(spec)  # type: ignore[no-any-return]
+        return load_model(spec, check_u0=check_u0)  # type: ignore[no-any-return]
     known = sorted(models.catalogue())
     if spec.replace("_", "-") not in known:
         close = difflib.get_close_matches(spec.replace("_", "-"), known, n=3, cutoff=0.6)
@@ -163,6 +164,8 @@ def _texts(items: Sequence[str] | None, what: str) -> dict[str, str]:
         name, sep, val = it.partition("=")
         if not sep or not name.strip() or not val.strip():
             raise FramesError(f"{what} {it!r}: expected name=expression")
+        if name.strip() in out:
+            raise FramesError(f"{what} {it!r}: {name.strip()} given twice; give each name once")
         out[name.strip()] = val.strip()
     return out
 
@@ -173,6 +176,8 @@ def _assignments(items: Sequence[str] | None, what: str) -> dict[str, float]:
         name, sep, val = it.partition("=")
         if not sep or not name.strip():
             raise FramesError(f"{what} {it!r}: expected name=value")
+        if name.strip() in out:
+            raise FramesError(f"{what} {it!r}: {name.strip()} given twice; give each name once")
         try:
             out[name.strip()] = float(val)
         except ValueError:
@@ -201,9 +206,9 @@ def simulate(
 
     Returns a dict with arrays ``t`` (N,), ``q`` (N, n), ``u`` (N, n), the
     ``names`` of the columns and the whole ``trajectory`` (a :class:`~frames.Trajectory` carrying the model's
-    name and units: its :meth:`~frames.Trajectory.plot` is ``--plot``). The run is split in ``chunks`` pieces so a
-    progress bar can be shown; each piece restarts from the end state of the
-    previous one.
+    name and units: its :meth:`~frames.Trajectory.plot` is ``--plot``). The run is one integration over
+    ``[0, t_end]`` at ``points + 1`` equally spaced times, under one budget, driving ``progress`` at every
+    accepted step (``chunks`` is no longer used: pieces had one budget each and restarted the solver).
 
     Raises
     ------
@@ -266,41 +271,34 @@ def simulate(
     G = nh.field()
     if t_end <= 0:
         raise FramesError(f"--t-end {t_end}: must be positive")
-    chunks = max(1, int(chunks))
-    per = max(2, points // chunks + 1)
-    parts: list[Trajectory] = []
-    edges = np.linspace(0.0, t_end, chunks + 1)
-    for c in range(chunks):
-        t0, t1 = float(edges[c]), float(edges[c + 1])
-        try:
-            tr = integrate(
-                G,
-                (t0, t1),
-                q,
-                u,
-                v0=[float(v0[n]) for n in vnames] if v0 and c == 0 else None,
-                params=pv,
-                system=nh,
-                t_eval=np.linspace(t0, t1, per),
-                project=(project or False) if c == 0 else False,
-                method=method,
+    # one integration over the whole span: one budget for the run, and its messages name the run's span
+    try:
+        tr = integrate(
+            G,
+            (0.0, float(t_end)),
+            q,
+            u,
+            v0=[float(v0[n]) for n in vnames] if v0 else None,
+            params=pv,
+            system=nh,
+            t_eval=np.linspace(0.0, float(t_end), max(2, points + 1)),
+            project=project or False,
+            method=method,
+            progress=progress if progress is not None else False,
+        )
+    except DegenerateFrameError as exc:  # name the model (its frame is the file's `frame` or `complement`)
+        raise DegenerateFrameError(f"simulate {model.name}: {exc}", exc.t, exc.state, exc.q, exc.ratio) from None
+    except InconsistentInitialDataError as exc:
+        raise InconsistentInitialDataError(
+            str(exc).replace(
+                "pass project='kinetic', 'euclidean' or 'frame'", "give --project kinetic, euclidean or frame"
             )
-        except DegenerateFrameError as exc:  # name the model (its frame is the file's `frame` or `complement`)
-            raise DegenerateFrameError(f"simulate {model.name}: {exc}", exc.t, exc.state, exc.q, exc.ratio) from None
-        except InconsistentInitialDataError as exc:
-            raise InconsistentInitialDataError(
-                str(exc).replace(
-                    "pass project='kinetic', 'euclidean' or 'frame'", "give --project kinetic, euclidean or frame"
-                )
-            ) from None
-        assert isinstance(tr, Trajectory)  # one trajectory (q0 is 1-d)
-        parts.append(tr)
-        q, u = [float(x) for x in tr.q[-1]], [float(x) for x in tr.u[-1]]
-        if progress is not None:
-            progress.update(t1)
+        ) from None
+    assert isinstance(tr, Trajectory)  # one trajectory (q0 is 1-d)
     if progress is not None:
+        progress.update(t_end)
         progress.close()
-    whole = labelled(Trajectory.concatenate(parts), model)
+    whole = labelled(tr, model)
     assert isinstance(whole, Trajectory)
     return {
         "t": whole.t,
@@ -340,8 +338,14 @@ def _specialized_system(model: models.Model, subs: dict[str, str]) -> Nonholonom
         app = free[name]
         if not all(isinstance(a, sp.Symbol) for a in app.args):
             raise FramesError(f"--subs {name}: {app} has non-symbol arguments; cannot substitute by name")
-        # the function's own arguments are names too: --subs tau=t**2 for tau(t)
-        body = parse_expression(text, names | {a.name: a for a in app.args if isinstance(a, sp.Symbol)})
+        # the function's own arguments (and the parameters) only: --subs tau=t**2 for tau(t), not tau=x
+        own = {a.name: a for a in app.args if isinstance(a, sp.Symbol)}
+        body = parse_expression(text, names | own)
+        outside = sorted(str(x) for x in body.free_symbols if x not in set(app.args) | set(ch.params))
+        if outside:
+            raise FramesError(
+                f"--subs {name}={text}: {app} is a function of {sorted(own)} only; {outside} are not among them"
+            )
         rule[app.func] = sp.Lambda(app.args, body)
 
     def put(e: Any) -> Any:
@@ -362,6 +366,11 @@ def _write_csv(res: dict[str, Any], path: str) -> None:
     cols |= {name: res["q"][:, j] for j, name in enumerate(res["names"][:n])}
     cols |= {name: res["u"][:, j] for j, name in enumerate(res["names"][n:])}
     write_csv(cols, path)
+
+
+def _image(path: str) -> Path:
+    """``--plot`` as the file written: ``.png`` added to a name without a suffix; a non-image suffix refused."""
+    return image_path(Path(path), what="--plot")  # an ArgumentError (a FramesError: exit status 2) naming them
 
 
 def _plot(res: dict[str, Any], path: str) -> None:
@@ -422,6 +431,7 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument(
         "--v0",
         nargs="+",
+        action="extend",
         metavar="NAME=VALUE",
         help="instead of the natural velocities: the independent quasi-velocities of the model's frame (all of them)",
     )
@@ -430,6 +440,7 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument(
         "--subs",
         nargs="+",
+        action="extend",
         metavar="F=EXPR",
         help="replace a free function of the model (abelian_chaplygin's Delta3(q1): Delta3=q1**2); EXPR read by the safe parser",
     )
@@ -534,8 +545,10 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     # simulate
     _check_run(args)
     csv = outputs.target(args.csv, "--csv") if args.csv else None
-    png = outputs.target(args.plot, "--plot") if args.plot else None
-    mdl = find_model(args.model)
+    png = outputs.target(str(_image(args.plot)), "--plot") if args.plot else None
+    if csv is not None and png is not None and csv.resolve() == png.resolve():
+        raise FramesError(f"--csv {args.csv} and --plot {args.plot}: the same file {str(png)!r}; give two files")
+    mdl = find_model(args.model, check_u0=not (args.project or args.v0))  # --project, --v0 apply first
     res = simulate(
         mdl,
         args.t_end,

@@ -50,6 +50,7 @@ frames.errors.SystemFileError: <string>: expression: line 1, column 1: '__import
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import math
 import os
@@ -160,7 +161,9 @@ def _toml_error_position(exc: tomllib.TOMLDecodeError, src: str) -> tuple[str, t
     return msg, ((line, col) if line and col else None)
 
 
-def loads_model(text: str, source: str = "<string>", *, timeout: float | None = LOAD_SECONDS) -> Model:
+def loads_model(
+    text: str, source: str = "<string>", *, timeout: float | None = LOAD_SECONDS, check_u0: bool = True
+) -> Model:
     """Read a system from TOML text.
 
     Parameters
@@ -174,6 +177,8 @@ def loads_model(text: str, source: str = "<string>", *, timeout: float | None = 
         sizes of a file are bounded, but the checks of hostile expressions (the exact zero tests of
         large rational functions) can still take long; past the limit the file is refused, at the next
         checkpoint of the library's computations (:func:`frames.budget`).
+    check_u0 : bool, default True
+        False: ``[initial.u]`` is read but not checked against D (``frames simulate --project``, ``--v0``).
 
     Returns
     -------
@@ -204,7 +209,7 @@ def loads_model(text: str, source: str = "<string>", *, timeout: float | None = 
     )
     try:
         with _deadline(timeout):
-            return _loads(text, src, source, locate, state)
+            return _loads(text, src, source, locate, state, check_u0)
     except SystemFileError:
         raise
     except BudgetExceededError:
@@ -235,7 +240,7 @@ def _finite(v: object) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, str]) -> Model:
+def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, str], check_u0: bool = True) -> Model:
     def fail(key: str, reason: str, where: tuple[int, int] | None = None) -> SystemFileError:
         return _error(source, key, reason, where if where is not None else locate(key))
 
@@ -616,7 +621,7 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         cons,
         params,
         q0=q0,
-        u0=u0,
+        u0=u0 if check_u0 else {},
         param_values=pvals,
         citation=data.get("citation", ""),
         group=group,
@@ -631,6 +636,8 @@ def _loads(text: str, src: str, source: str, locate: _Locator, state: dict[str, 
         inputs=inputs_t,
         operating_point=op_t,
     )
+    if not check_u0 and u0:  # [initial.u] kept unchecked: the caller projects it onto D or replaces it
+        model = Model._from_fields(**{f.name: getattr(model, f.name) for f in dataclasses.fields(model)} | {"u0": u0})
     # the model's own forms (the constraints as coefficient rows, the frame) may hold numbers the file
     # does not show (1e-249**2 once a product is expanded); a model that cannot be written back exactly
     # is refused, so that every model read is written and read back to an equal model
@@ -783,7 +790,7 @@ class _TooLarge(Exception):
     pass
 
 
-def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SECONDS) -> Model:
+def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SECONDS, check_u0: bool = True) -> Model:
     """Read a system file (TOML).
 
     At most ``MAX_FILE_SIZE + 1`` bytes are read; directories, FIFOs, devices (a symlink to
@@ -795,6 +802,8 @@ def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SEC
         The file.
     timeout : float or None
         Wall-clock seconds allowed for checking the system (see :func:`loads_model`).
+    check_u0 : bool, default True
+        False: ``[initial.u]`` is read but not checked against D (``frames simulate --project``, ``--v0``).
 
     Returns
     -------
@@ -830,4 +839,4 @@ def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SEC
         raise _error(str(p), "(file)", f"is not UTF-8 text (byte 0x{data[exc.start]:02x})", (line, col)) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte-order mark
-    return loads_model(text, source=str(p), timeout=timeout)
+    return loads_model(text, source=str(p), timeout=timeout, check_u0=check_u0)

@@ -4,88 +4,36 @@ Lagrange–d'Alembert scheme member by member; the result is one :class:`Traject
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..errors import InconsistentInitialDataError, SingularFrameError, SingularityError, StateError
+from ..errors import SingularityError
 from ._compiled import KINEMATIC
 from ._frame import frame_monitor
-from ._inputs import _batch_array, _extras, _merge_params, _singular_frame_message
-from ._laws import InputLaw, batch_laws_along, check_engine, split_inputs
+from ._laws import InputLaw, batch_laws_along
 from ._lda import lda_midpoint
 from ._numba import dp45_numba, rk4_numba
-from ._options import IntegrationOptions, _check_t_eval
+from ._problem import Problem
 from ._progress import ProgressBar
-from ._resolve import Target
 from ._rk import dp45_batch, rk4_batch
 from ._single import lda_scheme
+from ._solvers import RK4, RK45, LDAMidpoint, NumbaRK4, NumbaRK45, Solver
 from ._trajectory import _NOT_EXTRAS, TrajectoryBatch, _frozen, deferred
 
 __all__ = ["run_batch"]
 
 
-def run_batch(
-    target: Target,
-    t0: float,
-    t1: float,
-    q0: Any,
-    u0: Any,
-    params: Mapping[Any, Any] | None,
-    extra0: Mapping[str, Any] | None,
-    opts: IntegrationOptions,
-) -> TrajectoryBatch:
-    """Integrate the batch ``q0, u0`` (``(B, n)``) of ``target`` with the engine that ``opts`` names."""
-    meth = opts.batch()
-    lda = meth == "lda-midpoint"
-    comp = target.comp
-    S = comp.system
-    if t1 < t0:
-        raise StateError(f"integrate: a batch integrates forward: t_span=({t0}, {t1}) must be increasing")
-    Q0 = _batch_array(q0, S.chart.q, "q0")
-    U0 = _batch_array(u0, S.chart.u, "u0")
-    if Q0.shape != U0.shape:
-        raise StateError(f"q0 and u0 batches differ: {Q0.shape[1]} and {U0.shape[1]} members")
-    nb = Q0.shape[1]
-    if nb == 0:
-        raise StateError("q0, u0: an empty batch (0 members); give at least one row (q0 of shape (B, n), B ≥ 1)")
-    pd_, laws = split_inputs(comp, _merge_params(target.defaults, params))
-    if lda:
-        check_engine(laws, "method='lda-midpoint'")
-    elif opts.backend == "numba":
-        check_engine(laws, "backend='numba'")
-    p = comp.bind(pd_, batch=nb)
-    X0 = _extras(comp, extra0, nb)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a pole is reported below, by member
-        c = comp.constraint_values(t0, Q0, U0, p)
-    if c is not None and c.size and not np.all(np.isfinite(c)):
-        j = int(np.nonzero(~np.all(np.isfinite(c), axis=0))[0][0])
-        raise SingularFrameError(f"batch member {j}: " + _singular_frame_message(Q0[:, j]))
-    if c is not None and c.size:
-        scale = np.maximum(1.0, np.max(np.abs(U0), axis=0))
-        bad = np.nonzero(np.max(np.abs(c), axis=0) > opts.constraint_tol * scale)[0]
-        if bad.size:
-            if not opts.project:
-                raise InconsistentInitialDataError(
-                    f"initial velocities of batch members {bad[:10].tolist()} violate the constraints "
-                    f"(max residual {float(np.max(np.abs(c))):.3g}); pass project= to project them onto D"
-                )
-            how = "kinetic" if opts.project is True else str(opts.project)
-            for jb in bad:
-                pj = p if p.ndim == 1 else p[:, jb]
-                U0[:, jb] = comp.project(how, t0, Q0[:, jb], U0[:, jb], pj)
-    Y0 = np.asarray(comp.initial_state(t0, Q0, U0, X0, p), dtype=float)
-    te = np.linspace(t0, t1, 101) if opts.t_eval is None else _check_t_eval("integrate", opts.t_eval, t0, t1)
+def run_batch(problem: Problem, solver: Solver) -> TrajectoryBatch:
+    """Integrate the batch of ``problem`` (initial state ``(n_state, B)``) with the engine of ``solver``."""
+    comp, p, te = problem.comp, problem.p, problem.t_eval
     assert te is not None
-    g0 = comp.guard(t0, Y0, p)
-    if g0 is not None:
-        g0 = np.broadcast_to(g0, (nb,))
-        badg = np.nonzero(~np.isfinite(g0) | (g0 == 0))[0]
-        if badg.size:
-            raise SingularityError(f"singular initial point for batch members {badg[:10].tolist()}", t0, Y0[:, badg[0]])
-    with ProgressBar.for_batch(opts.progress, not lda and opts.backend == "numpy", nb, t0, t1) as bar:
-        te, Ys, info = _kernels(target, p, Y0, te, t0, t1, meth, opts, bar, laws)
+    S = comp.system
+    nb = problem.size
+    engine = solver.engine(True)
+    with ProgressBar.for_run(problem.progress, engine == "rk", nb, problem.t0, problem.t1) as bar:
+        te, Ys, info = _kernels(problem, solver, bar)
     if comp.guard_depends_on_state:
         G = np.broadcast_to(
             np.asarray(comp.guard(te[:, None], Ys.transpose(1, 0, 2), p[:, None] if p.ndim == 2 else p)), (len(te), nb)
@@ -100,12 +48,10 @@ def run_batch(
                 float(te[k]),
                 Ys[k, :, j],
             )
-    info |= {"rtol": opts.rtol, "atol": opts.atol}
-    if laws:
-        info["inputs"] = {law.name: law.signature for law in laws}
-        driven = {law.name for law in laws}
-        pd_ = {k: v for k, v in pd_.items() if k not in driven}
-    return _batch_result(comp, te, Ys, p, pd_, meth, info, laws)
+    info |= {"rtol": getattr(solver, "rtol", 1e-9), "atol": getattr(solver, "atol", 1e-12)}
+    if problem.laws:
+        info["inputs"] = problem.info_inputs()
+    return _batch_result(comp, te, Ys, p, problem.params, solver.label, info, problem.laws)
 
 
 def _batch_result(
@@ -167,26 +113,17 @@ def _batch_result(
     )
 
 
-def _kernels(
-    target: Target,
-    p: np.ndarray,
-    Y0: np.ndarray,
-    te: np.ndarray,
-    t0: float,
-    t1: float,
-    meth: str,
-    opts: IntegrationOptions,
-    bar: ProgressBar,
-    laws: tuple[InputLaw, ...] = (),
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """The integration of a batch (options checked): ``(t, Ys (N, n_state, B), info)``."""
-    comp = target.comp
+def _kernels(problem: Problem, solver: Solver, bar: ProgressBar) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The integration of a batch: ``(t, Ys (N, n_state, B), info)``."""
+    comp, p, Y0, t0, t1 = problem.comp, problem.p, problem.Y0, problem.t0, problem.t1
+    te = problem.t_eval
+    assert te is not None
     nb = Y0.shape[1]
-    if meth == "lda-midpoint":
-        scheme = lda_scheme(target)
+    if isinstance(solver, LDAMidpoint):
+        scheme = lda_scheme(problem.target)
         n = comp.system.chart.dim
         parts = []
-        step = float(opts.step)  # type: ignore[arg-type]
+        step = float(solver.step)  # type: ignore[arg-type]
         for j in range(nb):
             pj = p if p.ndim == 1 else p[:, j]
             fj = frame_monitor(comp, pj, f"lda-midpoint (batch member {j})", t0, Y0[:, j])
@@ -198,24 +135,25 @@ def _kernels(
                 Y0[n : 2 * n, j],
                 pj,
                 step,
-                max_steps=opts.max_steps,
-                timeout=opts.timeout,
+                max_steps=solver.max_steps,
+                timeout=solver.timeout,
                 frame=fj,
             )
             parts.append(np.hstack([Qj, Uj]))
             bar.advance()
         return te, np.stack(parts, axis=2), info
-    fm = frame_monitor(comp, p, f"batch {meth}" if opts.backend != "numba" else f"numba {meth}", t0, Y0)
-    if opts.backend == "numba":
-        if meth == "RK45":
-            Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, opts.rtol, opts.atol, opts.max_steps, opts.timeout)
-        else:
-            Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(opts.n_steps), opts.timeout, opts.max_steps)  # type: ignore[arg-type]
+    numba = solver.engine(True) == "numba"
+    fm = frame_monitor(comp, p, f"numba {solver.label}" if numba else f"batch {solver.label}", t0, Y0)
+    if isinstance(solver, NumbaRK45):
+        Ys, info = dp45_numba(comp, t0, t1, Y0, p, te, solver.rtol, solver.atol, solver.max_steps, solver.timeout)
+    elif isinstance(solver, NumbaRK4):
+        Ys, info = rk4_numba(comp, t0, t1, Y0, p, te, int(solver.n_steps), solver.timeout, solver.max_steps)  # type: ignore[arg-type]
+    if numba:
         if fm is not None:  # the jitted kernels do not see the frame: checked at the output times
             fm.check_samples(te, Ys)
         return te, Ys, info
-    fb = comp.fun_batch(p, laws)
-    if meth == "RK45":
+    fb = comp.fun_batch(p, problem.laws)
+    if isinstance(solver, RK45):
         gb: Callable[[float, np.ndarray], np.ndarray] | None = None
         if comp.guard_depends_on_state:
 
@@ -223,8 +161,10 @@ def _kernels(
                 return np.asarray(comp.guard(t, Y, p))
 
         Ys, info = dp45_batch(
-            fb, t0, t1, Y0, te, opts.rtol, opts.atol, opts.max_steps, opts.timeout, gb, on_step=bar.on_step, frame=fm
-        )
+            fb, t0, t1, Y0, te, solver.rtol, solver.atol, solver.max_steps, solver.timeout, gb, on_step=bar.on_step,
+            frame=fm,
+        )  # fmt: skip
         return te, Ys, info
-    Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(opts.n_steps), opts.timeout, on_step=bar.on_step, frame=fm)  # type: ignore[arg-type]
+    assert isinstance(solver, RK4)
+    Ys, info = rk4_batch(fb, t0, t1, Y0, te, int(solver.n_steps), solver.timeout, on_step=bar.on_step, frame=fm)  # type: ignore[arg-type]
     return te, Ys, info

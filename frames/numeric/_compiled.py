@@ -23,6 +23,7 @@ from ..errors import (
     ParameterError,
     SingularityError,
 )
+from ._progress import heartbeat
 
 # ----------------------------------------------------------------------------- code generation
 __all__ = ["CompiledSystem", "srepr_key"]
@@ -278,14 +279,15 @@ class CompiledSystem:
         with self._lock:
             hit = self._fns.get(name)
             if hit is None:
-                prep = self._prepared.get(what)
-                if prep is None:
-                    exprs, groups = self._groups(what)
-                    prep = _Prepared(exprs, groups, check=what not in _CHECKED_AT_INIT)
-                    if what == "rhs":  # printed in both modes: keep the one cse
-                        self._prepared[what] = prep
-                fname = {"rhs/math": "rhs_one", "rhs/numpy": "rhs_batch"}.get(name, what.replace(":", "_"))
-                hit, src = prep.emit(mode, fname)
+                with heartbeat(f"code generation of {name}"):
+                    prep = self._prepared.get(what)
+                    if prep is None:
+                        exprs, groups = self._groups(what)
+                        prep = _Prepared(exprs, groups, check=what not in _CHECKED_AT_INIT)
+                        if what == "rhs":  # printed in both modes: keep the one cse
+                            self._prepared[what] = prep
+                    fname = {"rhs/math": "rhs_one", "rhs/numpy": "rhs_batch"}.get(name, what.replace(":", "_"))
+                    hit, src = prep.emit(mode, fname)
                 self._sources[name] = src
                 self._fns[name] = hit
         return hit

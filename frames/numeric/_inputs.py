@@ -15,19 +15,7 @@ from ..errors import InconsistentInitialDataError, ParameterError, SingularFrame
 from ..geometry import Chart
 from ._compiled import CompiledSystem
 
-__all__ = ["is_batch"]
-
-
-def is_batch(q0: Any) -> bool:
-    """Initial data ``q0`` of a batch: a 2-d array ``(B, n)``, or a mapping with 1-d arrays ``(B,)`` as values."""
-    if isinstance(q0, Mapping):
-        return any(np.ndim(v) >= 1 and not isinstance(v, str | bytes) for v in q0.values())
-    if isinstance(q0, str | bytes):
-        return False
-    try:
-        return np.ndim(q0) >= 2
-    except (TypeError, ValueError):  # ragged nested sequences
-        return True
+__all__ = ["velocities_from_v0"]
 
 
 # ----------------------------------------------------------------------------- input checks
@@ -76,6 +64,8 @@ def _vector(
         vals = _numbers(list(x) if np.ndim(x) == 1 else [x], what, chart, params)
     try:
         arr = np.array(vals, dtype=float)
+    except OverflowError as exc:
+        raise StateError(f"{what}: a value is too large for a float (beyond 1.8e308): {vals!r:.120}") from exc
     except (TypeError, ValueError) as exc:
         raise StateError(f"{what}: not numbers: {vals!r}") from exc
     if arr.shape != (n,):
@@ -95,6 +85,8 @@ def _batch_array(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
             raise StateError(f"{what}: missing values for {missing}")
         try:
             arr = np.array([np.asarray(byname[s.name], dtype=float) for s in syms], dtype=float)
+        except OverflowError as exc:
+            raise StateError(f"{what}: a value is too large for a float (beyond 1.8e308)") from exc
         except (TypeError, ValueError) as exc:
             raise StateError(f"{what}: values must be 1-d arrays of numbers of equal length") from exc
         if arr.ndim != 2:
@@ -102,6 +94,8 @@ def _batch_array(x: Any, syms: Sequence[sp.Symbol], what: str) -> np.ndarray:
     else:
         try:
             a = np.asarray(x, dtype=float)
+        except OverflowError as exc:
+            raise StateError(f"{what}: a value is too large for a float (beyond 1.8e308)") from exc
         except (TypeError, ValueError) as exc:
             raise StateError(f"{what}: not an array of numbers: {x!r:.80}") from exc
         if a.ndim != 2 or a.shape[1] != n:
@@ -238,7 +232,7 @@ def velocities_from_v0(frame: Any, m: int, q0: Any, v0: Any, params: Mapping[str
     at |= {
         s: params[s.name]
         for s in chart.params
-        if params and s.name in params and not isinstance(params[s.name], str) and not callable(params[s.name])
+        if params and s.name in params and isinstance(params[s.name], int | float | np.number | sp.Basic)
     }
     X = frame.matrix[:m, :].xreplace(at)
     try:

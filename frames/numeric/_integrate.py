@@ -1,26 +1,27 @@
 """The one door of the numeric layer: :func:`integrate` (one trajectory, or a batch when the initial data are 2-d).
 
-It normalises everything once — the options into an :class:`~frames.numeric._options.IntegrationOptions`
-record, the object into a compiled system (:func:`~frames.numeric._resolve.resolve`), the time span — and
-hands them to a single run (:mod:`frames.numeric._single`) or a batch run (:mod:`frames.numeric._batch`).
+It normalises everything once — the method and its options into a solver value (:mod:`frames.numeric._solvers`),
+the object into a compiled system (:func:`~frames.numeric._resolve.resolve`), the span, the initial data, the
+parameters and the inputs into one :class:`~frames.numeric._problem.Problem` — and hands both to the engine the
+solver names (:func:`run`): one trajectory (:mod:`frames.numeric._single`) or a batch (:mod:`frames.numeric._batch`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 from ..errors import OptionError, StateError
 from ._batch import run_batch
-from ._inputs import _merge_params, _t_span, is_batch, velocities_from_v0
-from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
+from ._problem import Problem, build_problem, is_batch
+from ._progress import ProgressBar, reporting
 from ._resolve import resolve
-from ._single import run_single
+from ._single import run_lda, run_numba, run_scipy
+from ._solvers import LDAMidpoint, Solver, solver_from, solver_keys
 from ._trajectory import Trajectory, TrajectoryBatch, labelled
 
-__all__ = ["integrate"]
+__all__ = ["integrate", "run"]
 
 
 def integrate(
@@ -31,28 +32,12 @@ def integrate(
     params: Mapping[Any, Any] | None = None,
     *,
     v0: Any = None,
-    form: str = "reduced",
-    system: Any = None,
-    lagrangian: Any = None,
-    method: str = "RK45",
-    rtol: float = 1e-9,
-    atol: float = 1e-12,
+    inputs: Mapping[Any, Any] | None = None,
+    method: str | Solver = "RK45",
     t_eval: Any = None,
-    max_step: float = np.inf,
-    project: bool | str = False,
-    constraint_tol: float = 1e-9,
-    extra0: Mapping[str, Any] | None = None,
-    mu0: Any = None,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    step: float | None = None,
-    backend: str = "numpy",
     events: Any = None,
-    dense_output: bool = False,
-    solver_options: Mapping[str, Any] | None = None,
-    n_steps: int | None = None,
-    progress: bool | None = None,
-    subs: Mapping[Any, Any] | None = None,
+    progress: bool | ProgressBar | None = None,
+    **options: Any,
 ) -> Trajectory | TrajectoryBatch:
     r"""Integrate a field, a dynamics method, a model or an :class:`~frames.OdeSystem` from natural initial data.
 
@@ -68,23 +53,24 @@ def integrate(
     q0, u0 : sequence or mapping; or array (B, n), or mapping symbol -> array (B,)
         Natural coordinates and velocities, in chart order or keyed by symbol (or name); one row per
         batch member for a batch.
-    v0 : sequence or mapping, optional (keyword only)
-        Instead of ``u0``, for one trajectory of a system with an adapted frame: the independent
-        quasi-velocities ``v^1..v^m``; then ``u0 = v0^α X_α(q0)``, in D by construction (a Kane user's
-        independent speeds).
     params : mapping, optional
         Parameter symbol or name -> number (overrides a model's ``param_values``); for a batch also an
-        array ``(B,)`` (a parameter sweep in one run).
-    form : {"reduced", "multiplier"}
-        For a field, a nonholonomic system or a model: see :func:`~frames.ode_system`. The reduced form
-        ``(q, v^α)`` keeps ``θ^a(u) = 0`` to rounding.
-    system, lagrangian : optional
-        For a field: the :class:`~frames.NonholonomicSystem` (multipliers, energy) or the Lagrangian
-        (energy, kinetic metric).
-    subs : mapping, optional
-        For a vakonomic or MVM system: a substitution applied before compiling (see :func:`~frames.ode_system`).
-    method : str
-        One trajectory: one of scipy's solvers ``"RK45"``, ``"RK23"``, ``"DOP853"``, ``"Radau"``, ``"BDF"``,
+        array ``(B,)`` (a parameter sweep in one run). A callable value is an input (the sugar of
+        ``inputs=``: a law of ``t`` when it requires one positional argument, of ``(t, q, u)`` when three).
+    v0 : sequence or mapping, or array (B, m), optional (keyword only)
+        Instead of ``u0``, for a system with an adapted frame: the independent quasi-velocities
+        ``v^1..v^m`` (one row per member for a batch); then ``u0 = v0^α X_α(q0)``, in D by construction
+        (a Kane user's independent speeds).
+    inputs : mapping, optional (keyword only)
+        Parameter name or symbol -> a law ``law(t, q, u)`` (the word of :func:`~frames.linearize`), always
+        called so, ``q`` and ``u`` the natural coordinates and velocities (``(n,)``; ``(n, B)`` in a
+        batch); :class:`~frames.TimeLaw` ``(f)`` for a law of ``t`` alone. See :mod:`frames.numeric._laws`.
+    method : str or Solver
+        A solver value (:class:`~frames.RK45`, :class:`~frames.Radau`, :class:`~frames.LSODA`,
+        :class:`~frames.DOP853`, :class:`~frames.RK23`, :class:`~frames.BDF`, :class:`~frames.RK4`,
+        :class:`~frames.LDAMidpoint`, :class:`~frames.NumbaRK45`, :class:`~frames.NumbaRK4`) with its own
+        options, or its name with the options below (the sugar, mapped once to the solver). One trajectory:
+        one of scipy's solvers ``"RK45"``, ``"RK23"``, ``"DOP853"``, ``"Radau"``, ``"BDF"``,
         ``"LSODA"`` (use "Radau" or "BDF" for stiff systems), or ``"lda-midpoint"``: the discrete
         Lagrange–d'Alembert integrator of Cortés–Martínez (2001) in the midpoint form of
         McLachlan–Perlmutter (2006) (:mod:`frames.numeric._lda`): fixed step ``step``, constraints exact at
@@ -94,6 +80,39 @@ def integrate(
         when *every* member's error norm is ≤ 1, so each member meets the tolerance of a per-trajectory
         ``solve_ivp(method="RK45")``), ``"RK4"`` (classical fixed-step Runge–Kutta with ``n_steps``
         steps) or ``"lda-midpoint"`` (member by member).
+    t_eval : array, optional
+        The output times: finite, sorted, inside ``t_span``. Default: one trajectory of scipy's solvers
+        401 equally spaced times (dense output on a grid, as ``frames simulate``); a batch and the jitted
+        kernels 101.
+    events : callable or sequence of callables, optional
+        One trajectory, scipy's methods only. Event functions ``event(t, q, u) -> float`` in **natural**
+        coordinates (``q``, ``u`` arrays in chart order, whatever the internal state): an event occurs
+        where its value crosses zero, located as in :func:`scipy.integrate.solve_ivp` (Brent's method on
+        the step's dense output, to ``4 ε``). The attributes of :func:`~scipy.integrate.solve_ivp` apply:
+        ``event.terminal`` (True: stop at the first occurrence; a positive integer ``k``: at the
+        ``k``-th) and ``event.direction`` (> 0 upward crossings only, < 0 downward only, 0 both). Results
+        in :attr:`Trajectory.t_events`, :attr:`Trajectory.y_events` (natural ``(q, u)`` rows) and
+        :attr:`Trajectory.status` (1 when a terminal event stopped the run; the last sample is then at the
+        event).
+    progress : bool or None, default None
+        A :mod:`tqdm` bar on stderr, as :func:`sweep`'s. A batch: ``True`` always, ``None`` only when stderr
+        is a terminal, ``False`` never; the NumPy ``"RK45"`` and ``"RK4"`` paths step all members together,
+        so the bar follows the common time ``t`` (one update per step); ``"lda-midpoint"`` counts the
+        members; ``backend="numba"`` completes the bar when it returns. One trajectory: ``True`` shows a bar
+        in model time (one update per accepted step of scipy's solvers). A :class:`~frames.numeric.ProgressBar`
+        is driven as it is and left open (the caller's bar: ``frames simulate``'s).
+    **options
+        The further keyword options below: what is integrated, how the initial data are taken, and the sugar
+        of ``method="..."`` (each a field of the solver it names; an option the solver does not have is
+        refused, :class:`OptionError`). Adding an option to a solver is a field of that solver.
+    form : {"reduced", "multiplier"}
+        For a field, a nonholonomic system or a model: see :func:`~frames.ode_system`. The reduced form
+        ``(q, v^α)`` keeps ``θ^a(u) = 0`` to rounding.
+    system, lagrangian : optional
+        For a field: the :class:`~frames.NonholonomicSystem` (multipliers, energy) or the Lagrangian
+        (energy, kinetic metric).
+    subs : mapping, optional
+        For a vakonomic or MVM system: a substitution applied before compiling (see :func:`~frames.ode_system`).
     step : float, optional
         The fixed step of ``method="lda-midpoint"`` (required there; the step used is
         ``(t1 − t0)/ceil((t1 − t0)/step)``).
@@ -104,9 +123,8 @@ def integrate(
         (RK4) kernels (:mod:`frames.numeric._numba`), no Python call per step; a batch runs its members in
         parallel, each with its own step control. The output is at ``t_eval`` (default 101 equally spaced
         times) and a state-dependent guard is checked there.
-    rtol, atol, t_eval, max_step
-        As for :func:`scipy.integrate.solve_ivp`; ``t_eval`` must be finite, sorted and inside ``t_span``
-        (a batch's default: 101 equally spaced points).
+    rtol, atol, max_step
+        As for :func:`scipy.integrate.solve_ivp` (fields of the scipy solvers and of ``NumbaRK45``).
     max_steps : int
         At most this many solver steps (default 10⁶; a batch counts accepted and rejected steps).
     timeout : float or None
@@ -124,16 +142,6 @@ def integrate(
     extra0, mu0 : optional
         Further initial data of systems with extra states (``mu0`` is ``extra0={"mu": mu0}``, the
         vakonomic multipliers; an MVM system takes ``extra0={"lambda": ...}``).
-    events : callable or sequence of callables, optional
-        One trajectory, scipy's methods only. Event functions ``event(t, q, u) -> float`` in **natural**
-        coordinates (``q``, ``u`` arrays in chart order, whatever the internal state): an event occurs
-        where its value crosses zero, located as in :func:`scipy.integrate.solve_ivp` (Brent's method on
-        the step's dense output, to ``4 ε``). The attributes of :func:`~scipy.integrate.solve_ivp` apply:
-        ``event.terminal`` (True: stop at the first occurrence; a positive integer ``k``: at the
-        ``k``-th) and ``event.direction`` (> 0 upward crossings only, < 0 downward only, 0 both). Results
-        in :attr:`Trajectory.t_events`, :attr:`Trajectory.y_events` (natural ``(q, u)`` rows) and
-        :attr:`Trajectory.status` (1 when a terminal event stopped the run; with ``t_eval=None`` the
-        last sample is then at the event, with ``t_eval`` the samples stop before it).
     dense_output : bool, default False
         One trajectory, scipy's methods only. Keep every step's interpolant: :attr:`Trajectory.sol` is
         then a :class:`DenseOutput`, ``sol(t)`` the state (layout of :attr:`Trajectory.state`) at any
@@ -145,12 +153,6 @@ def integrate(
         ``min_step``, ``lband``, ``uband`` (``LSODA``). A key the chosen solver does not accept, a
         non-str key, a key that is a parameter here (``rtol``, ``atol``, ``t_eval``, ``max_step``,
         ``method``, ``events``, ``dense_output``) and ``vectorized`` are refused (:class:`OptionError`).
-    progress : bool or None, default None
-        A batch only: a :mod:`tqdm` bar on stderr, as :func:`sweep`'s: ``True`` always, ``None`` only
-        when stderr is a terminal, ``False`` never. The NumPy ``"RK45"`` and ``"RK4"`` paths step all
-        members together, so the bar follows the common time ``t`` (one update per step);
-        ``"lda-midpoint"`` counts the members; ``backend="numba"`` completes the bar when it returns.
-
     Returns
     -------
     Trajectory or TrajectoryBatch
@@ -209,55 +211,90 @@ def integrate(
     >>> fr.integrate(mdl, (0, 1), q0, u0, progress=False).q.shape
     (2, 101, 3)
     """
-    opts = IntegrationOptions(
-        method=method,
-        rtol=rtol,
-        atol=atol,
-        t_eval=t_eval,
-        max_step=max_step,
-        project=project,
-        constraint_tol=constraint_tol,
-        max_steps=max_steps,
-        timeout=timeout,
-        step=step,
-        backend=backend,
-        events=events,
-        dense_output=dense_output,
-        solver_options=solver_options,
-        n_steps=n_steps,
-        progress=progress,
-    )
+    with reporting(_reporter(progress)):  # code generation reports through the run's progress reporter
+        return _integrate(x, t_span, q0, u0, params, v0, inputs, method, t_eval, events, progress, options)
+
+
+def _reporter(progress: Any) -> Any:
+    """Where the heartbeat lines of code generation go: the caller's bar, stderr for ``progress=True``, else
+    nowhere."""
+    if isinstance(progress, ProgressBar):
+        return progress.write
+    if progress is True:
+        return lambda line: print(line, file=sys.stderr, flush=True)
+    return None
+
+
+def _integrate(
+    x: Any,
+    t_span: Any,
+    q0: Any,
+    u0: Any,
+    params: Any,
+    v0: Any,
+    inputs: Any,
+    method: Any,
+    t_eval: Any,
+    events: Any,
+    progress: Any,
+    options: dict[str, Any],
+) -> Trajectory | TrajectoryBatch:
+    """The body of :func:`integrate` (its arguments as given)."""
+    unknown = sorted(set(options) - _DOOR_KEYS - solver_keys())
+    if unknown:
+        raise OptionError(
+            f"integrate: unknown option(s) {unknown}; the options are {sorted(_DOOR_KEYS | solver_keys())}"
+        )
+    door = {k: options.pop(k) for k in list(options) if k in _DOOR_KEYS}
+    backend = door.get("backend", "numpy")
+    solver = solver_from(method, backend, is_batch(q0), options)
+    extra0, mu0 = door.get("extra0"), door.get("mu0")
     if mu0 is not None:
         if extra0 is not None and not isinstance(extra0, Mapping):
             raise StateError(f"extra0: expected a mapping name -> initial values, got {extra0!r:.80}")
         extra0 = dict(extra0 or {}) | {"mu": mu0}
-    more = {} if subs is None else {"subs": subs}
-    target = resolve(x, "multiplier" if opts.lda else form, system, lagrangian, opts.lda, **more)
-    t0, t1 = _t_span(t_span)
-    if (u0 is None) == (v0 is None):
-        raise StateError(
-            "integrate: give the initial velocities once: u0 (the natural velocities) or v0 (the independent "
-            "quasi-velocities of the method's frame)"
-        )
-    if v0 is not None:
-        frame, m = _frame_of(x, target)
-        if is_batch(q0):
-            raise OptionError("integrate: v0 is for one trajectory; a batch takes u0 of shape (B, n)")
-        u0 = velocities_from_v0(frame, m, q0, v0, _merge_params(target.defaults, params))
-    if is_batch(q0):
-        return labelled(run_batch(target, t0, t1, q0, u0, params, extra0, opts), x)
-    if opts.progress:
-        raise OptionError("integrate: progress is an option of a batch run (q0 of shape (B, n))")
-    return labelled(run_single(target, t0, t1, q0, u0, params, extra0, opts), x)
+    more = {} if door.get("subs") is None else {"subs": door["subs"]}
+    lda = isinstance(solver, LDAMidpoint)
+    form = "multiplier" if lda else door.get("form", "reduced")
+    target = resolve(x, form, door.get("system"), door.get("lagrangian"), lda, **more)
+    problem = build_problem(
+        target,
+        solver,
+        t_span,
+        q0,
+        u0,
+        v0,
+        x=x,
+        params=params,
+        inputs=inputs,
+        extra0=extra0,
+        project=door.get("project", False),
+        constraint_tol=door.get("constraint_tol", 1e-9),
+        t_eval=t_eval,
+        events=events,
+        dense_output=door.get("dense_output", False),
+        progress=progress,
+    )
+    return labelled(ENGINES[solver.engine(problem.batch), problem.batch](problem, solver), x)
 
 
-def _frame_of(x: Any, target: Any) -> tuple[Any, int]:
-    """The adapted frame and the rank ``m`` of D behind what is integrated (for ``v0``)."""
-    for obj in (x, getattr(x, "system", None), getattr(target, "system", None)):
-        frame, m = getattr(obj, "frame", None), getattr(obj, "m", None)
-        if frame is not None and hasattr(frame, "matrix") and hasattr(frame, "v"):
-            return frame, (m if isinstance(m, int) else frame.dim)
-    if hasattr(x, "nonholonomic"):
-        nh = x.nonholonomic()
-        return nh.frame, nh.m
-    raise OptionError(f"integrate: v0 needs a system with an adapted frame; {type(x).__name__} has none: give u0")
+#: The keyword options of :func:`integrate` that are not a solver's fields: what is integrated and how the
+#: initial data are taken.
+_DOOR_KEYS = frozenset(
+    {"form", "system", "lagrangian", "subs", "extra0", "mu0", "project", "constraint_tol", "dense_output", "backend"}
+)
+
+#: The engines, by name (a solver's ``single_engine`` / ``batch_engine``): each answers ``run(problem, solver)``.
+ENGINES: dict[tuple[str, bool], Callable[[Problem, Solver], Trajectory | TrajectoryBatch]] = {
+    ("scipy", False): run_scipy,
+    ("numba", False): run_numba,
+    ("lda", False): run_lda,
+    ("rk", True): run_batch,
+    ("numba", True): run_batch,
+    ("lda", True): run_batch,
+}
+
+
+def run(problem: Problem, solver: Solver) -> Trajectory | TrajectoryBatch:
+    """Integrate ``problem`` with ``solver``: the engine the solver names for the problem's mode."""
+    return ENGINES[solver.engine(problem.batch), problem.batch](problem, solver)

@@ -46,12 +46,59 @@ import sympy as sp
 from ..errors import ArgumentError, FramesError, OptionError, ParameterError
 from ._compiled import KINEMATIC, CompiledSystem
 
-__all__ = ["InputLaw", "batch_laws_along", "check_engine", "laws_along", "split_inputs"]
+__all__ = ["InputLaw", "TimeLaw", "batch_laws_along", "check_engine", "input_law", "laws_along", "split_inputs"]
+
+
+class TimeLaw:
+    """A law of ``t`` alone given as an input: ``integrate(..., inputs={"tau": TimeLaw(math.sin)})``.
+
+    The sugar of ``inputs=``, whose laws are otherwise always called ``law(t, q, u)``; called with
+    ``(t, q, u)`` it returns ``fn(t)``.
+    """
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any) -> None:
+        if not callable(fn):
+            raise ArgumentError(f"TimeLaw: {fn!r:.60} is not callable: expected a function of t")
+        self.fn = fn
+
+    def __repr__(self) -> str:
+        return f"TimeLaw({self.fn!r:.60})"
+
+    def __call__(self, t: Any, q: Any = None, u: Any = None) -> Any:
+        return self.fn(t)
+
+
+class _StateLaw:
+    """An ``inputs=`` law: called ``law(t, q, u)``, never told apart by counting its arguments."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+
+
+def input_law(law: Any) -> TimeLaw | _StateLaw:
+    """A law given in ``inputs=``, marked with how it is called (``TimeLaw``: ``fn(t)``; else ``law(t, q, u)``)."""
+    return law if isinstance(law, TimeLaw) else _StateLaw(law)
 
 
 def _is_law(val: Any) -> bool:
-    """A user callable (not a number, an array, a sympy object or a class)."""
+    """A user callable (not a number, an array, a sympy object or a class), or a law given in ``inputs=``."""
+    if isinstance(val, TimeLaw | _StateLaw):
+        return True
     return callable(val) and not isinstance(val, sp.Basic | type | np.ndarray)
+
+
+def _law_of(val: Any, name: str) -> tuple[Any, int]:
+    """``(fn, arity)``: an ``inputs=`` law as marked; a callable in ``params=`` by its required arguments (the
+    documented sugar of ``params=``: one for ``law(t)``, three for ``law(t, q, u)``)."""
+    if isinstance(val, TimeLaw):
+        return val.fn, 1
+    if isinstance(val, _StateLaw):
+        return val.fn, 3
+    return val, _arity(val, name)
 
 
 def _arity(fn: Any, name: str) -> int:
@@ -85,8 +132,7 @@ class InputLaw:
     def __init__(self, name: str, index: int, fn: Any) -> None:
         self.name = name
         self.index = index
-        self.fn = fn
-        self.arity = _arity(fn, name)
+        self.fn, self.arity = _law_of(fn, name)
 
     def __repr__(self) -> str:
         return f"InputLaw({self.name!r}, {'t' if self.arity == 1 else '(t, q, u)'})"

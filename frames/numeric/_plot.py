@@ -20,6 +20,8 @@ __all__ = [
     "PANELS",
     "Panel",
     "draw_panels",
+    "IMAGE_FORMATS",
+    "image_path",
     "panel_title",
     "plane",
     "plot_panels",
@@ -30,10 +32,10 @@ __all__ = [
 
 #: The panels of a trajectory plot, in drawing order: the x–y path (planar systems), the coordinates, the
 #: natural velocities, the quasi-velocities (on request only), energy, multipliers and ``dist(u, D)``.
-PANELS = ("xy", "q", "u", "v", "energy", "multipliers", "residual")
+PANELS = ("xy", "q", "u", "v", "inputs", "energy", "multipliers", "residual")
 
 #: The panels drawn when none are chosen (all those the trajectory has).
-DEFAULT_PANELS = ("xy", "q", "u", "energy", "multipliers", "residual")
+DEFAULT_PANELS = ("xy", "q", "u", "inputs", "energy", "multipliers", "residual")
 
 
 def plane(names: Sequence[str]) -> tuple[int, int] | None:
@@ -98,6 +100,7 @@ def trajectory_panels(
     plane_names: Sequence[str] = (),
     keys: Sequence[str] | None = None,
     what: str = "plot",
+    inputs: Mapping[str, np.ndarray] | None = None,
 ) -> list[Panel]:
     """The panels of a trajectory plot: the one list that :meth:`Trajectory.plot` and ``frames simulate`` draw.
 
@@ -106,7 +109,8 @@ def trajectory_panels(
     (a velocity's unit defaults to ``unit(q)/unit(t)``, see :func:`velocity_unit`). A chart with coordinates
     named ``x`` and ``y`` (or ``X, Y``, ``x_G, y_G``: :func:`plane`) gets the path panel ``"xy"`` (``y``
     against ``x``); ``plane_names`` (a model's ``plane``, declared in its file) names the pair instead. ``energy`` is drawn as
-    ``E − E(0)``; ``residual`` on a log axis (exact zeros at 1e-20). ``keys`` chooses panels from
+    ``E − E(0)``; ``residual`` on a log axis (exact zeros at 1e-20); ``inputs`` (name -> values along the motion,
+    the callable inputs) the control effort. ``keys`` chooses panels from
     :data:`PANELS` (default: those of :data:`DEFAULT_PANELS` that the data have).
 
     Raises
@@ -139,6 +143,13 @@ def trajectory_panels(
     if v is not None:
         vn = tuple(names.get("v", ())) or tuple(f"v{i + 1}" for i in range(v.shape[1]))
         out["v"] = Panel("v", "v", tuple((vn[i], v[:, i]) for i in range(v.shape[1]) if np.any(v[:, i])), xlabel=tlabel)
+    if inputs:
+        out["inputs"] = Panel(
+            "inputs",
+            "inputs",
+            tuple((_with_unit(k, units.get(k)), np.asarray(val)) for k, val in inputs.items()),
+            xlabel=tlabel,
+        )
     if energy is not None and len(energy):
         out["energy"] = Panel("energy", "E − E(0)", (("E − E(0)", energy - energy[0]),), xlabel=tlabel)
     if multipliers is not None:
@@ -253,10 +264,35 @@ def _target(path: Any, what: str) -> Path:
     return out
 
 
+#: The image formats of matplotlib's Agg canvas (the suffixes ``plot`` writes; checked before any work is done).
+IMAGE_FORMATS = ("eps", "jpeg", "jpg", "pdf", "pgf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff", "webp")
+
+
+def image_path(path: Path, formats: Sequence[str] = IMAGE_FORMATS, what: str = "plot") -> Path:
+    """The file an image is written to: ``path`` when its suffix names one of ``formats``, ``path`` + ``.png``
+    without a suffix (the file matplotlib writes then, returned as it is).
+
+    Raises
+    ------
+    ArgumentError
+        A suffix that is not an image format (``x.txt``), naming the formats.
+    """
+    suffix = path.suffix[1:].lower()
+    if not suffix:
+        return path.with_name(path.name + ".png")
+    if suffix not in formats:
+        raise ArgumentError(
+            f"{what}: path {str(path)!r}: {suffix!r} is not an image format; use one of {list(formats)} "
+            "(or no suffix for .png)"
+        )
+    return path
+
+
 def plot_panels(
     t: np.ndarray, panels: Sequence[Panel], path: str | os.PathLike[str], title: str, what: str = "plot"
 ) -> Path:
-    """Stacked panels sharing the t axis, written to ``path`` (needs matplotlib; its directory must exist).
+    """Stacked panels sharing the t axis, written to ``path`` (needs matplotlib; its directory must exist);
+    returns the file written (``path``, or ``path.png`` when it has no suffix, :func:`image_path`).
 
     Uses a :class:`matplotlib.figure.Figure` with its own Agg canvas: the global pyplot backend
     of the caller (a notebook, say) is neither switched nor touched.
@@ -269,7 +305,8 @@ def plot_panels(
         raise OptionalDependencyError("plotting needs matplotlib: pip install 'frames[plot]'") from exc
     hr = _heights(panels)
     fig = Figure(figsize=(7, 2.2 * sum(hr) + 0.6))
-    FigureCanvasAgg(fig)
+    canvas = FigureCanvasAgg(fig)
+    out = image_path(out, sorted(canvas.get_supported_filetypes()), what)
     grid = fig.subplots(len(panels), 1, squeeze=False, height_ratios=hr)
     _draw(list(grid[:, 0]), t, panels)
     fig.suptitle(title)

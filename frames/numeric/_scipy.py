@@ -185,6 +185,8 @@ def solve_single(
     dense_output: bool = False,
     solver_options: Mapping[str, Any] | None = None,
     frame: FrameMonitor | None = None,
+    on_step: Callable[[float], None] | None = None,
+    end_at_event: bool = False,
 ) -> SingleSolution:
     """One trajectory with a scipy :class:`~scipy.integrate.OdeSolver`, stepped here under a budget.
 
@@ -214,6 +216,10 @@ def solve_single(
     :class:`~frames.errors.DegenerateFrameError` (a :class:`~frames.errors.SingularFrameError`), and a run about
     to be refused for stiffness, a solver failure or its budget where the frame is ill-conditioned is refused for
     the frame instead.
+
+    ``end_at_event``: with ``t_eval`` (a default grid), a terminal event adds its own last sample.
+
+    ``on_step(t)`` (a progress bar's) is called after every accepted step with the time reached.
     """
     import scipy.integrate as si
 
@@ -332,7 +338,12 @@ def solve_single(
         if dense_output and t_new != nodes[-1]:
             interpolants.append(dense)
             nodes.append(t_new)
+        if on_step is not None:
+            on_step(t_new)
         if status == 1:
+            if end_at_event and t_eval is not None and (not ts or t_new != ts[-1]):
+                ts.append(t_new)
+                ys.append(np.array(y_new, dtype=float))
             break
         if solver.status == "running":
             stiff.check(fun, t_new, y_new, t_new - t_old, steps, steps)

@@ -16,6 +16,13 @@ checks the run stops with a
 :class:`~frames.errors.StiffnessError` that names the estimate and the implicit methods to use instead.
 A non-stiff run is never refused: its step is limited by accuracy (``h ρ ≪ β``), and a run within its
 budget is never looked at.
+
+The spectrum also tells a run held by a fast time scale that is *not* damped: an undamped stiff spring (``k =
+10^{12}``, eigenvalues ``±i 10^6``) keeps every method, explicit or implicit, at steps ``h ~ 1/ρ`` set by
+accuracy, so the span needs about ``ρ (t_1 − t)/(h ρ)`` steps. When the rest of the span is beyond the budget at
+a steady step and ``h ρ ≥`` :data:`FAST_FRACTION` on two consecutive checks, the run stops with a
+:class:`~frames.errors.StiffnessError` naming ``ρ``, ``1/ρ`` against the span and the steps needed (for any
+method: ``Radau``, ``BDF`` and ``LSODA`` included, which resolve the oscillation as well).
 """
 
 from __future__ import annotations
@@ -31,11 +38,13 @@ from ._frame import FrameMonitor
 
 __all__ = [
     "CHECK_EVERY",
+    "FAST_FRACTION",
     "IMPLICIT_HINT",
     "STABILITY_BOUNDARY",
     "STIFF_FRACTION",
     "StiffnessMonitor",
     "collapse_message",
+    "oscillatory",
     "spectral_radius",
 ]
 
@@ -44,6 +53,9 @@ STABILITY_BOUNDARY = {"RK23": 2.5, "RK45": 3.3, "DOP853": 6.0, "RK4": 2.78}
 
 #: A step with ``h ρ`` at least this fraction of ``β`` is held by stability, not by accuracy.
 STIFF_FRACTION = 0.25
+
+#: A step with ``h ρ`` at least this is set by the fastest time scale ``1/ρ`` (not by a slower motion).
+FAST_FRACTION = 1e-2
 
 #: Accepted steps between two checks.
 CHECK_EVERY = 100
@@ -91,6 +103,40 @@ def _power_iteration(
     return np.where(np.isfinite(rho), rho, np.nan)  # type: ignore[no-any-return]
 
 
+def oscillatory(f: Callable[[float, np.ndarray], np.ndarray], t: float, y: np.ndarray, iterations: int = 8) -> bool:
+    r"""Whether the dominant eigenvalues of ``∂f/∂y`` at ``(t, y)`` are a complex pair near the imaginary axis
+    (an undamped fast oscillation) rather than real (a decaying stiff mode).
+
+    After the power iteration of :func:`spectral_radius` the vector ``v`` lies in the dominant invariant
+    subspace; there ``J^2 v ≈ λ^2 v``: along ``v`` for real ``λ``, against it for ``λ = ±iω`` (``−ω^2``). The
+    sign of ``⟨v, J^2 v⟩`` tells them apart (one state ``(n,)``, or a batch's column ``(n, 1)``).
+    """
+    y = np.asarray(y, dtype=float)
+    try:
+        with np.errstate(all="ignore"):
+            fy = np.asarray(f(t, y), dtype=float)
+            eps = math.sqrt(np.finfo(float).eps) * max(1.0, float(np.linalg.norm(y)))
+
+            def jv(v: np.ndarray) -> np.ndarray:
+                nv = float(np.linalg.norm(v))
+                if nv == 0:
+                    return v
+                return (np.asarray(f(t, y + eps * v / nv), dtype=float) - fy) / eps * nv
+
+            v = np.asarray(_START.standard_normal(y.shape[0]), dtype=float).reshape(y.shape[0], *y.shape[1:2])
+            v = np.broadcast_to(v, y.shape).copy() / np.linalg.norm(v)
+            for _ in range(max(2, iterations)):
+                w = jv(v)
+                nw = float(np.linalg.norm(w))
+                if not (nw > 0 and math.isfinite(nw)):
+                    return False
+                v = w / nw
+            w2 = jv(jv(v))
+            return bool(float(np.sum(v * w2)) < 0)
+    except (FramesError, ArithmeticError, ValueError):
+        return False
+
+
 class StiffnessMonitor:
     """Watches an explicit run (one trajectory or a lock-step batch) and refuses it when it is stiff.
 
@@ -99,9 +145,10 @@ class StiffnessMonitor:
     what : str
         The run's name in messages (``"RK45"``, ``"batch RK45"``).
     method : str
-        A key of :data:`STABILITY_BOUNDARY`; any other method (an implicit one) is not watched.
+        A key of :data:`STABILITY_BOUNDARY` (an explicit method: held at its stability boundary, or by a fast
+        time scale), or another (an implicit method: held by a fast time scale only).
     t0, t1 : float
-        The span.
+        The span of the run (a run integrated in pieces gives its whole span: the messages name it).
     max_steps : int
         The step budget (accepted steps, or accepted and rejected for a batch: as the caller counts).
     timeout : float or None
@@ -154,7 +201,7 @@ class StiffnessMonitor:
             with ``h`` the last step) and steady (the mean step of the window at least half the previous
             window's: a finite-time blow-up shrinks it geometrically) with the rest of the span beyond the budget.
         """
-        if self.beta is None or steps - self.steps_mark < CHECK_EVERY:
+        if steps - self.steps_mark < CHECK_EVERY:
             return
         h = abs(t - self.t_mark) / (steps - self.steps_mark)
         steady = h >= 0.5 * self.h_mark
@@ -170,9 +217,13 @@ class StiffnessMonitor:
         rho = spectral_radius(f, t, y)
         j = int(np.nanargmax(rho)) if rho.ndim and np.any(np.isfinite(rho)) else 0
         r = float(rho.reshape(-1)[j]) if rho.size else math.nan
-        if not (abs(h_last) * r >= STIFF_FRACTION * self.beta):
-            self.strikes = 0
-            return
+        hr = abs(h_last) * r
+        held = self.beta is not None and hr >= STIFF_FRACTION * self.beta
+        if not held:  # a fast undamped oscillation (imaginary dominant eigenvalues) sets the step of any method
+            col = y if y.ndim == 1 else y[:, j : j + 1]
+            if not (max(hr, h * r) >= FAST_FRACTION and oscillatory(f, t, col)):
+                self.strikes = 0
+                return
         self.strikes += 1
         if self.strikes < 2:
             return
@@ -181,6 +232,17 @@ class StiffnessMonitor:
         state = y if y.ndim == 1 else y[:, j]
         member = "" if y.ndim == 1 else f" (batch member {j}, its state attached)"
         budget = f"max_steps = {self.max_steps}" + ("" if self.timeout is None else f", timeout = {self.timeout:g} s")
+        if not held:
+            raise StiffnessError(
+                f"{self.what}: stopped at t = {t:.6g} of {self.t1:g} after {steps} steps{member}: the step is set by "
+                f"the fastest time scale of the system (spectral radius of ∂f/∂y ρ ≈ {r:.3g}, 1/ρ ≈ {1 / r:.3g} "
+                f"against the remaining span {left:.3g}; step h = {abs(h_last):.3g}, h·ρ ≈ {hr:.3g}), so the span "
+                f"would need about {need:.3g} more steps, beyond the budget ({budget}); the system is stiff "
+                "(an undamped fast mode: a stiff spring without damping): every method must resolve it, implicit "
+                "ones too; shorten the span, raise the budget, or model the fast mode as a constraint",
+                t,
+                state,
+            )
         raise StiffnessError(
             f"{self.what}: stopped at t = {t:.6g} of {self.t1:g} after {steps} steps{member}: the step is held at "
             f"the stability boundary (step h = {abs(h_last):.3g}, spectral radius of ∂f/∂y ρ ≈ {r:.3g}, "

@@ -157,7 +157,32 @@ class DenseOutput:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Trajectory:
+class _Motion:
+    """The one field list of :class:`Trajectory` and :class:`TrajectoryBatch` (a batch adds a leading member axis
+    to the arrays); a trajectory adds the fields only one run has (events, dense output, projection, status)."""
+
+    t: np.ndarray
+    q: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    state: np.ndarray
+    energy: np.ndarray | None
+    multipliers: np.ndarray | None
+    residual: np.ndarray
+    extras: dict[str, np.ndarray]
+    params: dict[str, Any]
+    form: str
+    method: str
+    info: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    name: str = ""
+    units: dict[str, str] = field(default_factory=dict)
+    time_name: str = "t"
+    plane: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Trajectory(_Motion):
     r"""A computed motion.
 
     Equality is identity: a trajectory holds floating-point arrays, compare them with ``numpy.allclose``.
@@ -223,32 +248,15 @@ class Trajectory:
     Equality stays identity (``eq=False``), so the callable :attr:`sol` never enters a comparison or a hash.
     """
 
-    t: np.ndarray
-    q: np.ndarray
-    u: np.ndarray
-    v: np.ndarray
-    state: np.ndarray
-    multipliers: np.ndarray | None
-    energy: np.ndarray | None
-    constraint_values: np.ndarray | None
-    residual: np.ndarray
-    extras: dict[str, np.ndarray]
-    params: dict[str, float]
-    form: str
-    method: str
+    constraint_values: np.ndarray | None = None
     reactions: np.ndarray | None = None
     projection: dict[str, Any] | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sol: DenseOutput | None = field(default=None, compare=False)
     t_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
     y_events: tuple[np.ndarray, ...] | None = field(default=None, compare=False)
     status: int = 0
     message: str = ""
-    name: str = ""
-    units: dict[str, str] = field(default_factory=dict)
-    time_name: str = "t"
-    plane: tuple[str, ...] = ()
+    inputs: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
@@ -327,6 +335,7 @@ class Trajectory:
             plane_names=self.plane,
             keys=keys,
             what="Trajectory.plot",
+            inputs=self.inputs,
         )
 
     @property
@@ -356,13 +365,15 @@ class Trajectory:
         ax : matplotlib Axes, or a sequence of them, optional
             One axes per panel drawn (a single ``Axes`` for one panel). Default: a new pyplot figure.
         panels : sequence of str, optional
-            Which panels, from :attr:`PANELS` (``"xy"``, ``"q"``, ``"u"``, ``"v"``, ``"energy"``,
+            Which panels, from :attr:`PANELS` (``"xy"``, ``"q"``, ``"u"``, ``"v"``, ``"inputs"``, ``"energy"``,
             ``"multipliers"``, ``"residual"``); default all that the trajectory has except ``"v"``
             (:meth:`panels`).
 
         Returns
         -------
-        pathlib.Path if ``path`` is given, else the axes drawn on (one ``Axes`` or an array).
+        pathlib.Path of the file written if ``path`` is given (``path``, or ``path.png`` when it has no suffix;
+        a suffix that is not an image format raises :class:`~frames.errors.ArgumentError` naming the formats),
+        else the axes drawn on (one ``Axes`` or an array).
         """
         chosen = self.panels(panels)
         title = title or self.title
@@ -409,6 +420,7 @@ class Trajectory:
             residual=cat(lambda p: p.residual),
             reactions=cat(lambda p: p.reactions),
             extras={k: cat(lambda p, k=k: p.extras.get(k)) for k in first.extras},
+            inputs={k: cat(lambda p, k=k: p.inputs.get(k)) for k in first.inputs},
             info=dict(parts[-1].info),
             sol=None,
             t_events=None,
@@ -471,7 +483,7 @@ class Trajectory:
         return write_csv(self.columns(), path, "Trajectory.to_csv")
 
 
-_lazy_fields(Trajectory, "multipliers", "energy", "constraint_values", "residual", "extras", "reactions")
+_lazy_fields(Trajectory, "multipliers", "energy", "constraint_values", "residual", "extras", "reactions", "inputs")
 
 
 def _make_trajectory(
@@ -490,12 +502,14 @@ def _make_trajectory(
     t_events: Sequence[np.ndarray] | None = None,
     y_events: Sequence[np.ndarray] | None = None,
     p_along: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
+    input_slots: Mapping[str, int] | None = None,
 ) -> Trajectory:
     """The trajectory of states ``Y`` ``(n_state, N)`` at ``t``: the natural state now, the observables lazily.
 
     ``q``, ``u`` and ``v`` are evaluated here; the energy, the multipliers, the reactions, the constraint
     values, the residual and the extras are :class:`Deferred` (generated and evaluated on first read).
-    ``p_along(t, q, u)`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs.
+    ``p_along(t, q, u)`` gives the parameters at the samples (``(n_params, N)``) when some are callable inputs;
+    ``input_slots`` (name -> row of the parameter vector) names them, read into :attr:`Trajectory.inputs`.
     ``sol`` (scipy's ``OdeSolution``) is wrapped as :class:`DenseOutput`; ``y_events`` (per event,
     internal states ``(k, n_state)``) are mapped to the natural ``(q, u)`` rows.
     """
@@ -528,6 +542,7 @@ def _make_trajectory(
         else tuple(_natural_rows(comp, te, ye, p) for te, ye in zip(t_events or (), y_events, strict=True)),
         status=int(status),
         message=str(message),
+        inputs=deferred(lambda: {k: _frozen(np.asarray(lazy.params())[i]) for k, i in (input_slots or {}).items()}),
     )
 
 
@@ -599,7 +614,7 @@ def _natural_rows(comp: CompiledSystem, t: np.ndarray, Y: np.ndarray, p: Any) ->
 
 # ----------------------------------------------------------------------------- batches
 @dataclass(frozen=True, eq=False, repr=False)
-class TrajectoryBatch:
+class TrajectoryBatch(_Motion):
     """Many motions on one time grid: arrays with a leading batch axis.
 
     Equality is identity: a batch holds floating-point arrays.
@@ -619,25 +634,6 @@ class TrajectoryBatch:
     name, units, time_name, plane
         As :class:`Trajectory`'s (a member ``batch[i]`` keeps them).
     """
-
-    t: np.ndarray
-    q: np.ndarray
-    u: np.ndarray
-    v: np.ndarray
-    state: np.ndarray
-    energy: np.ndarray | None
-    multipliers: np.ndarray | None
-    residual: np.ndarray
-    extras: dict[str, np.ndarray]
-    params: dict[str, Any]
-    form: str
-    method: str
-    info: dict[str, Any] = field(default_factory=dict)
-    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    name: str = ""
-    units: dict[str, str] = field(default_factory=dict)
-    time_name: str = "t"
-    plane: tuple[str, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)

@@ -82,3 +82,21 @@ def test_numba_kernel_stops_a_collapsed_step_with_the_hint():
     params = {**mdl.param_values, c: 1e12, k: 0.0}
     with pytest.raises(fr.errors.StiffnessError, match=r"step size has collapsed.*method='Radau'"):
         fr.integrate(nh, (0, 10), mdl.q0, mdl.u0, params=params, backend="numba")
+
+
+def _undamped_spring(ch, c, k):
+    """A spring ``−k (x, y)`` towards the origin, no damping: eigenvalues ``±i √(k/m)``."""
+    _, x, y = ch.q
+    return [0, -k * x, -k * y]
+
+
+@pytest.mark.parametrize("method", ["RK45", "DOP853", "Radau"])
+def test_an_undamped_stiff_spring_is_refused_early_by_its_spectrum(method):
+    """k = 1e12 without damping: no step rejection, no stability boundary reached (the step is set by accuracy
+    on the fast oscillation), yet the span needs ~1e9 steps: refused from ρ·span, implicit methods too."""
+    mdl, nh, c, k = _knife(_undamped_spring)
+    params = {**mdl.param_values, c: 0.0, k: 1e12}
+    with pytest.raises(fr.errors.StiffnessError, match=r"of 10 after .*fastest time scale") as info:
+        fr.integrate(nh, (0, 10), [0.0, 0.1, 0.0], [0.5, 1.0, 0.0], params=params, method=method, timeout=30)
+    err = info.value
+    assert err.t < 1e-2 and "1/ρ ≈ 1e-06" in str(err)
