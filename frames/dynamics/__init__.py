@@ -17,6 +17,7 @@
 
 from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
+from ._charpoly import CharPoly, CriticalValue
 from ._checks import (
     check_flag_choice,
     check_symbols,
@@ -34,7 +35,7 @@ from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
-from ._linearize import Linearization, linearize
+from ._linearize import Linearization, Stability, linearize
 from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
 from ._motion_consistency import MotionConsistency, consistency_along_motion
@@ -63,6 +64,9 @@ __all__ = [
     "InvariantMeasure",
     "Lagrangian",
     "Linearization",
+    "CharPoly",
+    "CriticalValue",
+    "Stability",
     "MartinetAbnormals",
     "MotionConsistency",
     "NonholonomicSystem",
