@@ -103,12 +103,12 @@ def bicycle() -> KanesMethod:
     return KM
 
 
-def benchmark_parameters(digits: int = 30) -> dict[str, Float]:
+def benchmark_parameters(digits: int | None = 30) -> dict[str, Float]:
     """The benchmark bicycle of Meijaard et al. (2007, Table 1) in the parameters of SymPy's model, to ``digits``.
 
     The conversion is the one of SymPy's ``test_kane3.py`` (wheelbase, trail, head angle and centres of mass
     into the frame and fork lengths and offsets), evaluated here exactly and then to ``digits`` digits, not in
-    double precision.
+    double precision; ``digits=None`` gives the exact values (square roots, ``pi/10`` and its cosines).
     """
     rR, rF, w, c = Rational(3, 10), Rational(35, 100), Rational(102, 100), Rational(8, 100)
     hta = pi / 2 - pi / 10  # the head angle from the horizontal (λ = π/10 from the vertical)
@@ -146,6 +146,8 @@ def benchmark_parameters(digits: int = 30) -> dict[str, Float]:
         "mwr": Rational(2),
         "g": Rational(981, 100),
     }
+    if digits is None:
+        return exact
     return {k: Float(N(v, digits + 10), digits) for k, v in exact.items()}
 
 

@@ -77,7 +77,7 @@ from .natural import (
     compare_mvm_with_chetaev,
     compare_mvm_with_nonholonomic,
 )
-from .numeric import integrate, ode_system, plot_eigenvalues, sweep
+from .numeric import integrate, ode_system, plot_eigenvalues, plot_stability_region, sweep
 
 __all__ = [
     # geometry
@@ -124,6 +124,7 @@ __all__ = [
     "relative_equilibria",
     "linearize",
     "plot_eigenvalues",
+    "plot_stability_region",
     # files and reports
     "Model",
     "load_model",

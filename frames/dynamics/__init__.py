@@ -50,6 +50,7 @@ from ._ode import (
     natural_ode,
     substituted,
 )
+from ._region import StabilityCell, StabilityRegion
 from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
@@ -67,6 +68,8 @@ __all__ = [
     "CharPoly",
     "CriticalValue",
     "Stability",
+    "StabilityCell",
+    "StabilityRegion",
     "MartinetAbnormals",
     "MotionConsistency",
     "NonholonomicSystem",

@@ -45,6 +45,7 @@ from ._charpoly import (
 from ._charpoly import classify as _classify
 from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
+from ._region import StabilityRegion, region_of
 
 __all__ = ["Linearization", "Stability", "linearize", "nonholonomic_of"]
 
@@ -243,9 +244,10 @@ class Linearization(Value):
             if val.free_symbols or not val.is_real or not val.is_finite:
                 raise ArgumentError(f"Linearization.{what}: subs[{sym.name}]: expected a finite real number, got {val}")
             at[sym] = val
-        if skip is not None:
-            at.pop(skip, None)
-        missing = sorted(s.name for s in free if s not in at and s != skip)
+        skipped = set(skip) if isinstance(skip, tuple) else {skip}
+        for x in skipped:
+            at.pop(x, None)
+        missing = sorted(s.name for s in free if s not in at and s not in skipped)
         if missing:
             raise ArgumentError(f"Linearization.{what}: subs: give values for {missing}")
         return at
@@ -453,6 +455,58 @@ class Linearization(Value):
                 return critical_search(self._reduced_matrix(), p, flo, fhi, at, digits, self._deflate())
             except ZeroDivisionError as exc:
                 raise ArgumentError(f"Linearization.{what}: A is not defined on the interval ({exc})") from None
+
+    def stability_region(
+        self, params: Mapping[Any, Any], subs: Mapping[Any, Any] | None = None, *, n: int = 121
+    ) -> StabilityRegion:
+        r"""The stability map over a box of two parameters: the exact boundary curves and the class of each cell.
+
+        Parameters
+        ----------
+        params : mapping
+            Two symbols of ``A`` (or names) to their ranges ``(lo, hi)``: ``{V: (0, 10), c: (0, 0.2)}``.
+        subs : mapping, optional
+            Exact values of the other symbols of ``A`` (floats at their binary value).
+        n : int, keyword only
+            Grid points along each side (the cells are found on the grid; ``3 ≤ n ≤ 2001``).
+
+        Returns
+        -------
+        StabilityRegion
+            ``curves``: the constant coefficient ``c_m`` and the Hurwitz determinant ``Δ_{m−1}`` of the reduced
+            characteristic polynomial (structural zeros out) and the denominators of ``A`` (poles), exact in the
+            two parameters; ``cells``: the connected cells of one sign pattern of the curves on the grid, each
+            classified at a sample point on the exact (or enclosed) characteristic polynomial.
+            :func:`frames.plot_stability_region` draws it.
+        """
+        what = "stability_region"
+        if not isinstance(params, Mapping) or len(params) != 2:
+            raise ArgumentError(f"Linearization.{what}: params: expected two symbols to (lo, hi), got {params!r:.60}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= 2001:
+            raise ArgumentError(f"Linearization.{what}: n: expected an int in 3..2001, got {n!r:.40}")
+        _free, known = self._symbols("A")
+        syms, box = [], []
+        for k, rng in params.items():
+            name = k.name if isinstance(k, sp.Symbol) else k if isinstance(k, str) else None
+            sym = known.get(name) if name is not None else None
+            if sym is None:
+                raise ArgumentError(f"Linearization.{what}: params: {k!r} is not a symbol of the linearisation")
+            try:
+                lo, hi = (Fraction(float(x)) if not isinstance(x, int) else Fraction(x) for x in rng)
+            except (TypeError, ValueError, OverflowError):
+                raise ArgumentError(
+                    f"Linearization.{what}: params[{name}]: expected (lo, hi), got {rng!r:.60}"
+                ) from None
+            if not lo < hi:
+                raise ArgumentError(f"Linearization.{what}: params[{name}]: expected lo < hi, got {rng!r:.60}")
+            syms.append(sym)
+            box.append((lo, hi))
+        at = self._exact(subs, what, skip=(syms[0], syms[1]))
+        with step(f"Linearization.{what}: the boundary curves and the cells"):
+            try:
+                return region_of(self._reduced_matrix(), (syms[0], syms[1]), tuple(box), at, self._deflate(), n)
+            except ZeroDivisionError as exc:
+                raise ArgumentError(f"Linearization.{what}: A is not defined in the box ({exc})") from None
 
     def __repr__(self) -> str:
         small = all(op_count(e, 200) <= 200 for e in self.A)

@@ -77,6 +77,7 @@ from ._integrate import integrate
 from ._locus import draw_eigenvalues, plot_eigenvalues
 from ._plot import PANELS, Panel, plot_panels, trajectory_panels, write_csv
 from ._progress import ProgressBar
+from ._region_plot import draw_stability_region, plot_stability_region
 from ._resolve import ode_system
 from ._sweep import IntegrateJob, grid_points, sweep
 from ._trajectory import Trajectory, TrajectoryBatch, labelled
@@ -97,6 +98,8 @@ __all__ = [
     "labelled",
     "ode_system",
     "plot_eigenvalues",
+    "plot_stability_region",
+    "draw_stability_region",
     "plot_panels",
     "sweep",
     "trajectory_panels",
