@@ -103,14 +103,16 @@ def bicycle() -> KanesMethod:
     return KM
 
 
-def benchmark_parameters(digits: int | None = 30) -> dict[str, Float]:
+def benchmark_parameters(digits: int | None = 30, trail: object = None) -> dict[str, Float]:
     """The benchmark bicycle of Meijaard et al. (2007, Table 1) in the parameters of SymPy's model, to ``digits``.
 
     The conversion is the one of SymPy's ``test_kane3.py`` (wheelbase, trail, head angle and centres of mass
     into the frame and fork lengths and offsets), evaluated here exactly and then to ``digits`` digits, not in
-    double precision; ``digits=None`` gives the exact values (square roots, ``pi/10`` and its cosines).
+    double precision; ``digits=None`` gives the exact values (square roots, ``pi/10`` and its cosines), and
+    ``trail`` replaces the trail ``c = 0.08`` (a symbol gives the parameters as expressions in it).
     """
     rR, rF, w, c = Rational(3, 10), Rational(35, 100), Rational(102, 100), Rational(8, 100)
+    c = c if trail is None else trail
     hta = pi / 2 - pi / 10  # the head angle from the horizontal (λ = π/10 from the vertical)
     xB, zB, xH, zH = Rational(3, 10), Rational(9, 10), Rational(9, 10), Rational(7, 10)  # heights, upwards
     rake = -(c * sin(hta) - rF * cos(hta))

@@ -228,8 +228,11 @@ class Linearization(Value):
         keep = self._kept()
         return [[self.A[i, j] for j in keep] for i in keep]
 
-    def _exact(self, subs: Mapping[Any, Any] | None, what: str, skip: Any = None) -> dict[sp.Symbol, sp.Expr]:
-        """``subs`` as exact numbers (floats by their value), every free symbol of ``A`` but ``skip`` given."""
+    def _exact(
+        self, subs: Mapping[Any, Any] | None, what: str, skip: Any = None, allow: frozenset[sp.Symbol] = frozenset()
+    ) -> dict[sp.Symbol, sp.Expr]:
+        """``subs`` as exact numbers (floats by their value), every free symbol of ``A`` but ``skip`` given; a
+        value may contain the symbols ``allow`` (a parameter of a stability map that the values depend on)."""
         if subs is not None and not isinstance(subs, Mapping):
             raise ArgumentError(f"Linearization.{what}: subs: expected a mapping name -> number, got {subs!r:.60}")
         free, known = self._symbols("A")
@@ -241,7 +244,7 @@ class Linearization(Value):
             if sym in at:
                 raise ArgumentError(f"Linearization.{what}: subs: {sym.name} is given twice")
             val = as_expr(v, name=f"Linearization.{what}: subs[{sym.name}]")
-            if val.free_symbols or not val.is_real or not val.is_finite:
+            if val.free_symbols - allow or (not val.free_symbols and not (val.is_real and val.is_finite)):
                 raise ArgumentError(f"Linearization.{what}: subs[{sym.name}]: expected a finite real number, got {val}")
             at[sym] = val
         skipped = set(skip) if isinstance(skip, tuple) else {skip}
@@ -489,6 +492,8 @@ class Linearization(Value):
         for k, rng in params.items():
             name = k.name if isinstance(k, sp.Symbol) else k if isinstance(k, str) else None
             sym = known.get(name) if name is not None else None
+            if sym is None and isinstance(k, sp.Symbol):
+                sym = k  # a new parameter: the values of subs are expressions in it (a trail that sets the geometry)
             if sym is None:
                 raise ArgumentError(f"Linearization.{what}: params: {k!r} is not a symbol of the linearisation")
             try:
@@ -501,7 +506,7 @@ class Linearization(Value):
                 raise ArgumentError(f"Linearization.{what}: params[{name}]: expected lo < hi, got {rng!r:.60}")
             syms.append(sym)
             box.append((lo, hi))
-        at = self._exact(subs, what, skip=(syms[0], syms[1]))
+        at = self._exact(subs, what, skip=(syms[0], syms[1]), allow=frozenset(syms))
         with step(f"Linearization.{what}: the boundary curves and the cells"):
             try:
                 return region_of(self._reduced_matrix(), (syms[0], syms[1]), tuple(box), at, self._deflate(), n)

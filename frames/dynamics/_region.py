@@ -23,7 +23,7 @@ import sympy as sp
 from .._value import Value
 from ..algebra import checkpoint, tree_subs
 from ..errors import ArgumentError
-from ._charpoly import _Inexact, berkowitz, classify, coefficients_at, exact_point, hurwitz_determinant, iv_precision
+from ._charpoly import _Inexact, berkowitz, classify, coefficients_at, hurwitz_determinant, iv_precision
 
 __all__ = ["StabilityCell", "StabilityRegion", "region_of"]
 
@@ -193,8 +193,8 @@ def region_of(
     signs = np.stack([np.sign(np.nan_to_num(v, nan=0.0)) for v in values], axis=-1)
     labels, ncell = _label(signs)
     cells = []
+    exact = True
     with iv_precision(200):
-        pt, exact = exact_point(at)
         for k in range(ncell):
             ii, jj = np.nonzero(labels == k)
             mid = len(ii) // 2  # a grid point of the cell (not on a curve unless the cell is one)
@@ -203,11 +203,11 @@ def region_of(
             y = Fraction(float(ys[i])).limit_denominator(10**12)
             try:
                 try:
-                    cx = coefficients_at(M, dict(pt) | {p: x, q: y}, exact)
+                    cx = coefficients_at(Mx, {p: x, q: y}, exact)
                     ex = exact
                 except _Inexact:
-                    cx = coefficients_at(M, dict(pt) | {p: x, q: y}, False)
-                    ex = False
+                    exact = ex = False
+                    cx = coefficients_at(Mx, {p: x, q: y}, False)
                 cls = classify(cx[: m + 1], ex)[0]
             except ZeroDivisionError:
                 cls = "undefined"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import frames as fr
 from frames.algebra import is_zero
 from frames.dynamics import CriticalValue, Stability
-from frames.dynamics._charpoly import berkowitz, certified_roots, hurwitz_determinant, interpolate
+from frames.dynamics._charpoly import berkowitz, hurwitz_determinant, interpolate
 
 S = sp.Symbol("s")
 OMEGA = sp.Symbol("Omega")
@@ -131,7 +131,7 @@ def test_stability_refuses_a_bad_tolerance(tol):
 def test_eigenvalues_out_of_double_range_are_the_librarys_error(vals):
     """``A`` overflows double precision (numpy's LinAlgError before): the library's error naming subs."""
     lin = _sleigh(sp.Symbol("V"))
-    with pytest.raises(fr.errors.ArgumentError, match="Linearization.eigenvalues: subs"):
+    with pytest.raises(fr.errors.ArgumentError, match=r"Linearization\.eigenvalues: subs"):
         lin.eigenvalues({"m": 1, "I": 1, "a": 1} | vals)
 
 
@@ -169,7 +169,9 @@ def test_every_certified_value_brackets_a_class_change_and_none_is_missed(ks):
     fine sample the class changes only across certified values."""
     p = sp.Symbol("p")
     A = sp.Matrix(
-        3, 3, lambda i, j: ks[(3 * i + j) % 12] + p * ks[(3 * i + j + 5) % 12] - int(i == j) * p**2 * (1 + int(i + j) % 2)
+        3,
+        3,
+        lambda i, j: ks[(3 * i + j) % 12] + p * ks[(3 * i + j + 5) % 12] - int(i == j) * p**2 * (1 + int(i + j) % 2),
     )
     from frames.dynamics._charpoly import critical_search
 
@@ -186,3 +188,28 @@ def test_every_certified_value_brackets_a_class_change_and_none_is_missed(ks):
     for (x0, c0), (x1, c1) in zip(zip(grid, classes), zip(grid[1:], classes[1:])):
         if c0 != c1 and "marginal" not in (c0, c1):
             assert any(x0 <= float(cv.lo) and float(cv.hi) <= x1 for cv in cvs), (x0, x1, c0, c1)
+
+
+def test_the_sleighs_stability_region_over_speed_and_offset():
+    """The sleigh's turning eigenvalue −aVm/(I + a²m): stable where aV > 0, unstable where aV < 0; the boundary
+    is c_m = aVm/(I + a²m), exactly; the denominator I + a² m has no zero in the box, so it is no boundary."""
+    V = sp.Symbol("V")
+    lin = _sleigh(V)
+    reg = lin.stability_region({"V": (-2, 3), "a": (-1, 1)}, {"m": 1, "I": 1}, n=41)
+    ((kind, c_m),) = reg.curves
+    a = next(s for s in c_m.free_symbols if s.name == "a")
+    assert kind == "real" and is_zero(c_m - V * a / (a**2 + 1))
+    assert reg.classify({"V": 1, "a": 0.5}) == "asymptotically stable" == reg.classify({"V": -1, "a": -0.5})
+    assert reg.classify({"V": -1, "a": 0.5}) == "unstable" == reg.classify({"V": 1, "a": -0.5})
+    big = sorted(reg.cells, key=lambda c: -c.area)[:4]
+    assert sorted(c.stability for c in big) == ["asymptotically stable"] * 2 + ["unstable"] * 2
+    for cell in reg.cells:  # each class confirmed by the closed form at the sample
+        v, aa = cell.sample
+        ev = -aa * v / (1 + aa**2)
+        assert cell.stability == ("unstable" if ev > 0 else "asymptotically stable" if ev < 0 else "marginal")
+    with pytest.raises(fr.errors.ArgumentError, match=r"stability_region: params"):
+        lin.stability_region({"V": (0, 1)}, {"m": 1, "I": 1})
+    with pytest.raises(fr.errors.ArgumentError, match=r"stability_region: params\[V\]: expected lo < hi"):
+        lin.stability_region({"V": (1, 0), "a": (0, 1)}, {"m": 1, "I": 1})
+    with pytest.raises(fr.errors.ArgumentError, match=r"stability_region: subs: give values for \['I'\]"):
+        lin.stability_region({"V": (0, 1), "a": (0, 1)}, {"m": 1})

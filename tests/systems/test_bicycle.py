@@ -222,3 +222,51 @@ def test_the_weave_and_capsize_speeds_to_50_certified_digits(upright_lin):
     assert f"{float(CAPSIZE_50):.14e}" == "6.02426201538836e+00" != f"{CAPSIZE_SPEED:.14e}"
     printed = _lean_steer_eigenvalues(lin, sp.Rational(str(CAPSIZE_SPEED)))
     assert max(mpmath.re(e) for e in printed) > 1e-15  # already unstable at the printed capsize speed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("against", ["trail", "mframe"])
+def test_the_stable_speed_band_against_the_trail_and_the_rear_frame_mass(upright_lin, against, tmp_path):
+    """The stability map of the benchmark bicycle over (V, trail c) and over (V, rear frame + rider mass): one
+    asymptotically stable cell between the weave curve (Δ_3 = 0) and the capsize curve (c_4 = 0), unstable
+    elsewhere; every cell's class is confirmed by 60-digit eigenvalues at its sample point, and at the
+    benchmark's own trail and mass the band's edges are the certified weave and capsize speeds."""
+    V, lin = upright_lin
+    if against == "trail":
+        q = sp.Symbol("c")
+        par, box, here = bicycle.benchmark_parameters(None, trail=q), (0, sp.Rational(1, 5)), sp.Rational(8, 100)
+    else:
+        q = next(s for e in lin.A for s in e.free_symbols if s.name == "mframe")
+        par = {k: v for k, v in bicycle.benchmark_parameters(None).items() if k != "mframe"}
+        box, here = (40, 140), 85
+    reg = lin.stability_region({V: (0, 10), q: box}, par, n=61)
+    assert [k for k, _e in reg.curves] == ["real", "complex"]
+    stable = sorted((c for c in reg.cells if c.stability == "asymptotically stable"), key=lambda c: -c.area)
+    assert 0.1 < stable[0].area < 0.4 and all(c.area < 0.01 for c in stable[1:])  # a grid point where curves meet
+    assert {c.stability for c in reg.cells} == {"asymptotically stable", "unstable"}
+    free = {s.name: s for e in lin.A for s in e.free_symbols}
+    for cell in reg.cells:
+        x, y = (sp.Rational(v).limit_denominator(10**12) for v in cell.sample)
+        values = {k: sp.sympify(v).xreplace({q: y}) for k, v in par.items()} | (
+            {} if against == "trail" else {q.name: y}
+        )
+        ev = _eigenvalues_at(lin, values, x, free)
+        growth = max(mpmath.re(e) for e in ev)
+        assert (growth < -1e-40) == (cell.stability == "asymptotically stable"), (cell, growth)
+    assert reg.classify({"V": 5, q.name: float(here)}) == "asymptotically stable"
+    assert reg.classify({"V": 3, q.name: float(here)}) == "unstable" == reg.classify({"V": 7, q.name: float(here)})
+    out = fr.plot_stability_region(reg, tmp_path / f"bicycle_{against}.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _eigenvalues_at(lin, values, speed, free, digits=60):
+    """The lean/steer eigenvalues at ``speed`` and the parameter ``values`` (names -> exact), 60 digits."""
+    zero = {s for s, _why in lin.charpoly().zero_states}
+    keep = [i for i, s in enumerate(lin.states) if s not in zero]
+    point = {free[k]: v for k, v in values.items() if k in free} | {free["V"]: speed}
+    vals = tree_values([lin.A[i, j] for i in keep for j in keep], point, digits=digits + 20)
+    with mpmath.workdps(digits):
+        M = mpmath.matrix(len(keep), len(keep))
+        for k, x in enumerate(vals):
+            M[k // len(keep), k % len(keep)] = x
+        return list(mpmath.eig(M, left=False, right=False))
