@@ -617,7 +617,10 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         keep |= new
     removed = [q for q in chart.q if q not in keep]
     if removed and not _nilpotent([[cols[c][index[r]] for c in removed] for r in removed]):
-        keep, removed = set(chart.q), []
+        # the closure removed a coupled block (a trailer's hitch angle, on which the v̇ equations do not depend
+        # at the point but which follows the heading): remove only what nothing depends on
+        removed = [q for q in chart.q if not any(nz[q][r] for r in range(F.dim + m))]
+        keep = set(chart.q) - set(removed)
     kept = [q for q in chart.q if q in keep]
     _steady_along_removed(rows, [*range(F.dim, F.dim + m), *(index[q] for q in kept)], removed, index, at_p)
     for q in kept:

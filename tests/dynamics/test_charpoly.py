@@ -213,3 +213,28 @@ def test_the_sleighs_stability_region_over_speed_and_offset():
         lin.stability_region({"V": (1, 0), "a": (0, 1)}, {"m": 1, "I": 1})
     with pytest.raises(fr.errors.ArgumentError, match=r"stability_region: subs: give values for \['I'\]"):
         lin.stability_region({"V": (0, 1), "a": (0, 1)}, {"m": 1})
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_car_with_trailers_jackknifes_when_reversing_exactly_at_zero_speed(n):
+    """``examples/compound_angles.py``'s car with n on-axle trailers about straight motion at speed V: the
+    position is removed, the hitch angles kept (they follow the heading); the reduced polynomial's roots have the
+    sign of −V, so the critical speed is exactly 0: unstable reversing (the jackknife), stable forwards."""
+    spec = importlib.util.spec_from_file_location(
+        "compound_angles", Path(__file__).resolve().parents[2] / "examples" / "compound_angles.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    nh = mod.car_with_trailers(n)
+    ch = nh.lagrangian.chart
+    V = sp.Symbol("V")
+    lin = fr.linearize(nh, {q: 0 for q in ch.q} | {u: 0 for u in ch.u} | {ch.u[0]: V})
+    assert [s.name for s in lin.removed] == ["x", "y"]
+    cp = lin.charpoly()
+    assert len(cp.coeffs) - 1 == n and cp.structural == len(lin.states) - n
+    vals = {"m": 1, "J": sp.Rational(1, 2), "d": sp.Rational(3, 2), "m_t": sp.Rational(1, 2), "J_t": sp.Rational(1, 5)}
+    (cv,) = lin.certified_critical_values(V, (-2, 2), vals)
+    assert cv.exact and cv.lo == cv.hi == 0 and (cv.before, cv.after) == ("unstable", "asymptotically stable")
+    assert lin.stability(vals | {"V": -1}) == "unstable" and lin.stability(vals | {"V": 1}).reduced == (
+        "asymptotically stable"
+    )
