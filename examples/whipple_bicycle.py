@@ -183,6 +183,8 @@ def main(out: Path | str = ".") -> Path:
         lines.append(f"{v:5.1f}   " + "  ".join(f"{z.real:+.14f}{z.imag:+.14f}j" for z in np.sort_complex(row)))
     weave, capsize = lin.critical_values(V, np.linspace(0, 10, 21), par)
     lines.append(f"weave speed {weave:.14f} m/s, capsize speed {capsize:.14f} m/s (self-stable between)")
+    certified = lin.certified_critical_values(V, (0, 10), benchmark_parameters(None), digits=50)
+    lines += [f"certified ({c.kind} crossing, {c.before} -> {c.after}): {c.evalf(50)} m/s" for c in certified]
     try:
         fr.plot_eigenvalues(
             lin, V, np.linspace(0, 10, 201), out / "whipple_bicycle_eigenvalues.png", subs=par,

@@ -799,6 +799,23 @@ def _inputs(nh: NonholonomicSystem, inputs: Any) -> tuple[sp.Symbol, ...]:
     return tuple(out)
 
 
+def _quasi_velocities_at(F: Any, here: Mapping[sp.Symbol, sp.Expr], u: Sequence[sp.Expr]) -> list[sp.Expr]:
+    """Every ``θ^i(u)`` at the point: ``X(p)ᵀ v = u`` solved at the point (the frame's matrix there, exact),
+    not the coframe as functions of ``q`` (its inverse in closed form, costly for a long chain of trailers)."""
+    if F.__dict__.get("v_in_u") is not None:  # already known: one substitution
+        return tree_subs(list(F.v_in_u), dict(here) | dict(zip(F.chart.u, u, strict=True)))
+    Xp = sp.Matrix(F.dim, F.dim, tree_subs(list(F.matrix), dict(here)))
+    try:
+        sol = solve_linear(Xp.T, sp.Matrix(list(u)))
+    except (BudgetExceededError, UndecidedError):
+        raise
+    except (ZeroDivisionError, RegularityError, ValueError) as exc:
+        raise StateError(
+            f"linearize: at: the frame is singular at the point ({exc}); give the quasi-velocities"
+        ) from None
+    return [tidy(e) for e in sol]
+
+
 def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
     """The point as values of ``q``, the independent ``v^α`` and the inputs (0 unless given)."""
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
@@ -832,7 +849,7 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
         here |= {v: val(v.name) for v in F.v[:m]}
     else:
         upt = {u: val(u.name) for u in chart.u}
-        v_at = tree_subs(list(F.v_in_u), here | upt)  # every θ^i(u) at the point, in one pass
+        v_at = _quasi_velocities_at(F, here, [upt[u] for u in chart.u])
         for a in range(m, F.dim):
             if not _vanishes(v_at[a], f"θ^{a + 1}(u)"):
                 raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(v_at[a])}")
