@@ -152,9 +152,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     del argparse
     print(
-        "| N | states | frames linearize | charpoly | certify | SymPy Lagrange linearize | speed-up | structural | critical V | reversing | forwards |"
+        "| N | states | build | frames linearize | charpoly | certify | SymPy Lagrange linearize | speed-up | "
+        "structural | critical V | reversing | forwards |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     ns, tl, tc = [], [], []
     for n in range(1, top + 1):
         f = in_subprocess(__file__, "frames", str(n), timeout)
