@@ -103,14 +103,16 @@ def bicycle() -> KanesMethod:
     return KM
 
 
-def benchmark_parameters(digits: int = 30) -> dict[str, Float]:
+def benchmark_parameters(digits: int | None = 30, trail: object = None) -> dict[str, Float]:
     """The benchmark bicycle of Meijaard et al. (2007, Table 1) in the parameters of SymPy's model, to ``digits``.
 
     The conversion is the one of SymPy's ``test_kane3.py`` (wheelbase, trail, head angle and centres of mass
     into the frame and fork lengths and offsets), evaluated here exactly and then to ``digits`` digits, not in
-    double precision.
+    double precision; ``digits=None`` gives the exact values (square roots, ``pi/10`` and its cosines), and
+    ``trail`` replaces the trail ``c = 0.08`` (a symbol gives the parameters as expressions in it).
     """
     rR, rF, w, c = Rational(3, 10), Rational(35, 100), Rational(102, 100), Rational(8, 100)
+    c = c if trail is None else trail
     hta = pi / 2 - pi / 10  # the head angle from the horizontal (λ = π/10 from the vertical)
     xB, zB, xH, zH = Rational(3, 10), Rational(9, 10), Rational(9, 10), Rational(7, 10)  # heights, upwards
     rake = -(c * sin(hta) - rF * cos(hta))
@@ -146,6 +148,8 @@ def benchmark_parameters(digits: int = 30) -> dict[str, Float]:
         "mwr": Rational(2),
         "g": Rational(981, 100),
     }
+    if digits is None:
+        return exact
     return {k: Float(N(v, digits + 10), digits) for k, v in exact.items()}
 
 
@@ -179,6 +183,8 @@ def main(out: Path | str = ".") -> Path:
         lines.append(f"{v:5.1f}   " + "  ".join(f"{z.real:+.14f}{z.imag:+.14f}j" for z in np.sort_complex(row)))
     weave, capsize = lin.critical_values(V, np.linspace(0, 10, 21), par)
     lines.append(f"weave speed {weave:.14f} m/s, capsize speed {capsize:.14f} m/s (self-stable between)")
+    certified = lin.certified_critical_values(V, (0, 10), benchmark_parameters(None), digits=50)
+    lines += [f"certified ({c.kind} crossing, {c.before} -> {c.after}): {c.evalf(50)} m/s" for c in certified]
     try:
         fr.plot_eigenvalues(
             lin, V, np.linspace(0, 10, 201), out / "whipple_bicycle_eigenvalues.png", subs=par,

@@ -95,6 +95,7 @@ from .numeric import (
     integrate,
     ode_system,
     plot_eigenvalues,
+    plot_stability_region,
     sweep,
 )
 
@@ -158,6 +159,7 @@ __all__ = [
     "relative_equilibria",
     "linearize",
     "plot_eigenvalues",
+    "plot_stability_region",
     # files and reports
     "Model",
     "load_model",

@@ -18,6 +18,7 @@
 
 from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
+from ._charpoly import CharPoly, CriticalValue
 from ._checks import (
     check_flag_choice,
     check_symbols,
@@ -35,7 +36,7 @@ from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
-from ._linearize import Linearization, linearize
+from ._linearize import Linearization, Stability, linearize
 from ._loads import BodyTorque, Load, PointForce, load_one_form
 from ._measure import InvariantMeasure, invariant_measure
 from ._method import DynamicsMethod, motion_equations
@@ -51,6 +52,7 @@ from ._ode import (
     natural_ode,
     substituted,
 )
+from ._region import StabilityCell, StabilityRegion
 from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
@@ -65,6 +67,11 @@ __all__ = [
     "InvariantMeasure",
     "Lagrangian",
     "Linearization",
+    "CharPoly",
+    "CriticalValue",
+    "Stability",
+    "StabilityCell",
+    "StabilityRegion",
     "MartinetAbnormals",
     "MotionConsistency",
     "NonholonomicSystem",

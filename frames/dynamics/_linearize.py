@@ -12,7 +12,9 @@ the position and heading of a vehicle, a wheel angle) are removed with their equ
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
@@ -29,10 +31,23 @@ from ..errors import (
     StateError,
     UndecidedError,
 )
+from ._charpoly import (
+    CharPoly,
+    CriticalValue,
+    _Inexact,
+    charpoly_of,
+    coefficients_at,
+    critical_search,
+    exact_point,
+    iv_precision,
+    structural_split,
+)
+from ._charpoly import classify as _classify
 from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
+from ._region import StabilityRegion, region_of
 
-__all__ = ["Linearization", "linearize", "nonholonomic_of"]
+__all__ = ["Linearization", "Stability", "linearize", "nonholonomic_of"]
 
 #: entries of ``A`` and ``B`` at most this large (operations) are put in the canonical form; larger ones (a
 #: bicycle's, in its 27 parameters) stay exact trees, evaluated node by node
@@ -40,6 +55,48 @@ TIDY_LIMIT = 3000
 #: above this size (operations) an entry of ``g(p)`` or ``∂b/∂x`` sends the solve to the trees (pivots proved
 #: nonzero at a point), not the field of rational functions
 SOLVE_LIMIT = 200
+
+
+class Stability(str):
+    """The verdict of :meth:`Linearization.stability`: the ``str`` ``"asymptotically stable"``,
+    ``"unstable"`` or ``"marginal"``, with what decided it.
+
+    Attributes
+    ----------
+    reduced : str
+        The verdict on the reduced state (the structural zero states left out).
+    structural : int
+        The structural zero eigenvalues (:meth:`Linearization.charpoly`).
+    zero_states : tuple of (Symbol, str)
+        Their states and why (``"conserved"``, ``"ignorable"``).
+    extra_zeros : int
+        The other zero eigenvalues at the point, counted exactly (a marginal, possibly defective, mode).
+    """
+
+    reduced: str
+    structural: int
+    zero_states: tuple[tuple[sp.Symbol, str], ...]
+    extra_zeros: int
+
+    def __new__(cls, verdict: str, reduced: str, structural: int, zero_states: Any, extra_zeros: int) -> Stability:
+        obj = super().__new__(cls, verdict)
+        for k, v in (("reduced", reduced), ("structural", structural), ("zero_states", tuple(zero_states)),
+                     ("extra_zeros", extra_zeros)):  # fmt: skip
+            object.__setattr__(obj, k, v)
+        return obj
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Stability is immutable: cannot set {name}")
+
+    def explain(self) -> str:
+        """One line: the verdict and the zero eigenvalues it set aside."""
+        parts = [str(self)]
+        if self.structural:
+            zs = ", ".join(f"{x} {why}" for x, why in self.zero_states)
+            parts.append(f"{self.structural} structural zero eigenvalue(s) ({zs}); the rest: {self.reduced}")
+        if self.extra_zeros:
+            parts.append(f"{self.extra_zeros} more zero eigenvalue(s) at this point (marginal)")
+        return "; ".join(parts)
 
 
 class Linearization(Value):
@@ -107,6 +164,11 @@ class Linearization(Value):
             raise
         except ValueError as exc:
             raise ArgumentError(f"Linearization.{what}: subs: {exc}") from None
+        if not np.all(np.isfinite(vals)):
+            raise ArgumentError(
+                f"Linearization.{what}: subs: the matrix is not finite at these values ({dict(at)}): the numbers "
+                "overflow double precision"
+            )
         if np.any(np.abs(vals.imag) > 1e-12 * max(1.0, float(np.max(np.abs(vals))))):
             raise ArgumentError(f"Linearization.{what}: subs: the matrix is not real at these values ({dict(at)})")
         return vals.real
@@ -119,30 +181,143 @@ class Linearization(Value):
 
     def eigenvalues(self, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
         """The eigenvalues of ``A`` at numeric parameter values (``subs``: symbol or name -> number)."""
-        return np.linalg.eigvals(self._numeric("A", subs, "eigenvalues"))
+        A = self._numeric("A", subs, "eigenvalues")
+        try:
+            return np.linalg.eigvals(A)
+        except np.linalg.LinAlgError as exc:
+            raise ArgumentError(f"Linearization.eigenvalues: subs: no eigenvalues at these values ({exc})") from None
 
-    def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> str:
+    @cached_method
+    def charpoly(self, s: Any = None) -> CharPoly:
+        r"""``det(sI − A)``, exact in ``s`` and the parameters, its structural factor ``s^k`` named.
+
+        A state whose row of ``A`` is identically zero is conserved to first order (the forward speed of a
+        bicycle or a sleigh), one whose column is is ignorable (nothing depends on it): each gives a factor
+        ``s`` for every value of the parameters, taken out first (to a fixed point) and named in
+        :attr:`CharPoly.zero_states`. The rest is formed by Berkowitz's division-free recurrence (sums and
+        products of the entries, no simplification, the budget checked at each product).
+
+        Parameters
+        ----------
+        s : Symbol or str, optional
+            The variable (default ``s``).
+
+        Returns
+        -------
+        CharPoly
+        """
+        if s is None:
+            s = sp.Symbol("s")
+        elif isinstance(s, str) and s.isidentifier():
+            s = sp.Symbol(s)
+        if not isinstance(s, sp.Symbol):
+            raise ArgumentError(f"Linearization.charpoly: s: expected a symbol or a name, got {s!r:.60}")
+        with step("Linearization.charpoly: det(sI − A) by Berkowitz's recurrence"):
+            return charpoly_of(self.A, self.states, s)
+
+    def _deflate(self) -> int:
+        """The trailing coefficients of the reduced matrix's polynomial that vanish identically."""
+        return self.charpoly().structural - (self.A.rows - len(self._kept()))
+
+    @cached_method
+    def _kept(self) -> tuple[int, ...]:
+        """The indices of the states left once the structural zero states are removed."""
+        return tuple(structural_split(self.A, self.states)[0])
+
+    def _reduced_matrix(self) -> list[list[sp.Expr]]:
+        keep = self._kept()
+        return [[self.A[i, j] for j in keep] for i in keep]
+
+    def _exact(
+        self, subs: Mapping[Any, Any] | None, what: str, skip: Any = None, allow: frozenset[sp.Symbol] = frozenset()
+    ) -> dict[sp.Symbol, sp.Expr]:
+        """``subs`` as exact numbers (floats by their value), every free symbol of ``A`` but ``skip`` given; a
+        value may contain the symbols ``allow`` (a parameter of a stability map that the values depend on)."""
+        if subs is not None and not isinstance(subs, Mapping):
+            raise ArgumentError(f"Linearization.{what}: subs: expected a mapping name -> number, got {subs!r:.60}")
+        free, known = self._symbols("A")
+        at: dict[sp.Symbol, sp.Expr] = {}
+        for k, v in (subs or {}).items():
+            sym = known.get(k.name if isinstance(k, sp.Symbol) else str(k))
+            if sym is None:
+                raise ArgumentError(f"Linearization.{what}: subs: {k!r} is not a symbol of the linearisation")
+            if sym in at:
+                raise ArgumentError(f"Linearization.{what}: subs: {sym.name} is given twice")
+            val = as_expr(v, name=f"Linearization.{what}: subs[{sym.name}]")
+            if val.free_symbols - allow or (not val.free_symbols and not (val.is_real and val.is_finite)):
+                raise ArgumentError(f"Linearization.{what}: subs[{sym.name}]: expected a finite real number, got {val}")
+            at[sym] = val
+        skipped = set(skip) if isinstance(skip, tuple) else {skip}
+        for x in skipped:
+            at.pop(x, None)
+        missing = sorted(s.name for s in free if s not in at and s not in skipped)
+        if missing:
+            raise ArgumentError(f"Linearization.{what}: subs: give values for {missing}")
+        return at
+
+    def _coefficients(self, at: Mapping[sp.Symbol, sp.Expr], what: str) -> tuple[list[Any], bool]:
+        """``[1, c_1, …]`` of the reduced characteristic polynomial at ``at``: exact rationals when every value
+        is rational, else rigorous intervals (300 bits)."""
+        M = self._reduced_matrix()
+        try:
+            with iv_precision(300):
+                pt, exact = exact_point(at)
+                try:
+                    return coefficients_at(M, pt, exact), exact
+                except _Inexact:
+                    return coefficients_at(M, pt, False), False
+        except ZeroDivisionError as exc:
+            raise ArgumentError(f"Linearization.{what}: subs: A is not defined at these values ({exc})") from None
+
+    def stability(self, subs: Mapping[Any, Any] | None = None, tol: float = 1e-9) -> Stability:
         """``"asymptotically stable"`` (every eigenvalue has real part < −tol), ``"unstable"`` (one > tol), else
-        ``"marginal"`` (the linearisation does not decide).
+        ``"marginal"`` (the linearisation does not decide), decided on the exact characteristic polynomial.
 
-        The verdict is on the whole reduced state: a quantity conserved along the family of steady motions (the
-        forward speed of a sleigh or a bicycle) keeps an eigenvalue 0, so such a motion is at best
-        ``"marginal"``; :meth:`critical_values` sets those eigenvalues aside."""
-        re = np.real(self.eigenvalues(subs))
-        if np.any(re > tol):
-            return "unstable"
-        return "asymptotically stable" if np.all(re < -tol) else "marginal"
+        The structural zero eigenvalues (:meth:`charpoly`: a conserved quantity such as the forward speed of a
+        sleigh or a bicycle, an ignorable direction) keep such a motion at best ``"marginal"``; the verdict (a
+        :class:`Stability`, a ``str``) says which it found and the verdict on the rest (``.reduced``). The other
+        zero eigenvalues are counted exactly (``.extra_zeros``: the trailing coefficients of the reduced
+        polynomial that vanish at the point; a Jordan block is not split into ``±ε`` by rounding); the other
+        roots are found at 60 digits from the exact (or enclosed) coefficients."""
+        if isinstance(tol, bool) or not isinstance(tol, int | float | sp.Rational | sp.Float | np.floating):
+            raise ArgumentError(f"Linearization.stability: tol: expected a real number >= 0, got {tol!r:.40}")
+        if not (math.isfinite(float(tol)) and float(tol) >= 0):
+            raise ArgumentError(f"Linearization.stability: tol: expected a finite real number >= 0, got {tol!r:.40}")
+        at = self._exact(subs, "stability")
+        c, exact = self._coefficients(at, "stability")
+        j = self._deflate()
+        reduced, zeros = _classify(c[: len(c) - j], exact, float(tol))
+        cp = self.charpoly()
+        if reduced == "unstable":
+            verdict = "unstable"
+        elif reduced == "asymptotically stable" and not cp.structural:
+            verdict = "asymptotically stable"
+        else:
+            verdict = "marginal"
+        return Stability(verdict, reduced, cp.structural, cp.zero_states, zeros)
 
     def sweep(self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None) -> np.ndarray:
-        """The eigenvalues at each value of ``parameter`` (the others from ``subs``): an array ``(len(values), k)``,
-        each row sorted by real part (a root locus, or eigenvalues against the parameter)."""
+        """The eigenvalues at each value of ``parameter`` (the others from ``subs``): an array ``(len(values), k)``
+        (a root locus, or eigenvalues against the parameter). The first row is sorted by real part; each next
+        row is ordered to follow the previous one by continuity (each eigenvalue matched to the nearest of the
+        previous sample's, nearest pairs first), so column ``k`` is one eigenvalue curve, also where two curves
+        cross in real part."""
         vals = _samples(values, "sweep", 1)
         rows = [self.eigenvalues(_with(subs, parameter, x, "sweep")) for x in vals]
-        return np.array([r[np.argsort(np.real(r))] for r in rows])
+        out = [rows[0][np.argsort(np.real(rows[0]), kind="stable")]]
+        for r in rows[1:]:
+            out.append(_follow(out[-1], r))
+        return np.array(out)
 
     def critical_values(
-        self, parameter: Any, values: Any, subs: Mapping[Any, Any] | None = None, tol: float = 1e-12
-    ) -> list[float]:
+        self,
+        parameter: Any,
+        values: Any,
+        subs: Mapping[Any, Any] | None = None,
+        tol: float = 1e-12,
+        *,
+        certify: bool | int = False,
+    ) -> list[Any]:
         """The values of ``parameter`` in the range of ``values`` (sorted) where the stability of the point
         changes, each refined by bisection to ``tol`` (relative): the weave and capsize speeds of a bicycle, the
         critical spin of a disc.
@@ -154,8 +329,25 @@ class Linearization(Value):
         ``A``, the scale of the eigenvalues' rounding errors), asymptotically stable (below minus that) or marginal (a purely imaginary pair: a conservative
         system stabilised by its gyroscopic terms). Between an unstable and a stable sample the crossing is
         bisected on the sign of the growth rate; where one side is marginal, on the class. A marginal stretch
-        between two samples of the same class (a touch) gives one value.
+        between two samples of the same class (a touch) gives one value. A value within ``tol`` (absolute, times
+        the range's scale) of 0 is reported as exactly ``0.0``.
+
+        With ``certify=True`` (or a number of digits) the values are :class:`CriticalValue` s instead, every
+        digit proved: :meth:`certified_critical_values` on ``[min(values), max(values)]`` (50 digits, or
+        ``certify``).
         """
+        if certify is not False:
+            if isinstance(certify, bool):
+                digits = 50
+            elif isinstance(certify, int) and certify > 0:
+                digits = certify
+            else:
+                raise ArgumentError(
+                    f"Linearization.critical_values: certify: expected True, False or a number of digits, got "
+                    f"{certify!r:.40}"
+                )
+            vv = _samples(values, "critical_values", 2)
+            return self.certified_critical_values(parameter, (float(vv.min()), float(vv.max())), subs, digits=digits)
         vals = np.sort(_samples(values, "critical_values", 2))
         try:
             tol = float(tol)
@@ -194,9 +386,132 @@ class Linearization(Value):
                 below = (gm > 0) == (ga > 0) if ca and cb else cm == ca
                 lo, hi = (mid, hi) if below else (lo, mid)
             x = (lo + hi) / 2
+            if abs(x) <= 4 * tol * max(1.0, float(np.max(np.abs(vals)))):
+                x = 0.0  # a crossing at 0 to within the bisection's resolution (the sleigh, a disc at Ω = 0)
             if not out or abs(x - out[-1]) > 2 * tol * max(1.0, abs(x)):
                 out.append(x)
         return out
+
+    def certified_critical_values(
+        self, parameter: Any, interval: Any, subs: Mapping[Any, Any] | None = None, *, digits: int = 50
+    ) -> list[CriticalValue]:
+        r"""The values of ``parameter`` in ``interval`` where the stability of the reduced state changes, as
+        certified algebraic numbers (:class:`CriticalValue`).
+
+        With the other symbols at the exact values ``subs`` (floats are taken at their exact binary value; an
+        irrational value such as ``pi/10`` is enclosed in intervals), the constant coefficient ``c_m(p)`` and the
+        Hurwitz determinant ``Δ_{m−1}(p)`` of the reduced characteristic polynomial (:meth:`charpoly`, the
+        structural zeros out) are polynomials in the parameter ``p`` when ``A`` is; their degrees are bounded
+        from those of the entries of ``A``, and they are interpolated from ``A`` at rational nodes in exact (or
+        rigorous interval) arithmetic. Their real roots in ``interval`` are isolated (sign change and a derivative
+        of one sign, proved) and kept where the stability class (found at a point between consecutive roots)
+        changes. ``.evalf(digits)`` refines one by exact bisection.
+
+        Parameters
+        ----------
+        parameter : Symbol or str
+            A symbol of ``A`` in which it is polynomial (a speed, a spin; not a mass that enters ``g⁻¹``).
+        interval : (number, number)
+            The range searched, ``lo < hi``.
+        subs : mapping, optional
+            Values of the other symbols of ``A``.
+        digits : int, keyword only
+            The digits the coefficients must support (the working precision of the intervals).
+
+        Returns
+        -------
+        list of CriticalValue
+            Sorted, each with its kind (``"real"``: an eigenvalue through 0; ``"complex"``: a pair through the
+            imaginary axis) and the classes on either side.
+        """
+        what = "certified_critical_values"
+        if not isinstance(parameter, sp.Symbol | str):
+            raise ArgumentError(
+                f"Linearization.{what}: parameter: expected a symbol or its name, got {parameter!r:.60}"
+            )
+        name = parameter.name if isinstance(parameter, sp.Symbol) else parameter
+        _free, known = self._symbols("A")
+        p = known.get(name)
+        if p is None:
+            raise ArgumentError(f"Linearization.{what}: parameter: {name} is not a symbol of the linearisation")
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 10000:
+            raise ArgumentError(f"Linearization.{what}: digits: expected an int in 1..10000, got {digits!r:.40}")
+        try:
+            lo, hi = (as_expr(x, name=f"Linearization.{what}: interval") for x in interval)
+        except (TypeError, ValueError):
+            raise ArgumentError(
+                f"Linearization.{what}: interval: expected two numbers lo < hi, got {interval!r:.60}"
+            ) from None
+        if lo.free_symbols or hi.free_symbols or not (lo.is_real and hi.is_real and lo.is_finite and hi.is_finite):
+            raise ArgumentError(f"Linearization.{what}: interval: expected two finite numbers, got {interval!r:.60}")
+
+        def frac(x: sp.Expr) -> Fraction:
+            q = sp.Rational(x) if (x.is_Rational or x.is_Float) else sp.Rational(sp.Float(x, 40))
+            return Fraction(int(q.p), int(q.q))
+
+        flo, fhi = frac(lo), frac(hi)
+        if not flo < fhi:
+            raise ArgumentError(f"Linearization.{what}: interval: expected lo < hi, got {interval!r:.60}")
+        at = self._exact(subs, what, skip=p)
+        with step(f"Linearization.{what}: c_m and Δ_(m−1) in {name}, their roots"):
+            try:
+                return critical_search(self._reduced_matrix(), p, flo, fhi, at, digits, self._deflate())
+            except ZeroDivisionError as exc:
+                raise ArgumentError(f"Linearization.{what}: A is not defined on the interval ({exc})") from None
+
+    def stability_region(
+        self, params: Mapping[Any, Any], subs: Mapping[Any, Any] | None = None, *, n: int = 121
+    ) -> StabilityRegion:
+        r"""The stability map over a box of two parameters: the exact boundary curves and the class of each cell.
+
+        Parameters
+        ----------
+        params : mapping
+            Two symbols of ``A`` (or names) to their ranges ``(lo, hi)``: ``{V: (0, 10), c: (0, 0.2)}``.
+        subs : mapping, optional
+            Exact values of the other symbols of ``A`` (floats at their binary value).
+        n : int, keyword only
+            Grid points along each side (the cells are found on the grid; ``3 ≤ n ≤ 2001``).
+
+        Returns
+        -------
+        StabilityRegion
+            ``curves``: the constant coefficient ``c_m`` and the Hurwitz determinant ``Δ_{m−1}`` of the reduced
+            characteristic polynomial (structural zeros out) and the denominators of ``A`` (poles), exact in the
+            two parameters; ``cells``: the connected cells of one sign pattern of the curves on the grid, each
+            classified at a sample point on the exact (or enclosed) characteristic polynomial.
+            :func:`frames.plot_stability_region` draws it.
+        """
+        what = "stability_region"
+        if not isinstance(params, Mapping) or len(params) != 2:
+            raise ArgumentError(f"Linearization.{what}: params: expected two symbols to (lo, hi), got {params!r:.60}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= 2001:
+            raise ArgumentError(f"Linearization.{what}: n: expected an int in 3..2001, got {n!r:.40}")
+        _free, known = self._symbols("A")
+        syms, box = [], []
+        for k, rng in params.items():
+            name = k.name if isinstance(k, sp.Symbol) else k if isinstance(k, str) else None
+            sym = known.get(name) if name is not None else None
+            if sym is None and isinstance(k, sp.Symbol):
+                sym = k  # a new parameter: the values of subs are expressions in it (a trail that sets the geometry)
+            if sym is None:
+                raise ArgumentError(f"Linearization.{what}: params: {k!r} is not a symbol of the linearisation")
+            try:
+                lo, hi = (Fraction(float(x)) if not isinstance(x, int) else Fraction(x) for x in rng)
+            except (TypeError, ValueError, OverflowError):
+                raise ArgumentError(
+                    f"Linearization.{what}: params[{name}]: expected (lo, hi), got {rng!r:.60}"
+                ) from None
+            if not lo < hi:
+                raise ArgumentError(f"Linearization.{what}: params[{name}]: expected lo < hi, got {rng!r:.60}")
+            syms.append(sym)
+            box.append((lo, hi))
+        at = self._exact(subs, what, skip=(syms[0], syms[1]), allow=frozenset(syms))
+        with step(f"Linearization.{what}: the boundary curves and the cells"):
+            try:
+                return region_of(self._reduced_matrix(), (syms[0], syms[1]), tuple(box), at, self._deflate(), n)
+            except ZeroDivisionError as exc:
+                raise ArgumentError(f"Linearization.{what}: A is not defined in the box ({exc})") from None
 
     def __repr__(self) -> str:
         small = all(op_count(e, 200) <= 200 for e in self.A)
@@ -302,7 +617,10 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         keep |= new
     removed = [q for q in chart.q if q not in keep]
     if removed and not _nilpotent([[cols[c][index[r]] for c in removed] for r in removed]):
-        keep, removed = set(chart.q), []
+        # the closure removed a coupled block (a trailer's hitch angle, on which the v̇ equations do not depend
+        # at the point but which follows the heading): remove only what nothing depends on
+        removed = [q for q in chart.q if not any(nz[q][r] for r in range(F.dim + m))]
+        keep = set(chart.q) - set(removed)
     kept = [q for q in chart.q if q in keep]
     _steady_along_removed(rows, [*range(F.dim, F.dim + m), *(index[q] for q in kept)], removed, index, at_p)
     for q in kept:
@@ -335,6 +653,25 @@ def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ())
         ws,
         sp.ImmutableMatrix(len(states), len(ws), [_final(e) for r in B for e in r]) if ws else None,
     )
+
+
+def _follow(prev: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``new`` reordered so that entry ``k`` is the one nearest to ``prev[k]`` (greedy on the nearest pairs)."""
+    d = np.abs(prev[:, None] - new[None, :])
+    order = np.argsort(d, axis=None, kind="stable")
+    out = np.empty_like(new)
+    used_p: set[int] = set()
+    used_n: set[int] = set()
+    for flat in order:
+        i, j = divmod(int(flat), len(new))
+        if i in used_p or j in used_n:
+            continue
+        out[i] = new[j]
+        used_p.add(i)
+        used_n.add(j)
+        if len(used_p) == len(new):
+            break
+    return out
 
 
 def _samples(values: Any, what: str, least: int) -> np.ndarray:
@@ -462,6 +799,23 @@ def _inputs(nh: NonholonomicSystem, inputs: Any) -> tuple[sp.Symbol, ...]:
     return tuple(out)
 
 
+def _quasi_velocities_at(F: Any, here: Mapping[sp.Symbol, sp.Expr], u: Sequence[sp.Expr]) -> list[sp.Expr]:
+    """Every ``θ^i(u)`` at the point: ``X(p)ᵀ v = u`` solved at the point (the frame's matrix there, exact),
+    not the coframe as functions of ``q`` (its inverse in closed form, costly for a long chain of trailers)."""
+    if F.__dict__.get("v_in_u") is not None:  # already known: one substitution
+        return tree_subs(list(F.v_in_u), dict(here) | dict(zip(F.chart.u, u, strict=True)))
+    Xp = sp.Matrix(F.dim, F.dim, tree_subs(list(F.matrix), dict(here)))
+    try:
+        sol = solve_linear(Xp.T, sp.Matrix(list(u)))
+    except (BudgetExceededError, UndecidedError):
+        raise
+    except (ZeroDivisionError, RegularityError, ValueError) as exc:
+        raise StateError(
+            f"linearize: at: the frame is singular at the point ({exc}); give the quasi-velocities"
+        ) from None
+    return [tidy(e) for e in sol]
+
+
 def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol]) -> dict[sp.Symbol, sp.Expr]:
     """The point as values of ``q``, the independent ``v^α`` and the inputs (0 unless given)."""
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
@@ -495,7 +849,7 @@ def _point(nh: NonholonomicSystem, at: Mapping[Any, Any], ws: Sequence[sp.Symbol
         here |= {v: val(v.name) for v in F.v[:m]}
     else:
         upt = {u: val(u.name) for u in chart.u}
-        v_at = tree_subs(list(F.v_in_u), here | upt)  # every θ^i(u) at the point, in one pass
+        v_at = _quasi_velocities_at(F, here, [upt[u] for u in chart.u])
         for a in range(m, F.dim):
             if not _vanishes(v_at[a], f"θ^{a + 1}(u)"):
                 raise ConstraintError(f"linearize: at: the velocities are not in D: θ^{a + 1}(u) = {_show(v_at[a])}")

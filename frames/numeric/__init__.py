@@ -78,6 +78,7 @@ from ._laws import TimeLaw
 from ._locus import draw_eigenvalues, plot_eigenvalues
 from ._plot import IMAGE_FORMATS, PANELS, Panel, image_path, plot_panels, trajectory_panels, write_csv
 from ._progress import ProgressBar
+from ._region_plot import draw_stability_region, plot_stability_region
 from ._resolve import ode_system
 from ._solvers import BDF, DOP853, LSODA, RK4, RK23, RK45, LDAMidpoint, NumbaRK4, NumbaRK45, Radau, ScipySolver, Solver
 from ._sweep import IntegrateJob, grid_points, sweep
@@ -114,6 +115,8 @@ __all__ = [
     "labelled",
     "ode_system",
     "plot_eigenvalues",
+    "plot_stability_region",
+    "draw_stability_region",
     "plot_panels",
     "sweep",
     "trajectory_panels",

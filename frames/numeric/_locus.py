@@ -1,7 +1,8 @@
 r"""Eigenvalues of a linearisation against a parameter, drawn in two panels (real parts, imaginary parts).
 
 The data are :meth:`Linearization.sweep <frames.dynamics.Linearization.sweep>`'s: at each parameter value the
-eigenvalues of ``A``, sorted by real part; column ``k`` of the sweep is drawn as the ``k``-th curve of each panel.
+eigenvalues of ``A``, each curve followed by continuity; column ``k`` of the sweep is the ``k``-th curve of each
+panel.
 The values where the motion changes stability (:meth:`~frames.dynamics.Linearization.critical_values`, or
 given) are marked by vertical lines. matplotlib is optional (the ``plot`` extra) and imported only here, when a
 plot is drawn; files are written with the non-interactive Agg backend of a private figure.
@@ -20,7 +21,7 @@ from ..dynamics import Linearization, expect_obj
 from ..errors import ArgumentError, OptionalDependencyError
 from ._plot import _target
 
-__all__ = ["draw_eigenvalues", "plot_eigenvalues"]
+__all__ = ["agg_figure", "draw_eigenvalues", "plot_eigenvalues"]
 
 
 def _data(
@@ -94,6 +95,25 @@ def draw_eigenvalues(
     return np.asarray(axes, dtype=object)
 
 
+def agg_figure(out: Path, what: str, size: tuple[float, float]) -> Any:
+    """A matplotlib figure on its own Agg canvas for the file ``out``, whose extension must be one the canvas
+    writes (else an :class:`~frames.errors.ArgumentError` naming the supported ones)."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise OptionalDependencyError("plotting needs matplotlib: pip install 'frames[plot]'") from exc
+    fig = Figure(figsize=size)
+    canvas = FigureCanvasAgg(fig)
+    supported = sorted(canvas.get_supported_filetypes())
+    if out.suffix.lstrip(".").lower() not in supported:
+        raise ArgumentError(
+            f"{what}: path: cannot write {str(out)!r}: the extension {out.suffix or '(none)'!r} is not a supported "
+            f"image format; use one of {', '.join('.' + e for e in supported)}"
+        )
+    return fig
+
+
 def plot_eigenvalues(
     lin: Linearization,
     parameter: Any,
@@ -111,14 +131,8 @@ def plot_eigenvalues(
     must exist. The global pyplot backend is not touched (a private Agg figure). Returns the path written.
     """
     out = _target(path, "plot_eigenvalues")
+    fig = agg_figure(out, "plot_eigenvalues", (7, 5))
     xs, eig, crit = _data(lin, parameter, values, subs, critical)
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as exc:
-        raise OptionalDependencyError("plotting needs matplotlib: pip install 'frames[plot]'") from exc
-    fig = Figure(figsize=(7, 5))
-    FigureCanvasAgg(fig)
     grid = fig.subplots(2, 1, sharex=True)
     _draw(list(grid), xs, eig, crit, str(parameter))
     fig.suptitle(title or f"eigenvalues against {parameter}")

@@ -38,6 +38,7 @@ F = KE.frame
 m_sym = KE.chart.params[0]
 _SL = models.chaplygin_sleigh()
 _LIN = fr.linearize(_SL.nonholonomic(), {"theta": 0, "x": 0, "y": 0, "u_theta": 0, "u_x": sp.Symbol("V"), "u_y": 0})
+_REGION = _LIN.stability_region({"V": (-1, 1), "a": (-1, 1)}, {"m": 1, "I": 1}, n=5)
 
 
 def _ode(**changes):
@@ -465,6 +466,24 @@ ROWS = [
         A,
         r"^plot_eigenvalues: critical: expected finite numbers",
     ),
+    (
+        "plot_eigenvalues-path-extension",
+        lambda: fr.plot_eigenvalues(_LIN, "V", [0, 1], "x.txt", subs={"m": 1, "I": 1, "a": 1}),
+        A,
+        r"^plot_eigenvalues: path: cannot write 'x.txt'.*use one of .*\.png",
+    ),
+    (
+        "plot_stability_region-region",
+        lambda: fr.plot_stability_region(INJ, "x.png"),
+        A,
+        r"^plot_stability_region: region",
+    ),
+    (
+        "plot_stability_region-path-extension",
+        lambda: fr.plot_stability_region(_REGION, "x.txt"),
+        A,
+        r"^plot_stability_region: path: cannot write 'x.txt'",
+    ),
     ("sweep-grid", lambda: fr.sweep(print, 5), A, r"grid: expected a mapping"),
     ("sweep-grid-str", lambda: fr.sweep(print, "abc"), A, r"grid: expected a mapping"),
     ("sweep-progress", lambda: fr.sweep(print, [1], progress="yes"), A, r"sweep: progress: expected"),
@@ -560,6 +579,7 @@ COVERED = {
     "NumbaRK4",
     "Solver",
     "TimeLaw",
+    "plot_stability_region",
     "ode_system",
     "OdeSystem",
     "CompiledSystem",

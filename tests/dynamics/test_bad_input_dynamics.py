@@ -37,6 +37,11 @@ SENTINEL = os.path.join(tempfile.mkdtemp(prefix="frames-bad-dynamics-"), "pwned"
 INJ = f"__import__('pathlib').Path({SENTINEL!r}).touch()"
 
 # ----------------------------------------------------------------------------- fixtures
+_SLEIGH = fr.models.chaplygin_sleigh()
+_LIN_SL = fr.linearize(
+    _SLEIGH.nonholonomic(), {"theta": 0, "x": 0, "y": 0, "u_theta": 0, "u_x": sp.Symbol("V"), "u_y": 0}
+)
+_SL_VALS = {"m": 1, "I": 1, "a": 1, "V": 1}
 P = fr.models.nonholonomic_particle()  # L = |u|²/2 on R³, D = span(∂1, ∂2 − q1 ∂3)
 CH = P.chart
 q1, q2, q3 = CH.q
@@ -1082,6 +1087,40 @@ ROWS = [
         A,
         r"^relative_equilibria: system: expected a NonholonomicSystem",
     ),
+    *(
+        (
+            f"Linearization.stability-tol-{i}",
+            lambda tol=tol: _LIN_SL.stability(_SL_VALS, tol=tol),
+            A,
+            r"^Linearization\.stability: tol",
+        )
+        for i, tol in enumerate(("a", None, -1, float("nan"), float("inf"), INJ))
+    ),
+    (
+        "Linearization.eigenvalues-subs-overflow",
+        lambda: _LIN_SL.eigenvalues({"m": 1e308, "V": 1e308, "a": 1e-10, "I": 1e-30}),
+        A,
+        r"^Linearization\.eigenvalues: subs: the matrix is not finite",
+    ),
+    (
+        "Linearization.eigenvalues-subs-huge-int",
+        lambda: _LIN_SL.eigenvalues(_SL_VALS | {"V": 10**400}),
+        A,
+        r"^Linearization\.eigenvalues: subs",
+    ),
+    (
+        "Linearization.certified_critical_values-subs-injection",
+        lambda: _LIN_SL.certified_critical_values("V", (0, 1), {"m": INJ, "I": 1, "a": 1}),
+        E,
+        r"^Linearization\.certified_critical_values: subs\[m\]",
+    ),
+    (
+        "Linearization.stability_region-params-injection",
+        lambda: _LIN_SL.stability_region({INJ: (0, 1), "a": (0, 1)}, {"m": 1, "I": 1}),
+        A,
+        r"^Linearization\.stability_region: params",
+    ),
+    ("Linearization.charpoly-s", lambda: _LIN_SL.charpoly(INJ), A, r"^Linearization\.charpoly: s"),
     ("relative_equilibria-system-injection", lambda: fr.dynamics.relative_equilibria(INJ), A, r"^relative_equilibria"),
     (
         "relative_equilibria-known-list",

@@ -77,7 +77,10 @@ def test_the_sweep_finds_where_the_sleigh_changes_stability():
     speeds = np.linspace(-1.0, 1.3, 24)
     eig = lin.sweep(V, speeds, vals)
     assert eig.shape == (24, 2)
-    np.testing.assert_allclose(np.real(eig[:, 0]).min(), -0.3 * 1.3 / 0.59, rtol=1e-12)
+    np.testing.assert_allclose(np.real(eig).min(), -0.3 * 1.3 / 0.59, rtol=1e-12)
+    # the columns follow the eigenvalues by continuity: the turning one stays in one column through 0
+    turning = int(np.argmax(np.abs(np.real(eig[0]))))
+    np.testing.assert_allclose(np.real(eig[:, turning]), -0.3 * speeds / 0.59, rtol=1e-12, atol=1e-14)
     (crit,) = lin.critical_values(V, speeds, vals)
     assert abs(crit) < 1e-12
 

@@ -67,6 +67,9 @@ def test_refusals(sleigh_lin, tmp_path, monkeypatch):
         plot_eigenvalues(sleigh_lin, V, SPEEDS, tmp_path / "x.png", subs=VALS, critical=[np.nan])
     with pytest.raises(fr.errors.ArgumentError, match="plot_eigenvalues: lin"):
         plot_eigenvalues("not a linearization", V, SPEEDS, tmp_path / "x.png")
+    with pytest.raises(fr.errors.ArgumentError, match=r"plot_eigenvalues: path: .*'\.txt'.*\.png"):
+        plot_eigenvalues(sleigh_lin, V, SPEEDS, tmp_path / "x.txt", subs=VALS)
+    assert not (tmp_path / "x.txt").exists()
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(fr.errors.OptionalDependencyError, match=r"frames\[plot\]"):
         plot_eigenvalues(sleigh_lin, V, SPEEDS, tmp_path / "x.png", subs=VALS)

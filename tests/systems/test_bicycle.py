@@ -11,6 +11,7 @@ import importlib.util
 import random
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -135,16 +136,22 @@ MEIJAARD_TABLE_2 = {0: [-5.53094371765393, -3.13164324790656, 3.13164324790656, 
 WEAVE_SPEED, CAPSIZE_SPEED = 4.29238253634111, 6.02426201538837
 
 
-@pytest.mark.slow
-def test_the_whipple_bicycles_eigenvalues_and_self_stable_speeds_equal_meijaard_2007():
-    """frames' own linearisation of SymPy's bicycle about upright straight running: the lean/steer eigenvalues at
-    0…10 m/s equal Meijaard et al.'s Table 2 to 1e-10 relative (the fifth eigenvalue, the forward speed's, is 0),
-    and the sweep finds the weave and capsize speeds to 1e-10."""
+@pytest.fixture(scope="module")
+def upright_lin():
+    """The bicycle linearised about upright straight running at speed ``V`` (built once for the slow tests)."""
     KM = bicycle.bicycle()
     with fr.budget(240):
         mdl = fr.from_mechanics(KM, name="whipple-bicycle")
         V = sp.Symbol("V")
-        lin = fr.linearize(mdl.nonholonomic(), bicycle.upright(mdl, V))
+        return V, fr.linearize(mdl.nonholonomic(), bicycle.upright(mdl, V))
+
+
+@pytest.mark.slow
+def test_the_whipple_bicycles_eigenvalues_and_self_stable_speeds_equal_meijaard_2007(upright_lin):
+    """frames' own linearisation of SymPy's bicycle about upright straight running: the lean/steer eigenvalues at
+    0…10 m/s equal Meijaard et al.'s Table 2 to 1e-10 relative (the fifth eigenvalue, the forward speed's, is 0),
+    and the sweep finds the weave and capsize speeds to 1e-10."""
+    V, lin = upright_lin
     assert [s.name for s in lin.states] == ["q2", "q5", "u2", "u3", "u5"]  # lean, steer, their rates, forward
     assert {s.name for s in lin.removed} == {"q1", "q3", "q6", "x", "y", "q4"}
     par = bicycle.benchmark_parameters()
@@ -161,3 +168,105 @@ def test_the_whipple_bicycles_eigenvalues_and_self_stable_speeds_equal_meijaard_
     assert abs(weave - WEAVE_SPEED) < 1e-10 * WEAVE_SPEED and abs(capsize - CAPSIZE_SPEED) < 1e-10 * CAPSIZE_SPEED
     assert lin.stability(par | {"V": 5}) == "marginal"  # stable lean/steer, the forward speed neutral
     assert lin.stability(par | {"V": 3}) == "unstable" and lin.stability(par | {"V": 7}) == "unstable"
+
+
+#: the weave and capsize speeds of the benchmark bicycle (exact parameters), 50 certified digits
+WEAVE_50 = "4.2923825363411039586867155844467449061017158743822"
+CAPSIZE_50 = "6.0242620153883588898738606530144273624206780643077"
+
+
+def _lean_steer_eigenvalues(lin, speed, digits=60):
+    """The eigenvalues of the lean/steer block (the forward speed's zero row and column left out) at ``speed``
+    and the exact benchmark parameters, by mpmath at ``digits`` digits, from frames' exact ``A`` evaluated by
+    :func:`tree_values` (independent of the certified path's interval arithmetic)."""
+    zero = {s for s, _why in lin.charpoly().zero_states}
+    keep = [i for i, s in enumerate(lin.states) if s not in zero]
+    par = {sp.Symbol(k): v for k, v in bicycle.benchmark_parameters(None).items()}
+    free = {s.name: s for e in lin.A for s in e.free_symbols}
+    point = {free[k.name]: v for k, v in par.items() if k.name in free} | {free["V"]: speed}
+    vals = tree_values([lin.A[i, j] for i in keep for j in keep], point, digits=digits + 20)
+    with mpmath.workdps(digits):
+        M = mpmath.matrix(len(keep), len(keep))
+        for k, x in enumerate(vals):
+            M[k // len(keep), k % len(keep)] = x
+        return list(mpmath.eig(M, left=False, right=False))
+
+
+@pytest.mark.slow
+def test_the_weave_and_capsize_speeds_to_50_certified_digits(upright_lin):
+    """The self-stable range of the benchmark bicycle, certified: the weave speed (a complex pair through the
+    imaginary axis, a root of the Hurwitz determinant Δ_3) and the capsize speed (a real eigenvalue through 0, a
+    root of the constant coefficient) to 50 digits, checked by 60-digit eigenvalues 10^-48 on either side.
+    The published 4.29238253634111 and 6.02426201538837 agree in their first 14 digits; the 15th (last) printed
+    digit of each is off by one (docs/errata.md, MPRS-1): at the printed capsize speed the capsize eigenvalue is
+    already +1.8e-15."""
+    V, lin = upright_lin
+    par = bicycle.benchmark_parameters(None)  # exact: pi/10, square roots
+    weave, capsize = lin.certified_critical_values(V, (0, 10), par, digits=50)
+    assert (weave.kind, weave.before, weave.after) == ("complex", "unstable", "asymptotically stable")
+    assert (capsize.kind, capsize.before, capsize.after) == ("real", "asymptotically stable", "unstable")
+    assert str(weave.evalf(50)) == WEAVE_50 and str(capsize.evalf(50)) == CAPSIZE_50
+    for cv, mode in ((weave, "complex"), (capsize, "real")):
+        lo, hi = cv.interval(50)
+        eps = sp.Rational(1, 10**48)
+        below, above = (_lean_steer_eigenvalues(lin, x) for x in (lo - eps, hi + eps))
+
+        def growth(ev, mode=mode):
+            crossing = [e for e in ev if (abs(mpmath.im(e)) > 1e-3) == (mode == "complex") and abs(mpmath.re(e)) < 1]
+            return max(mpmath.re(e) for e in crossing)
+
+        assert growth(below) * growth(above) < 0  # the crossing mode changes sign across the interval
+        assert abs(growth(below)) < 1e-45 and abs(growth(above)) < 1e-45
+    assert WEAVE_50.startswith("4.2923825363411") and CAPSIZE_50.startswith("6.0242620153883")  # 14 digits
+    assert f"{float(WEAVE_50):.14e}" == "4.29238253634110e+00" != f"{WEAVE_SPEED:.14e}"  # MPRS-1: the 15th
+    assert f"{float(CAPSIZE_50):.14e}" == "6.02426201538836e+00" != f"{CAPSIZE_SPEED:.14e}"
+    printed = _lean_steer_eigenvalues(lin, sp.Rational(str(CAPSIZE_SPEED)))
+    assert max(mpmath.re(e) for e in printed) > 1e-15  # already unstable at the printed capsize speed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("against", ["trail", "mframe"])
+def test_the_stable_speed_band_against_the_trail_and_the_rear_frame_mass(upright_lin, against, tmp_path):
+    """The stability map of the benchmark bicycle over (V, trail c) and over (V, rear frame + rider mass): one
+    asymptotically stable cell between the weave curve (Δ_3 = 0) and the capsize curve (c_4 = 0), unstable
+    elsewhere; every cell's class is confirmed by 60-digit eigenvalues at its sample point, and at the
+    benchmark's own trail and mass the band's edges are the certified weave and capsize speeds."""
+    V, lin = upright_lin
+    if against == "trail":
+        q = sp.Symbol("c")
+        par, box, here = bicycle.benchmark_parameters(None, trail=q), (0, sp.Rational(1, 5)), sp.Rational(8, 100)
+    else:
+        q = next(s for e in lin.A for s in e.free_symbols if s.name == "mframe")
+        par = {k: v for k, v in bicycle.benchmark_parameters(None).items() if k != "mframe"}
+        box, here = (40, 140), 85
+    reg = lin.stability_region({V: (0, 10), q: box}, par, n=61)
+    assert [k for k, _e in reg.curves] == ["real", "complex"]
+    stable = sorted((c for c in reg.cells if c.stability == "asymptotically stable"), key=lambda c: -c.area)
+    assert 0.1 < stable[0].area < 0.4 and all(c.area < 0.01 for c in stable[1:])  # a grid point where curves meet
+    assert {c.stability for c in reg.cells} == {"asymptotically stable", "unstable"}
+    free = {s.name: s for e in lin.A for s in e.free_symbols}
+    for cell in reg.cells:
+        x, y = (sp.Rational(v).limit_denominator(10**12) for v in cell.sample)
+        values = {k: sp.sympify(v).xreplace({q: y}) for k, v in par.items()} | (
+            {} if against == "trail" else {q.name: y}
+        )
+        ev = _eigenvalues_at(lin, values, x, free)
+        growth = max(mpmath.re(e) for e in ev)
+        assert (growth < -1e-40) == (cell.stability == "asymptotically stable"), (cell, growth)
+    assert reg.classify({"V": 5, q.name: float(here)}) == "asymptotically stable"
+    assert reg.classify({"V": 3, q.name: float(here)}) == "unstable" == reg.classify({"V": 7, q.name: float(here)})
+    out = fr.plot_stability_region(reg, tmp_path / f"bicycle_{against}.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _eigenvalues_at(lin, values, speed, free, digits=60):
+    """The lean/steer eigenvalues at ``speed`` and the parameter ``values`` (names -> exact), 60 digits."""
+    zero = {s for s, _why in lin.charpoly().zero_states}
+    keep = [i for i, s in enumerate(lin.states) if s not in zero]
+    point = {free[k]: v for k, v in values.items() if k in free} | {free["V"]: speed}
+    vals = tree_values([lin.A[i, j] for i in keep for j in keep], point, digits=digits + 20)
+    with mpmath.workdps(digits):
+        M = mpmath.matrix(len(keep), len(keep))
+        for k, x in enumerate(vals):
+            M[k // len(keep), k % len(keep)] = x
+        return list(mpmath.eig(M, left=False, right=False))
