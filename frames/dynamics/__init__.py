@@ -20,7 +20,6 @@ from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._checks import (
     check_flag_choice,
     check_symbols,
-    expect_obj,
     exprs_on_TQ,
     index_pairs,
     n_exprs_on_TQ,
@@ -83,7 +82,6 @@ __all__ = [
     "check_symbols",
     "consistency_along_motion",
     "dimension_terms",
-    "expect_obj",
     "exprs_on_TQ",
     "field_ode",
     "find_sections",

@@ -22,11 +22,11 @@ from ..algebra import (
     as_flag,
     as_subs,
     budgeted,
+    expect,
     step,
     tidy,
 )
 from ..errors import ArgumentError
-from ._checks import expect_obj
 from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide
 
@@ -96,7 +96,7 @@ def _pointwise(
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:
-    return expect_obj(vk, VakonomicSystem, name=f"{what}: vk")  # type: ignore[no-any-return]
+    return expect(vk, VakonomicSystem, name=f"{what}: vk")  # type: ignore[no-any-return]
 
 
 def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tuple[sp.Expr, ...]:

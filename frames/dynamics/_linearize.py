@@ -20,7 +20,18 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value, cached_method
-from ..algebra import as_expr, is_zero, op_count, solve_linear, step, tidy, tree_derivative, tree_subs, tree_values
+from ..algebra import (
+    as_expr,
+    expect,
+    is_zero,
+    op_count,
+    solve_linear,
+    step,
+    tidy,
+    tree_derivative,
+    tree_subs,
+    tree_values,
+)
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -29,7 +40,6 @@ from ..errors import (
     StateError,
     UndecidedError,
 )
-from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["Linearization", "linearize", "nonholonomic_of"]
@@ -367,7 +377,7 @@ def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
     error naming ``name``."""
     if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
         system = system.nonholonomic()
-    return expect_obj(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
+    return expect(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
 
 
 def _vanishes(e: sp.Expr, what: str) -> bool:

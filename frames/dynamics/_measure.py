@@ -85,6 +85,7 @@ from ..algebra import (
     checkpoint,
     derivative,
     entries,
+    expect,
     harmonic_form,
     is_zero,
     op_count,
@@ -95,7 +96,7 @@ from ..algebra import (
 )
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError, FramesError
 from ..geometry import VectorField
-from ._checks import check_flag_choice, expect_obj
+from ._checks import check_flag_choice
 from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._measure_flag import _flag_steps, _pointwise_flag
 from ._measure_linear import _in_ratfunc, _linear_rows_ratfunc, _rref_solve, _sampled_solve
@@ -211,7 +212,7 @@ class InvariantMeasure(Value):
             raise ArgumentError(f"{what}: witness_point: expected (expression, value) pairs, got {wp!r}")
         self.witness_point = tuple(wp)
         if self.system is not None:
-            expect_obj(self.system, NonholonomicSystem, name=f"{what}: system")
+            expect(self.system, NonholonomicSystem, name=f"{what}: system")
 
     # ------------------------------------------------------------ display
     def __repr__(self) -> str:
@@ -723,7 +724,7 @@ def invariant_measure(system: Any, ansatz: str = "basic", *, pointwise: bool = F
     >>> res.exists, res.obstruction
     (False, (a*m/(I + a**2*m),))
     """
-    nh = expect_obj(system, NonholonomicSystem, name="invariant_measure: system")
+    nh = expect(system, NonholonomicSystem, name="invariant_measure: system")
     if nh.forces is not None:
         raise ConstraintError(
             "invariant_measure: system: a system with forces; the invariant measures here are those of the free "

@@ -38,6 +38,7 @@ from ..algebra import (
     budgeted,
     canon,
     cramer_size_bound,
+    expect,
     generic_rank,
     hessian,
     is_zero,
@@ -49,7 +50,7 @@ from ..algebra import (
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
 from ..geometry import AdaptedIndices, Frame, SecondOrderField, natural_accelerations
-from ._checks import expect_obj, prefix_symbols, sequence
+from ._checks import prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
 from ._method import motion_equations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
@@ -326,7 +327,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     @classmethod
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
-        expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
+        expect(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
         if nh.forces is not None:
             raise ConstraintError(
                 "VakonomicSystem.from_nonholonomic: nh: the system has forces; the vakonomic method (a variational "

@@ -21,9 +21,9 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value, latex_of
-from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, is_zero, tidy
+from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, expect, is_zero, tidy
 from ..algebra import step as budget_step
-from ..dynamics import VakonomicSystem, check_symbols, expect_obj, sequence
+from ..dynamics import VakonomicSystem, check_symbols, sequence
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 
 __all__ = [
@@ -197,7 +197,7 @@ class CortesComparison(Value):
     p: tuple[sp.Symbol, ...]
 
     def __init__(self, vk: VakonomicSystem, p: str = "p") -> None:
-        expect_obj(vk, VakonomicSystem, name="CortesComparison: vk")
+        expect(vk, VakonomicSystem, name="CortesComparison: vk")
         if not isinstance(p, str) or not p.isidentifier():
             raise InvalidExpressionError(f"CortesComparison: p: {p!r} is not a valid name prefix (an identifier)")
         self.vk = vk
@@ -273,7 +273,7 @@ class CortesComparison(Value):
 
     def step(self, candidate: Candidate) -> ComparisonStep:
         """Test a candidate: contained in ``S_1``? is ``X_vk`` tangent to it?"""
-        expect_obj(candidate, Candidate, name="CortesComparison.step: candidate")
+        expect(candidate, Candidate, name="CortesComparison.step: candidate")
         eqs = list(candidate.equations)
         sol = sp.solve(eqs, list(candidate.solve_for), dict=True)
         if not sol:
@@ -302,7 +302,7 @@ class CortesComparison(Value):
         the same symbols. Returns the list of steps; the last one is final if the algorithm
         stopped at a final constraint submanifold.
         """
-        expect_obj(candidate, Candidate, name="CortesComparison.run: candidate")
+        expect(candidate, Candidate, name="CortesComparison.run: candidate")
         if choose is not None and not callable(choose):
             raise ArgumentError(
                 f"CortesComparison.run: choose: expected a callable or None, got {type(choose).__name__}"

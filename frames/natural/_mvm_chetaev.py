@@ -10,8 +10,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .._value import Value
-from ..algebra import budgeted, canon, derivative, is_zero, tidy
-from ..dynamics import expect_obj
+from ..algebra import budgeted, canon, derivative, expect, is_zero, tidy
 from ..errors import ArgumentError
 from ._chetaev import ChetaevSystem
 from ._mvm import ModifiedVakonomic
@@ -61,7 +60,7 @@ def compare_mvm_with_chetaev(mvm: ModifiedVakonomic) -> MVMChetaevComparison:
     >>> r = fr.compare_mvm_with_chetaev(mvm); r.momentum_condition, r.d1_constraints.is_zero_matrix
     (True, True)
     """
-    expect_obj(mvm, ModifiedVakonomic, name="compare_mvm_with_chetaev: mvm")
+    expect(mvm, ModifiedVakonomic, name="compare_mvm_with_chetaev: mvm")
     if mvm.forces is not None:
         raise ArgumentError(
             "compare_mvm_with_chetaev: mvm: polygenic forces are not part of Talamucci's (60); pass forces=None"
