@@ -79,6 +79,11 @@ from .._value import Value, latex_of
 from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
+    _brief,
+    _depends,
+    _ExprAlgebra,
+    _norm,
+    _RationalAlgebra,
     as_flag,
     budgeted,
     canon,
@@ -97,7 +102,6 @@ from ..algebra import (
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError, FramesError
 from ..geometry import VectorField
 from ._checks import check_flag_choice
-from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._measure_flag import _flag_steps, _pointwise_flag
 from ._measure_linear import _in_ratfunc, _linear_rows_ratfunc, _rref_solve, _sampled_solve
 from ._measure_pointwise import analyse_pointwise
