@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, cached_method, latex_of
+from .._value import Record, Value, cached_method, latex_of
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -311,7 +311,7 @@ class CartanSystem(Value):
         return f"CartanSystem(L = {self.L}, coordinates {self.coords})"
 
 
-class CartanSolution(Value):
+class CartanSolution(Record):
     r"""General solution of ``Γ ⌟ ω = −dE`` on the lifted frame.
 
     Attributes

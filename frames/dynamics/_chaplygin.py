@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, cached_method
+from .._value import Record, Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -74,7 +74,7 @@ def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]
     return out
 
 
-class RouthianReduction(Value):
+class RouthianReduction(Record):
     r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
 
     Attributes

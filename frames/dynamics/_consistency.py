@@ -17,7 +17,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import (
     as_flag,
     as_subs,
@@ -33,7 +33,7 @@ from ._vakonomic import VakonomicField, VakonomicSystem, _decide
 __all__ = ["ConsistencyResult", "VakonomicLift", "strong_consistency", "vakonomic_lift", "weak_consistency"]
 
 
-class ConsistencyResult(Value):
+class ConsistencyResult(Record):
     r"""Outcome of a consistency test.
 
     Attributes
@@ -175,7 +175,7 @@ def strong_consistency(
 
 
 # ------------------------------------------------------------ Theorem 2 (iii)
-class VakonomicLift(Value):
+class VakonomicLift(Record):
     r"""The vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a`` of Theorem 2 (iii).
 
     Attributes

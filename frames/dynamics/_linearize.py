@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .._value import Value, cached_method
+from .._value import Record, cached_method
 from ..algebra import (
     as_expr,
     expect,
@@ -52,7 +52,7 @@ TIDY_LIMIT = 3000
 SOLVE_LIMIT = 200
 
 
-class Linearization(Value):
+class Linearization(Record):
     r"""``δẋ = A δx + B δw`` about a point of C, in the reduced state ``x`` (the coordinates kept, then ``v^α``).
 
     Attributes

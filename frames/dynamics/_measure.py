@@ -75,7 +75,7 @@ from sympy.core.function import AppliedUndef
 from sympy.integrals.rationaltools import ratint
 from sympy.polys.polyerrors import BasePolynomialError
 
-from .._value import Value, latex_of
+from .._value import Record, latex_of
 from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
@@ -126,7 +126,7 @@ def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
     return sp.Add(*[c * derivative(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
 
 
-class InvariantMeasure(Value):
+class InvariantMeasure(Record):
     r"""Outcome of :func:`invariant_measure`: a density ``N(q)``, or why there is none.
 
     Attributes

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, Record, Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -59,7 +59,7 @@ from ._ode import OdeSystem, vakonomic_ode
 __all__ = ["VariationalCheck", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
 
 
-class VakonomicField(Value):
+class VakonomicField(Record):
     r"""A vakonomic field ``Γ̂ = v^α X_α^C + Γ^i X_i^V + A_a ∂/∂μ_a`` on ``C × R^{n−m}`` (Proposition 3).
 
     Behaves as the tuple of the coefficients ``Γ^i`` (``field[i]``, iteration, ``len``).
@@ -120,7 +120,7 @@ class VakonomicField(Value):
         return "Γ̂ = " + " + ".join(parts)
 
 
-class VakonomicTangentField(Value):
+class VakonomicTangentField(Record):
     r"""Proposition 4: the vakonomic field on the image of a section with ``Γ_C`` tangent to C.
 
     Attributes
@@ -177,7 +177,7 @@ class VakonomicTangentField(Value):
         return f"VakonomicTangentField({self.field!r}, A = {self.A})"
 
 
-class VariationalCheck(Value):
+class VariationalCheck(Record):
     r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
 
     Attributes

@@ -24,7 +24,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, Record, Value, cached_method
 from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, expect, is_zero, solve_linear, tidy
 from ..dynamics import Equations, Lagrangian, OdeSystem, check_flag_choice, exprs_on_TQ, natural_ode
 from ..errors import ArgumentError
@@ -49,7 +49,7 @@ def span_minors(J: sp.Matrix, rows: Sequence[Sequence[sp.Expr]], reduce: Any) ->
     return tuple(out)
 
 
-class CommutationTest(Value):
+class CommutationTest(Record):
     r"""Outcome of :meth:`ChetaevSystem.commutation_test` (Talamucci (57)).
 
     Attributes

@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, latex_of
+from .._value import Record, Value, latex_of
 from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, expect, is_zero, tidy
 from ..algebra import step as budget_step
 from ..dynamics import VakonomicSystem, check_symbols, sequence
@@ -59,7 +59,7 @@ class Candidate(Value):
             raise ArgumentError(f"Candidate: name: expected a string, got {type(self.name).__name__}")
 
 
-class ComparisonStep(Value):
+class ComparisonStep(Record):
     r"""One step of the comparison algorithm on a candidate C.
 
     Attributes
@@ -84,7 +84,7 @@ class ComparisonStep(Value):
     final: bool
 
 
-class ComparisonBranch(Value):
+class ComparisonBranch(Record):
     r"""One branch (a piece of some ``S_k``) found by :meth:`CortesComparison.algorithm`.
 
     The branch is the graph ``{x = h(y)}`` over the remaining coordinates ``y`` of ``W_1``
@@ -123,7 +123,7 @@ class ComparisonBranch(Value):
         return all(_vanishes_on(x - h, par) for x, h in self.parametrisation.items())
 
 
-class ComparisonAlgorithm(Value):
+class ComparisonAlgorithm(Record):
     r"""Outcome of :meth:`CortesComparison.algorithm` ([C] section 6).
 
     Attributes

@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record, Value
 from ..algebra import as_matrix, as_subs, budgeted, canon, derivative, expect, is_zero, solve_linear, tidy
 from ..dynamics import check_flag_choice, prefix_symbols
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
@@ -27,7 +27,7 @@ from ._chetaev import ChetaevSystem, span_minors, transpositional_matrix
 __all__ = ["DisplacementClassTest", "DisplacementClasses", "compare_chetaev_with_vakonomic"]
 
 
-class DisplacementClassTest(Value):
+class DisplacementClassTest(Record):
     r"""Outcome of a test of :class:`DisplacementClasses` (Talamucci's Propositions 1–3, (19)).
 
     Attributes

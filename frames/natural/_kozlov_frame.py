@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import canon, expect, is_zero, tidy
 from ..dynamics import VakonomicSystem
 from ..geometry import SecondOrderField
@@ -20,7 +20,7 @@ from ._kozlov import KozlovSystem
 __all__ = ["KozlovFrameComparison", "compare_kozlov_with_frame"]
 
 
-class KozlovFrameComparison(Value):
+class KozlovFrameComparison(Record):
     r"""Outcome of :func:`compare_kozlov_with_frame`.
 
     Attributes

@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import as_expr, canon, derivative, expect, is_zero, tidy
 from ..dynamics import optional_time, symbol_values
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
@@ -77,7 +77,7 @@ def _time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     return out
 
 
-class MotionComparison(Value):
+class MotionComparison(Record):
     r"""Outcome of :func:`compare_motion`.
 
     Attributes

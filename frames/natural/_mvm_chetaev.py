@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import budgeted, canon, derivative, expect, is_zero, tidy
 from ..errors import ArgumentError
 from ._chetaev import ChetaevSystem
@@ -18,7 +18,7 @@ from ._mvm import ModifiedVakonomic
 __all__ = ["MVMChetaevComparison", "compare_mvm_with_chetaev"]
 
 
-class MVMChetaevComparison(Value):
+class MVMChetaevComparison(Record):
     r"""Talamucci's comparison (60)–(66) of the modified vakonomic method with (52), :func:`compare_mvm_with_chetaev`.
 
     Attributes

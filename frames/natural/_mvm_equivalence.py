@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import canon, derivative, expect, is_zero, solve_linear, tidy
 from ..dynamics import Lagrangian, exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-class MVMEquivalence(Value):
+class MVMEquivalence(Record):
     r"""[PGG] Theorem 1: equivalence of the MVM and the nonholonomic method (TNHM), :func:`compare_mvm_with_nonholonomic`.
 
     Attributes
@@ -54,7 +54,7 @@ class MVMEquivalence(Value):
     holds: bool
 
 
-class PartialAuxiliaries(Value):
+class PartialAuxiliaries(Record):
     r"""W from a subset of auxiliaries plus the equivalence conditions ([PGG] Ansatz 2, Case B).
 
     The outcome of :func:`w_from_partial_auxiliaries`.
