@@ -30,7 +30,13 @@ from ._checks import (
 )
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
-from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
+from ._equilibria import (
+    EquilibriumFamilies,
+    EquilibriumObstruction,
+    RelativeEquilibrium,
+    reduced_equations,
+    relative_equilibria,
+)
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, linearize
@@ -67,6 +73,8 @@ __all__ = [
     "NonholonomicSystem",
     "OdeSystem",
     "RelativeEquilibrium",
+    "EquilibriumFamilies",
+    "EquilibriumObstruction",
     "assembled_ode",
     "RouthianReduction",
     "SectionFamily",
