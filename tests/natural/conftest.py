@@ -22,3 +22,13 @@ def heisenberg():
     _x, y, _z = ch.q
     ux, uy, uz = ch.u
     return fr.Lagrangian(ch, (ux**2 + uy**2 + uz**2) / 2), uz - y * ux
+
+
+@pytest.fixture(scope="module")
+def coin():
+    """The MVM of the coin rolling on an inclined plane, auxiliaries ``u_φ, u_θ`` ([PGG] section 5)."""
+    mdl = fr.models.rolling_coin_incline()
+    R = mdl.params["R"]
+    th = mdl.chart.q[3]
+    ux, uy, uph, uth = mdl.chart.u
+    return fr.ModifiedVakonomic(mdl.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth])

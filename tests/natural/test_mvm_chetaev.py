@@ -1,18 +1,8 @@
 """``frames/natural/_mvm_chetaev.py``: the MVM against Chetaev's equations (Talamucci (60)–(66))."""
 
 import pytest
-import sympy as sp
 
 import frames as fr
-
-
-@pytest.fixture(scope="module")
-def coin():
-    mdl = fr.models.rolling_coin_incline()
-    R = mdl.params["R"]
-    th = mdl.chart.q[3]
-    ux, uy, uph, uth = mdl.chart.u
-    return fr.ModifiedVakonomic(mdl.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth])
 
 
 def test_the_inclined_coin_satisfies_the_momentum_condition(coin):

@@ -1,7 +1,6 @@
 """``frames/natural/_mvm_equivalence.py``: [PGG] Theorem 1, the MVM against the nonholonomic method."""
 
 import pytest
-import sympy as sp
 
 import frames as fr
 from frames.algebra import is_zero
@@ -11,15 +10,6 @@ from frames.natural import (
     hamel_transpositional,
     weak_consistency_expression,
 )
-
-
-@pytest.fixture(scope="module")
-def coin():
-    mdl = fr.models.rolling_coin_incline()
-    R = mdl.params["R"]
-    th = mdl.chart.q[3]
-    ux, uy, uph, uth = mdl.chart.u
-    return fr.ModifiedVakonomic(mdl.lagrangian, [ux - R * sp.sin(th) * uph, uy - R * sp.cos(th) * uph], [uph, uth])
 
 
 def test_the_inclined_coin_is_equivalent_and_its_d_block_is_holonomic(coin):
