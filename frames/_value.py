@@ -30,7 +30,7 @@ import sympy as sp
 
 from .errors import ArgumentError
 
-__all__ = ["Record", "Value", "cached_method", "freeze", "latex_of"]
+__all__ = ["Record", "Value", "cached_method", "check_fields", "freeze", "latex_of"]
 
 
 def freeze(x: Any) -> Any:
@@ -222,9 +222,19 @@ class Record(Value):
     """
 
     def __check_init__(self) -> None:
-        cls = type(self)
-        for name, spec in _field_specs(cls):
-            _check_typed(getattr(self, name), spec, f"{cls.__name__}: {name}")
+        check_fields(self)
+
+
+def check_fields(obj: Any) -> None:
+    """Check every field of the dataclass ``obj`` against its declared type (the rules of :class:`Record`).
+
+    The validation hook of :class:`Record`, and of result dataclasses that are not values (a trajectory holds
+    arrays). Raises :class:`~frames.errors.ArgumentError` naming the class and the field.
+    """
+    cls, held = type(obj), vars(obj)
+    for name, spec in _field_specs(cls):
+        if name in held:  # a field behind a descriptor (computed on first read) is not forced here
+            _check_typed(held[name], spec, f"{cls.__name__}: {name}")
 
 
 #: the resolved annotation of each checked field of a record class (``None``: not checked)
@@ -239,12 +249,19 @@ def _field_specs(cls: type) -> tuple[tuple[str, Any], ...]:
             owner = next((k for k in cls.__mro__ if f.name in inspect.get_annotations(k)), cls)
             ns = dict(vars(sys.modules[owner.__module__]))
             try:
-                spec = eval(f.type, ns) if isinstance(f.type, str) else f.type
-            except Exception:
+                spec = typing.get_type_hints(_Annotated({f.name: f.type}), globalns=ns)[f.name]
+            except Exception:  # a name imported for type checking only: the field is not checked
                 continue
             out.append((f.name, spec))
         specs = _SPECS[cls] = tuple(out)
     return specs
+
+
+class _Annotated:
+    """One field's annotation, resolved by :func:`typing.get_type_hints` in its module's namespace."""
+
+    def __init__(self, annotations: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
 
 
 def _describe(spec: Any) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from .._value import check_fields
 from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
@@ -249,6 +250,9 @@ class Trajectory:
     units: dict[str, str] = field(default_factory=dict)
     time_name: str = "t"
     plane: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:  # the fields' declared types (frames._value.check_fields)
+        check_fields(self)
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
@@ -638,6 +642,9 @@ class TrajectoryBatch:
     units: dict[str, str] = field(default_factory=dict)
     time_name: str = "t"
     plane: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:  # the fields' declared types (frames._value.check_fields)
+        check_fields(self)
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
