@@ -370,12 +370,12 @@ def relative_equilibria(
 
 
 def _compact(e: sp.Expr) -> sp.Expr:
-    """The shorter of the tidied form and the harmonic one (sines and cosines of combined angles)."""
+    """The tidied form, or the harmonic one (sines and cosines of combined angles) when it is a quarter shorter."""
     t = tidy(e)
     if not t.has(sp.sin, sp.cos):
         return t  # type: ignore[no-any-return]
     h = harmonic_form(t)
-    return h if op_count(h) < op_count(t) else t  # type: ignore[no-any-return]
+    return h if 4 * op_count(h) <= 3 * op_count(t) else t  # type: ignore[no-any-return]
 
 
 def _nonzero(nonzero: tuple[sp.Expr, ...], sol: dict[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, ...]:
