@@ -53,6 +53,10 @@ __all__ = [
 MAX_DEPTH = 64
 #: a factor in several unknowns is handed to :func:`sympy.solve` (in its combined angle) up to this many operations
 SOLVE_OPS = 60
+#: a rate above this many operations that holds a coordinate is taken to depend on it (not differentiated)
+DEPENDS_OPS = 2000
+#: the Pythagorean reduction is applied to substituted equations up to this many operations
+TRIG_OPS = 2000
 
 
 def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Symbol, ...]]:
@@ -79,7 +83,7 @@ def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr
     keep: set[sp.Symbol] = set()
     while True:
         eqs = vdot + [qdot[chart.q.index(q)] for q in keep]
-        new = {q for q in chart.q if any(derivative(e, q) != 0 for e in eqs)}
+        new = {q for q in chart.q if any(_depends(e, q) for e in eqs)}
         if new <= keep:
             break
         keep |= new
@@ -87,6 +91,16 @@ def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr
     removed = tuple(q for q in chart.q if q not in keep)
     rates = tuple(canon(e) for e in [qdot[chart.q.index(q)] for q in kept] + vdot)
     return (*kept, *F.v[:m]), rates, removed
+
+
+def _depends(e: sp.Expr, q: sp.Symbol) -> bool:
+    """``e`` depends on ``q``: ``q`` occurs in it, and (for an expression small enough to differentiate cheaply) its
+    derivative in ``q`` is not identically zero (a large canonical rate that holds ``q`` depends on it)."""
+    if q not in e.free_symbols:
+        return False
+    if op_count(e) > DEPENDS_OPS:
+        return True
+    return not is_zero(derivative(e, q))
 
 
 class RelativeEquilibrium(Record):
@@ -335,7 +349,7 @@ def relative_equilibria(
     given = {p: v for p, v in start.items() if p in params}
     start = {s: v for s, v in start.items() if s in states}
     if given:
-        rates = tuple(trig_normal(r.xreplace(given)) for r in rates)
+        rates = tuple(canon(r.xreplace(given)) for r in rates)
     unknowns = (*states, *inputs)
     eqs = [(s, r) for s, r in zip(states, rates, strict=True) if not is_zero(r)]
     found: list[tuple[dict[sp.Symbol, sp.Expr], tuple[sp.Expr, ...], tuple[sp.Expr, ...]]] = []
@@ -468,7 +482,7 @@ def _branch(
             e = e.xreplace(sol)
             if e.has(sp.zoo, sp.nan):
                 return  # a division by zero: outside the domain of the equations
-            e = trig_normal(e)
+            e = _normal(e)
         if is_zero(e):
             continue
         if not (e.free_symbols & set(unknowns)) - set(sol):
@@ -479,7 +493,7 @@ def _branch(
     if not todo:
         kept: tuple[tuple[sp.Symbol, sp.Expr], ...] = ()
         for lab_c, c in conds:
-            c = trig_normal(c.xreplace(sol))
+            c = _normal(c.xreplace(sol))
             if not is_zero(c) and _independent(c, set(unknowns) - set(sol)):
                 obstructions.append(EquilibriumObstruction(lab_c, _compact(sp.fraction(c)[0]), _at(sol, unknowns)))
                 return  # a condition on the parameters only: generic parameters miss it
@@ -517,13 +531,22 @@ def _branch(
             inner: list = []
             _branch(rest, unknowns, dict(sol), nonzero, inner, depth + 1, conds, obstructions)
             for s_, c, nz in inner:
-                left = trig_normal(f.xreplace(s_))
+                left = _normal(f.xreplace(s_))
                 if is_zero(left):
                     found.append((s_, c, nz))
                 elif len(s_) > len(sol) or _independent(left, set(unknowns) - set(s_)):
                     _branch([(lab, left)], unknowns, s_, nz, found, depth + 1, c, obstructions)
                 else:
                     found.append((s_, _add_condition(c, lab, left), nz))
+
+
+def _normal(e: sp.Expr) -> sp.Expr:
+    """The canonical form, with ``sin² + cos² = 1`` applied when it is small enough (a substituted angle, ``ψ = θ``,
+    leaves identities the canonical form keeps: ``d³τ`` written with ``θ`` in it)."""
+    c = canon(e)
+    if c.has(sp.sin, sp.cos) and op_count(c) <= TRIG_OPS:
+        return trig_normal(c)
+    return c
 
 
 def _independent(e: sp.Expr, open_: set[sp.Symbol]) -> bool:
