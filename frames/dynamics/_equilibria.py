@@ -349,7 +349,8 @@ def relative_equilibria(
     given = {p: v for p, v in start.items() if p in params}
     start = {s: v for s, v in start.items() if s in states}
     if given:
-        rates = tuple(canon(r.xreplace(given)) for r in rates)
+        # with known states the first branch substitutes and normalises: the large rates are not normalised twice
+        rates = tuple(r.xreplace(given) if start else canon(r.xreplace(given)) for r in rates)
     unknowns = (*states, *inputs)
     eqs = [(s, r) for s, r in zip(states, rates, strict=True) if not is_zero(r)]
     found: list[tuple[dict[sp.Symbol, sp.Expr], tuple[sp.Expr, ...], tuple[sp.Expr, ...]]] = []
@@ -378,7 +379,7 @@ def relative_equilibria(
         )
         if not any(_same(fam, g) for g in out):
             out.append(fam)
-    out = [f for f in out if not any(g is not f and _within(f, g) for g in out)]
+    out = [f for f in out if not any(g is not f and (_within(f, g) or _weaker(f, g)) for g in out)]
     out.sort(key=lambda f: (len(f.free), sum(op_count(v) for v in (*f.values, *f.input_values))))
     return EquilibriumFamilies(out, _distinct(obstructions))
 
@@ -450,6 +451,17 @@ def _within(f: RelativeEquilibrium, g: RelativeEquilibrium) -> bool:
         if _vanishes(b.xreplace(here) - a) is not True:
             return False
     return all(_vanishes(c.xreplace(fs)) is True for c in g.conditions)
+
+
+def _weaker(f: RelativeEquilibrium, g: RelativeEquilibrium) -> bool:
+    """``f`` is ``g`` with more conditions (the same values and free unknowns): a part of ``g``."""
+    if f.free != g.free or len(f.conditions) <= len(g.conditions):
+        return False
+    if not all(
+        is_zero(canon(a - b)) for a, b in zip(f.values + f.input_values, g.values + g.input_values, strict=True)
+    ):
+        return False
+    return all(any(is_zero(canon(c - d)) for d in f.conditions) for c in g.conditions)
 
 
 def _vanishes(e: sp.Expr) -> bool | None:
