@@ -17,12 +17,20 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+import inspect
+import numbers
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, dataclass_transform
 
+import numpy as np
 import sympy as sp
 
-__all__ = ["Value", "cached_method", "freeze", "latex_of"]
+from .errors import ArgumentError
+
+__all__ = ["Record", "Value", "cached_method", "check_fields", "freeze", "latex_of"]
 
 
 def freeze(x: Any) -> Any:
@@ -186,6 +194,168 @@ class Value(metaclass=_ValueMeta):
         return rf"$\text{{{type(self).__name__}}}:\ \begin{{aligned}} {body} \end{{aligned}}$"
 
 
+class Record(Value):
+    r"""A value the library returns (a result record): its fields are checked against their declared types.
+
+    The validation hook (``__check_init__``) checks every field against its annotation, so a record built from
+    nonsense (``RelativeEquilibrium(42, ...)``) is refused at once with an
+    :class:`~frames.errors.ArgumentError` naming the record and the field, not with a ``TypeError`` deep
+    inside a later method. The annotations read: a class (``isinstance``; a sympy expression class accepts any
+    sympy object, a sympy matrix class any sympy matrix), ``bool`` (also numpy's), ``int`` (not a bool),
+    ``float`` (a real number), ``str``, ``tuple[X, ...]`` and ``tuple[X, Y]`` (a tuple, entrywise),
+    ``dict[K, V]`` or ``Mapping[K, V]`` (a mapping, itemwise), ``X | None``, ``Literal[...]``; ``Any``, callables
+    and names the module imports only for type checking are not checked. A subclass adds its own
+    ``__check_init__`` for what types cannot say (lengths that must agree).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> class Root(Record):
+    ...     value: sp.Expr
+    ...     exact: bool
+    >>> Root(sp.sqrt(2), True).exact
+    True
+    >>> Root((1, 2), True)
+    Traceback (most recent call last):
+    ...
+    frames.errors.ArgumentError: Root: value: expected a sympy expression, got tuple (1, 2)
+    """
+
+    def __check_init__(self) -> None:
+        check_fields(self)
+
+
+def check_fields(obj: Any) -> None:
+    """Check every field of the dataclass ``obj`` against its declared type (the rules of :class:`Record`).
+
+    The validation hook of :class:`Record`, and of result dataclasses that are not values (a trajectory holds
+    arrays). Raises :class:`~frames.errors.ArgumentError` naming the class and the field.
+    """
+    cls, held = type(obj), vars(obj)
+    for name, spec in _field_specs(cls):
+        if name in held:  # a field behind a descriptor (computed on first read) is not forced here
+            _check_typed(held[name], spec, f"{cls.__name__}: {name}")
+
+
+#: the resolved annotation of each checked field of a record class (``None``: not checked)
+_SPECS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _field_specs(cls: type) -> tuple[tuple[str, Any], ...]:
+    specs = _SPECS.get(cls)
+    if specs is None:
+        out = []
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            owner = next((k for k in cls.__mro__ if f.name in inspect.get_annotations(k)), cls)
+            ns = dict(vars(sys.modules[owner.__module__]))
+            try:
+                spec = typing.get_type_hints(_Annotated({f.name: f.type}), globalns=ns)[f.name]
+            except Exception:  # a name imported for type checking only: the field is not checked
+                continue
+            out.append((f.name, spec))
+        specs = _SPECS[cls] = tuple(out)
+    return specs
+
+
+class _Annotated:
+    """One field's annotation, resolved by :func:`typing.get_type_hints` in its module's namespace."""
+
+    def __init__(self, annotations: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
+
+
+def _describe(spec: Any) -> str:
+    origin, args = typing.get_origin(spec), typing.get_args(spec)
+    if origin in (types.UnionType, typing.Union):
+        return " or ".join(_describe(a) for a in args)
+    if origin is tuple:
+        return "a tuple"
+    if origin is not None and isinstance(origin, type) and issubclass(origin, dict | Mapping):
+        return "a mapping"
+    if spec is type(None):
+        return "None"
+    if origin is typing.Literal:
+        return " or ".join(map(repr, args))
+    if isinstance(spec, type) and issubclass(spec, sp.MatrixBase):
+        return "a sympy matrix"
+    if isinstance(spec, type) and issubclass(spec, sp.Basic):
+        return "a sympy expression" if issubclass(spec, sp.Expr) else f"a sympy {spec.__name__}"
+    if spec is bool:
+        return "True or False"
+    return f"a {getattr(spec, '__name__', spec)}"
+
+
+def _fits(x: Any, spec: Any, where: str) -> bool:
+    """Whether ``x`` fits ``spec`` (raises for a container whose entry does not fit, naming the entry)."""
+    origin, args = typing.get_origin(spec), typing.get_args(spec)
+    if spec is Any or isinstance(spec, typing.TypeVar) or spec is typing.Callable:
+        return True
+    if origin in (types.UnionType, typing.Union):
+        return any(_fits_quietly(x, a) for a in args) or _raise_inner(x, args, where)
+    if origin is typing.Literal:
+        return x in args
+    if origin is tuple:
+        if not isinstance(x, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            for k, e in enumerate(x):
+                _check_typed(e, args[0], f"{where}[{k}]")
+        elif args and args != ((),):
+            if len(x) != len(args):
+                raise ArgumentError(f"{where}: expected a tuple of {len(args)} entries, got {len(x)}")
+            for k, (e, a) in enumerate(zip(x, args, strict=True)):
+                _check_typed(e, a, f"{where}[{k}]")
+        return True
+    if origin is not None and isinstance(origin, type) and issubclass(origin, dict | Mapping):
+        if not isinstance(x, Mapping):
+            return False
+        if len(args) == 2:
+            for k, v in x.items():
+                _check_typed(k, args[0], f"{where} key {k!r:.40}")
+                _check_typed(v, args[1], f"{where}[{k!r:.40}]")
+        return True
+    if origin is not None:  # another generic (Callable[...], Sequence[...]): its origin class only
+        return not isinstance(origin, type) or isinstance(x, origin)
+    if spec is type(None):
+        return x is None
+    if spec is bool:
+        return isinstance(x, bool | np.bool_)
+    if spec is int:
+        return isinstance(x, numbers.Integral) and not isinstance(x, bool | np.bool_)
+    if spec is float:
+        return isinstance(x, numbers.Real) and not isinstance(x, bool | np.bool_)
+    if isinstance(spec, type) and issubclass(spec, sp.MatrixBase):
+        return isinstance(x, sp.MatrixBase)
+    if isinstance(spec, type) and issubclass(spec, sp.Expr):
+        return isinstance(x, sp.Basic) and not isinstance(x, sp.MatrixBase)
+    if isinstance(spec, type):
+        return isinstance(x, spec)
+    return True
+
+
+def _fits_quietly(x: Any, spec: Any) -> bool:
+    try:
+        return _fits(x, spec, "")
+    except ArgumentError:
+        return False
+
+
+def _raise_inner(x: Any, args: tuple[Any, ...], where: str) -> bool:
+    """``x`` fits no alternative: the message of the container alternative of its kind, if any (it names the entry)."""
+    for a in args:
+        o = typing.get_origin(a)
+        if (o is tuple and isinstance(x, tuple)) or (o in (dict, Mapping) and isinstance(x, Mapping)):
+            _fits(x, a, where)
+    return False
+
+
+def _check_typed(x: Any, spec: Any, where: str) -> None:
+    if not _fits(x, spec, where):
+        r = repr(x)
+        r = r if len(r) <= 60 else r[:57] + "..."
+        raise ArgumentError(f"{where}: expected {_describe(spec)}, got {type(x).__name__} {r}")
+
+
 def cached_method(method: Callable[..., Any]) -> Callable[..., Any]:
     """Cache a value's method by its (hashable) arguments, in the instance, like ``cached_property``.
 
@@ -230,7 +400,17 @@ class Multipliers(tuple):  # type: ignore[type-arg]
     def __new__(
         cls, items: Any, first: int = 1, symbol: str = r"\lambda", display: Callable[[Any], Any] | None = None
     ) -> Multipliers:
+        if isinstance(items, str | bytes | sp.Basic | Mapping) or not isinstance(items, Iterable):
+            raise ArgumentError(f"Multipliers: items: expected a sequence of expressions, got {type(items).__name__}")
         out = super().__new__(cls, items)
+        for k, e in enumerate(out):
+            _check_typed(e, sp.Expr, f"Multipliers: items[{k}]")
+        if isinstance(first, bool) or not isinstance(first, numbers.Integral):
+            raise ArgumentError(f"Multipliers: first: expected an integer, got {type(first).__name__}")
+        if not isinstance(symbol, str):
+            raise ArgumentError(f"Multipliers: symbol: expected a str, got {type(symbol).__name__}")
+        if display is not None and not callable(display):
+            raise ArgumentError(f"Multipliers: display: expected a callable or None, got {type(display).__name__}")
         out.first = first
         out.symbol = symbol
         out._display = display

@@ -34,6 +34,8 @@ __all__ = [
     "OptionError",
     "UndecidedError",
     "NoMultipliersError",
+    "ObjectTypeError",
+    "UnsupportedExpression",
 ]
 
 
@@ -217,3 +219,16 @@ class UndecidedError(FramesError):
 class NoMultipliersError(FramesError):
     """A dynamics method has no algebraic multipliers: its multipliers are states (their rates are part of
     ``accelerations()``) or the method has none."""
+
+
+class ObjectTypeError(ArgumentError, InvalidExpressionError):
+    """A wrong object where a library object is needed (an :class:`ArgumentError`).
+
+    Also an :class:`InvalidExpressionError`, which these calls raised before, so code that
+    caught that keeps working.
+    """
+
+
+class UnsupportedExpression(ValueError):
+    """An expression outside the class handled by :class:`~frames.algebra.RationalFunctions` (internal: the
+    exact routes raise it to hand over to the expression-level one; never raised to a user)."""

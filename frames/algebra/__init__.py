@@ -22,6 +22,11 @@ from ._coerce import _short as short_repr
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs, expect
 from ._convert import is_known_tidy, replace_atoms
 from ._diff import derivative, hessian
+from ._diff_field import _brief as _brief  # the differential algebras of the measure and drift code (internal)
+from ._diff_field import _depends as _depends
+from ._diff_field import _ExprAlgebra as _ExprAlgebra
+from ._diff_field import _norm as _norm
+from ._diff_field import _RationalAlgebra as _RationalAlgebra
 from ._factor import factor
 from ._harmonic import harmonic_form
 from ._normal import (

@@ -40,7 +40,7 @@ import numpy as np
 import sympy as sp
 from sympy.core.numbers import ComplexInfinity, ImaginaryUnit, Infinity, NaN, NegativeInfinity
 
-from ..errors import ArgumentError, InvalidExpressionError
+from ..errors import ArgumentError, InvalidExpressionError, ObjectTypeError
 
 __all__ = ["as_expr", "as_exprs", "as_flag", "as_int", "as_matrix", "as_subs", "expect"]
 
@@ -216,10 +216,17 @@ def as_flag(x: Any, *, name: str) -> bool:
 
 
 def expect(x: Any, types: type | tuple[type, ...], *, name: str, what: str | None = None) -> Any:
-    """``x`` unchanged if it is an instance of ``types``, else an :class:`ArgumentError` naming ``name``."""
+    """``x`` unchanged if it is an instance of ``types``, else an :class:`~frames.errors.ObjectTypeError` (an
+    :class:`~frames.errors.ArgumentError`) naming ``name``: the library's one type check of an argument.
+
+    >>> expect(3, sp.Symbol, name="f: x")
+    Traceback (most recent call last):
+    ...
+    frames.errors.ObjectTypeError: f: x: expected a Symbol, got int 3
+    """
     if not isinstance(x, types):
         if what is None:
             ts = types if isinstance(types, tuple) else (types,)
-            what = " or ".join(t.__name__ for t in ts)
-        raise ArgumentError(f"{name}: expected {what}, got {type(x).__name__} {_short(x, 60)}")
+            what = " or ".join(f"a {t.__name__}" for t in ts)
+        raise ObjectTypeError(f"{name}: expected {what}, got {type(x).__name__} {_short(x, 60)}")
     return x

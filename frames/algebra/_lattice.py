@@ -32,11 +32,9 @@ from typing import Any
 
 import sympy as sp
 
+from ..errors import UnsupportedExpression
+
 __all__ = ["Lattice", "UnsupportedExpression", "identity_lattice", "lattice", "trig_parts"]
-
-
-class UnsupportedExpression(ValueError):
-    """An expression outside the class handled by :class:`~frames.algebra.RationalFunctions` (internal)."""
 
 
 class Lattice:

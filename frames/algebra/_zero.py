@@ -26,7 +26,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from .._value import Value
+from .._value import Record
 from ._budget import checkpoint
 from ._flint import flint_product
 from ._lattice import UnsupportedExpression, _split
@@ -42,7 +42,7 @@ DIGITS = 30
 NONZERO = sp.Float(10) ** -12
 
 
-class ZeroDecision(Value):
+class ZeroDecision(Record):
     """The outcome of the zero test of one expression.
 
     Attributes

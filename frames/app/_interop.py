@@ -52,7 +52,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
-from .._value import Multipliers, Value
+from .._value import Multipliers, Record
 from ..algebra import canon, checkpoint, is_zero, solve_linear, step, tidy, trig_normal
 from ..dynamics import CartanSystem, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
@@ -351,7 +351,7 @@ def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int
 
 
 # ----------------------------------------------------------------------------- the import
-class MechanicsImport(Value):
+class MechanicsImport(Record):
     r"""What :func:`mechanics_import` reads from a sympy method: frames objects and the name map.
 
     Attributes

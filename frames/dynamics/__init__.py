@@ -22,7 +22,6 @@ from ._charpoly import CharPoly, CriticalValue
 from ._checks import (
     check_flag_choice,
     check_symbols,
-    expect_obj,
     exprs_on_TQ,
     index_pairs,
     n_exprs_on_TQ,
@@ -33,7 +32,13 @@ from ._checks import (
 )
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
-from ._equilibria import RelativeEquilibrium, reduced_equations, relative_equilibria
+from ._equilibria import (
+    EquilibriumFamilies,
+    EquilibriumObstruction,
+    RelativeEquilibrium,
+    reduced_equations,
+    relative_equilibria,
+)
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, Stability, linearize
@@ -77,6 +82,8 @@ __all__ = [
     "NonholonomicSystem",
     "OdeSystem",
     "RelativeEquilibrium",
+    "EquilibriumFamilies",
+    "EquilibriumObstruction",
     "assembled_ode",
     "RouthianReduction",
     "SectionFamily",
@@ -92,7 +99,6 @@ __all__ = [
     "check_symbols",
     "consistency_along_motion",
     "dimension_terms",
-    "expect_obj",
     "exprs_on_TQ",
     "field_ode",
     "find_sections",

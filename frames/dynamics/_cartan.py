@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, cached_method, latex_of
+from .._value import Record, Value, cached_method, latex_of
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -27,6 +27,7 @@ from ..algebra import (
     as_int,
     canon,
     derivative,
+    expect,
     is_zero,
     reduce_conditions,
     solve_linear,
@@ -34,7 +35,7 @@ from ..algebra import (
 )
 from ..errors import InvalidExpressionError
 from ..geometry import Form, Frame, SecondOrderField, TangentVectorField
-from ._checks import check_m, check_same_chart, check_symbols, expect_obj, prefix_symbols
+from ._checks import check_m, check_symbols, prefix_symbols
 from ._lagrangian import Equations, Lagrangian
 from ._method import motion_equations
 from ._ode import OdeSystem, natural_ode
@@ -90,7 +91,7 @@ class CartanSystem(Value):
         return rows
 
     def __init__(self, frame: Frame, lagrangian: Any, extra: Sequence[sp.Symbol] = ()) -> None:
-        expect_obj(frame, Frame, name="CartanSystem: frame")
+        expect(frame, Frame, name="CartanSystem: frame")
         ch = frame.chart
         ex = check_symbols(extra, name="CartanSystem: extra")
         clash = set(ex) & (set(ch.q) | set(ch.u) | set(frame.v) | set(ch.params))
@@ -99,7 +100,7 @@ class CartanSystem(Value):
                 f"CartanSystem: extra: the coordinates {ex} clash with chart or frame symbols or repeat"
             )
         if isinstance(lagrangian, Lagrangian):
-            check_same_chart(ch, lagrangian.chart, name="CartanSystem: lagrangian")
+            ch.require_same(lagrangian.chart, "CartanSystem: lagrangian")
             if lagrangian.time_dependent:
                 raise InvalidExpressionError(
                     f"CartanSystem: L = {lagrangian.expr} depends explicitly on t; the Cartan forms here are "
@@ -129,9 +130,9 @@ class CartanSystem(Value):
 
         ``mu`` is a name prefix (symbols ``mu{a}``, a = m+1..n, as in the paper) or the symbols.
         """
-        expect_obj(lagrangian, Lagrangian, name="CartanSystem.vakonomic: lagrangian")
-        expect_obj(frame, Frame, name="CartanSystem.vakonomic: frame")
-        check_same_chart(lagrangian.chart, frame.chart, name="CartanSystem.vakonomic: frame")
+        expect(lagrangian, Lagrangian, name="CartanSystem.vakonomic: lagrangian")
+        expect(frame, Frame, name="CartanSystem.vakonomic: frame")
+        lagrangian.chart.require_same(frame.chart, "CartanSystem.vakonomic: frame")
         n = frame.dim
         m = check_m(m, n, name="CartanSystem.vakonomic: m")
         mus = prefix_symbols(mu, [str(a + 1) for a in range(m, n)], name="CartanSystem.vakonomic: mu")
@@ -310,7 +311,7 @@ class CartanSystem(Value):
         return f"CartanSystem(L = {self.L}, coordinates {self.coords})"
 
 
-class CartanSolution(Value):
+class CartanSolution(Record):
     r"""General solution of ``Γ ⌟ ω = −dE`` on the lifted frame.
 
     Attributes

@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, cached_method
+from .._value import Record, Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -37,6 +37,7 @@ from ..algebra import (
     canon,
     checkpoint,
     derivative,
+    expect,
     hessian,
     is_zero,
     solve_linear,
@@ -45,7 +46,7 @@ from ..algebra import (
 )
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError
 from ..geometry import AdaptedIndices, Frame, SecondOrderField, TangentVectorField, VectorField
-from ._checks import check_flag_choice, check_same_chart, expect_obj, prefix_symbols, sequence
+from ._checks import check_flag_choice, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Lagrangian, frame_el_terms
 from ._measure import InvariantMeasure, _divergence, invariant_measure
@@ -73,7 +74,7 @@ def _structure_constants(sc: Any, k: int) -> dict[tuple[int, int, int], sp.Expr]
     return out
 
 
-class RouthianReduction(Value):
+class RouthianReduction(Record):
     r"""Outcome of Proposition 5 for ``L̃ = L − p_a v^a``.
 
     Attributes
@@ -175,13 +176,13 @@ class ChaplyginSystem(AdaptedIndices, Value):
         nonholonomic: NonholonomicSystem | None = None,
     ) -> None:
         what = "ChaplyginSystem"
-        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+        expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         hor = sequence(horizontal, name=f"{what}: horizontal", what="a sequence of VectorFields")
         gen = sequence(generators, name=f"{what}: generators", what="a sequence of VectorFields")
         for arg, fields in (("horizontal", hor), ("generators", gen)):
             for i, X in enumerate(fields):
-                expect_obj(X, VectorField, name=f"{what}: {arg}[{i}]")
-                check_same_chart(lagrangian.chart, X.chart, name=f"{what}: {arg}[{i}]")
+                expect(X, VectorField, name=f"{what}: {arg}[{i}]")
+                lagrangian.chart.require_same(X.chart, f"{what}: {arg}[{i}]")
         if not hor or not gen:
             raise ConstraintError(
                 f"{what}: horizontal, generators: need at least one horizontal field and one generator"

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import as_expr, as_exprs, as_int, canon
+from ..algebra import as_expr, as_exprs, as_int, canon, expect
 from ..algebra import short_repr as _short
-from ..errors import ArgumentError, ChartMismatchError, ConstraintError, InvalidExpressionError
+from ..errors import ArgumentError, ConstraintError, InvalidExpressionError, ObjectTypeError
 from ..geometry import Chart, Frame
 from ._loads import is_load, load_one_form
 
@@ -27,33 +27,13 @@ __all__ = [
     "index_pairs",
     "n_exprs_on_TQ",
     "check_m",
-    "check_same_chart",
     "check_symbols",
-    "expect_obj",
     "exprs_on_TQ",
     "optional_time",
     "prefix_symbols",
     "sequence",
     "symbol_values",
 ]
-
-
-class ObjectTypeError(ArgumentError, InvalidExpressionError):
-    """A wrong object where a library object is needed (an :class:`ArgumentError`).
-
-    Also an :class:`InvalidExpressionError`, which these calls raised before, so code that
-    caught that keeps working.
-    """
-
-
-def expect_obj(x: Any, types: type | tuple[type, ...], *, name: str, what: str | None = None) -> Any:
-    """``x`` unchanged if it is an instance of ``types``, else an :class:`ObjectTypeError` naming ``name``."""
-    if not isinstance(x, types):
-        if what is None:
-            ts = types if isinstance(types, tuple) else (types,)
-            what = " or ".join(f"a {t.__name__}" for t in ts)
-        raise ObjectTypeError(f"{name}: expected {what}, got {type(x).__name__} {_short(x, 60)}")
-    return x
 
 
 def sequence(xs: Any, *, name: str, what: str = "a sequence") -> list[Any]:
@@ -73,12 +53,6 @@ def check_m(m: Any, n: int, *, name: str) -> int:
     if not 0 < k < n:
         raise ConstraintError(f"{name}: m = {k} must be an integer with 0 < m < n = {n}")
     return k
-
-
-def check_same_chart(a: Chart, b: Chart, *, name: str, time: bool = False) -> None:
-    """Raise :class:`ChartMismatchError` unless the charts have the same ``q`` and ``u`` (and ``t``)."""
-    if a.q != b.q or a.u != b.u or (time and a.t != b.t):
-        raise ChartMismatchError(f"{name}: lives on {b!r}, expected the chart {a!r}")
 
 
 def check_symbols(xs: Any, *, name: str, what: str = "Symbols") -> tuple[sp.Symbol, ...]:
@@ -157,7 +131,7 @@ def symbol_values(
 
 def frame_arg(x: Any, *, name: str) -> Frame:
     """A :class:`~frames.Frame` argument."""
-    return expect_obj(x, Frame, name=name)  # type: ignore[no-any-return]
+    return expect(x, Frame, name=name)  # type: ignore[no-any-return]
 
 
 def exprs(xs: Any, *, name: str, length: int | None = None) -> tuple[sp.Expr, ...]:
@@ -167,7 +141,7 @@ def exprs(xs: Any, *, name: str, length: int | None = None) -> tuple[sp.Expr, ..
 
 def n_exprs_on_TQ(chart: Any, xs: Any, what: str) -> tuple[sp.Expr, ...]:
     """``chart`` a Chart and ``xs`` exactly ``n`` functions on its TQ (quasi-velocities)."""
-    expect_obj(chart, Chart, name=f"{what}: chart")
+    expect(chart, Chart, name=f"{what}: chart")
     om = exprs_on_TQ(chart, xs, name=f"{what}: omegas")
     if len(om) != chart.dim:
         raise ConstraintError(

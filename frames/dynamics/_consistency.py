@@ -17,23 +17,23 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import (
     as_flag,
     as_subs,
     budgeted,
+    expect,
     step,
     tidy,
 )
 from ..errors import ArgumentError
-from ._checks import expect_obj
 from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide
 
 __all__ = ["ConsistencyResult", "VakonomicLift", "strong_consistency", "vakonomic_lift", "weak_consistency"]
 
 
-class ConsistencyResult(Value):
+class ConsistencyResult(Record):
     r"""Outcome of a consistency test.
 
     Attributes
@@ -96,7 +96,7 @@ def _pointwise(
 
 
 def _check_vk(vk: Any, what: str) -> VakonomicSystem:
-    return expect_obj(vk, VakonomicSystem, name=f"{what}: vk")  # type: ignore[no-any-return]
+    return expect(vk, VakonomicSystem, name=f"{what}: vk")  # type: ignore[no-any-return]
 
 
 def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tuple[sp.Expr, ...]:
@@ -175,7 +175,7 @@ def strong_consistency(
 
 
 # ------------------------------------------------------------ Theorem 2 (iii)
-class VakonomicLift(Value):
+class VakonomicLift(Record):
     r"""The vakonomic lift ``Γ̄ = Γ + (λ_a − φ_b R^b_aα v^α) ∂/∂μ_a`` of Theorem 2 (iii).
 
     Attributes

@@ -14,10 +14,10 @@ import sympy as sp
 from ..algebra import (
     PolyFraction,
     UnsupportedExpression,
+    _RationalAlgebra,
     canon_element,
 )
 from ..errors import BudgetExceededError
-from ._measure_algebra import _RationalAlgebra
 
 __all__ = ["_DriftRing"]
 
@@ -26,7 +26,7 @@ class _DriftRing:
     r"""The drift rows ``r_i`` of :class:`NonholonomicSystem` computed in the field of its data.
 
     The field is ``QQ(q, sin, cos, exp, f(q), f'(q), …, v^α)``. ``X_β(f) = X_β^k ∂f/∂q^k`` acts through the
-    derivatives of the generators (:class:`~frames.dynamics._measure_algebra._RationalAlgebra`), and
+    derivatives of the generators (:class:`~frames.algebra._diff_field._RationalAlgebra`), and
     ``r_i = X_i(L_c) − v^β X_β(p_i) − R^j_iβ v^β p_j`` is summed over its denominators and cancelled once
     (:func:`frames.algebra.canon_element`: :func:`canon`'s form when small, the Pythagorean normal form when large).
     Raises ``UnsupportedExpression`` or ``ValueError`` outside that field.

@@ -14,6 +14,7 @@ import sympy as sp
 from ..algebra import (
     as_exprs,
     canon,
+    expect,
     is_zero,
     tidy,
 )
@@ -22,7 +23,7 @@ from ..geometry import (
     Frame,
     SecondOrderField,
 )
-from ._checks import check_m, check_same_chart, expect_obj
+from ._checks import check_m
 
 __all__ = ["change_of_adapted_frame", "transform_field", "transform_multipliers"]
 
@@ -43,9 +44,9 @@ def change_of_adapted_frame(old: Frame, new: Frame, m: int) -> sp.ImmutableMatri
 
 def _check_frames(old: Any, new: Any, m: Any, what: str, new_name: str = "new") -> int:
     """Validate ``old``, ``new`` (frames on one chart) and ``m`` (``0 < m < n``); return ``m``."""
-    expect_obj(old, Frame, name=f"{what}: old")
-    expect_obj(new, Frame, name=f"{what}: {new_name}")
-    check_same_chart(old.chart, new.chart, name=f"{what}: {new_name}")
+    expect(old, Frame, name=f"{what}: old")
+    expect(new, Frame, name=f"{what}: {new_name}")
+    old.chart.require_same(new.chart, f"{what}: {new_name}")
     return check_m(m, old.dim, name=f"{what}: m")
 
 
@@ -86,8 +87,8 @@ def transform_field(field: SecondOrderField, new: Frame) -> SecondOrderField:
     >>> transform_field(nh.field(), Y).Gamma[1]
     0
     """
-    expect_obj(field, SecondOrderField, name="transform_field: field")
-    expect_obj(new, Frame, name="transform_field: new")
+    expect(field, SecondOrderField, name="transform_field: field")
+    expect(new, Frame, name="transform_field: new")
     if field.m is None:
         raise ConstraintError(
             "transform_field: field: the field is not declared on a constraint submanifold (m is None)"

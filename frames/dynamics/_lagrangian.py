@@ -20,11 +20,11 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
 from .._value import Value, cached_method
-from ..algebra import as_expr, as_flag, budgeted, canon, derivative, hessian, is_zero, solve_linear, tidy
+from ..algebra import as_expr, as_flag, budgeted, canon, derivative, expect, hessian, is_zero, solve_linear, tidy
 from ..algebra import short_repr as _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry import Chart, Frame, SecondOrderField, VectorField
-from ._checks import check_forces, check_same_chart, expect_obj
+from ._checks import check_forces
 
 __all__ = ["Equations", "Lagrangian", "frame_el_terms"]
 
@@ -121,7 +121,7 @@ class Lagrangian(Value):
     expr: sp.Expr
 
     def __init__(self, chart: Chart, expr: object, params: Any = None) -> None:
-        expect_obj(chart, Chart, name="Lagrangian: chart")
+        expect(chart, Chart, name="Lagrangian: chart")
         if params is not None:
             try:
                 chart = chart.with_params(params)
@@ -145,8 +145,8 @@ class Lagrangian(Value):
     def _check_frame(self, frame: Frame | None, what: str = "Lagrangian: frame") -> Frame:
         if frame is None:
             return self._coordinate_frame
-        expect_obj(frame, Frame, name=what, what="a Frame (or None)")
-        check_same_chart(self.chart, frame.chart, name=what)
+        expect(frame, Frame, name=what, what="a Frame (or None)")
+        self.chart.require_same(frame.chart, what)
         return frame
 
     @cached_property
@@ -231,9 +231,9 @@ class Lagrangian(Value):
 
         ``ε`` is C∞(Q)-linear in ``Z`` (Crampin–Mestdag section 2.2).
         """
-        expect_obj(Z, VectorField, name="Lagrangian.epsilon: Z")
-        expect_obj(Gamma, SecondOrderField, name="Lagrangian.epsilon: Gamma")
-        check_same_chart(self.chart, Z.chart, name="Lagrangian.epsilon: Z")
+        expect(Z, VectorField, name="Lagrangian.epsilon: Z")
+        expect(Gamma, SecondOrderField, name="Lagrangian.epsilon: Gamma")
+        self.chart.require_same(Z.chart, "Lagrangian.epsilon: Z")
         F = self._check_frame(Gamma.frame, "Lagrangian.epsilon: Gamma")
         Zc = Z.complete_lift().in_frame(F)
         Zv = Z.vertical_lift().in_frame(F)

@@ -21,8 +21,19 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .._value import Value, cached_method
-from ..algebra import as_expr, is_zero, op_count, solve_linear, step, tidy, tree_derivative, tree_subs, tree_values
+from .._value import Record, cached_method
+from ..algebra import (
+    as_expr,
+    expect,
+    is_zero,
+    op_count,
+    solve_linear,
+    step,
+    tidy,
+    tree_derivative,
+    tree_subs,
+    tree_values,
+)
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -43,7 +54,6 @@ from ._charpoly import (
     structural_split,
 )
 from ._charpoly import classify as _classify
-from ._checks import expect_obj
 from ._nonholonomic import NonholonomicSystem
 from ._region import StabilityRegion, region_of
 
@@ -99,7 +109,7 @@ class Stability(str):
         return "; ".join(parts)
 
 
-class Linearization(Value):
+class Linearization(Record):
     r"""``δẋ = A δx + B δw`` about a point of C, in the reduced state ``x`` (the coordinates kept, then ``v^α``).
 
     Attributes
@@ -704,7 +714,7 @@ def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
     error naming ``name``."""
     if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
         system = system.nonholonomic()
-    return expect_obj(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
+    return expect(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
 
 
 def _vanishes(e: sp.Expr, what: str) -> bool:

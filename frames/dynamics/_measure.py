@@ -75,16 +75,22 @@ from sympy.core.function import AppliedUndef
 from sympy.integrals.rationaltools import ratint
 from sympy.polys.polyerrors import BasePolynomialError
 
-from .._value import Value, latex_of
+from .._value import Record, latex_of
 from ..algebra import (
     RationalFunctions,
     UnsupportedExpression,
+    _brief,
+    _depends,
+    _ExprAlgebra,
+    _norm,
+    _RationalAlgebra,
     as_flag,
     budgeted,
     canon,
     checkpoint,
     derivative,
     entries,
+    expect,
     harmonic_form,
     is_zero,
     op_count,
@@ -95,8 +101,7 @@ from ..algebra import (
 )
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError, FramesError
 from ..geometry import VectorField
-from ._checks import check_flag_choice, expect_obj
-from ._measure_algebra import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
+from ._checks import check_flag_choice
 from ._measure_flag import _flag_steps, _pointwise_flag
 from ._measure_linear import _in_ratfunc, _linear_rows_ratfunc, _rref_solve, _sampled_solve
 from ._measure_pointwise import analyse_pointwise
@@ -121,7 +126,7 @@ def _apply(X: VectorField, f: sp.Expr) -> sp.Expr:
     return sp.Add(*[c * derivative(f, x) for c, x in zip(X.components, X.chart.q, strict=True) if c != 0])
 
 
-class InvariantMeasure(Value):
+class InvariantMeasure(Record):
     r"""Outcome of :func:`invariant_measure`: a density ``N(q)``, or why there is none.
 
     Attributes
@@ -211,7 +216,7 @@ class InvariantMeasure(Value):
             raise ArgumentError(f"{what}: witness_point: expected (expression, value) pairs, got {wp!r}")
         self.witness_point = tuple(wp)
         if self.system is not None:
-            expect_obj(self.system, NonholonomicSystem, name=f"{what}: system")
+            expect(self.system, NonholonomicSystem, name=f"{what}: system")
 
     # ------------------------------------------------------------ display
     def __repr__(self) -> str:
@@ -723,7 +728,7 @@ def invariant_measure(system: Any, ansatz: str = "basic", *, pointwise: bool = F
     >>> res.exists, res.obstruction
     (False, (a*m/(I + a**2*m),))
     """
-    nh = expect_obj(system, NonholonomicSystem, name="invariant_measure: system")
+    nh = expect(system, NonholonomicSystem, name="invariant_measure: system")
     if nh.forces is not None:
         raise ConstraintError(
             "invariant_measure: system: a system with forces; the invariant measures here are those of the free "

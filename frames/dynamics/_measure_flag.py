@@ -15,8 +15,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import checkpoint, step
-from ._measure_algebra import _ExprAlgebra, _RationalAlgebra
+from ..algebra import _ExprAlgebra, _RationalAlgebra, checkpoint, step
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["_Flag", "_flag_from_jets", "_flag_steps", "_pointwise_flag"]

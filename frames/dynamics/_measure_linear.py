@@ -14,8 +14,7 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from ..algebra import RationalFunctions, UnsupportedExpression, checkpoint
-from ._measure_algebra import _depends
+from ..algebra import RationalFunctions, UnsupportedExpression, _depends, checkpoint
 
 __all__ = ["_in_ratfunc", "_linear_rows_ratfunc", "_rref_solve", "_sampled_solve"]
 

@@ -34,6 +34,7 @@ import sympy as sp
 from ..algebra import (
     PolyFraction,
     UnsupportedExpression,
+    _RationalAlgebra,
     canon,
     checkpoint,
     derivative,
@@ -43,7 +44,6 @@ from ..algebra import (
     step,
 )
 from ..errors import BudgetExceededError, RegularityError
-from ._measure_algebra import _RationalAlgebra
 from ._measure_flag import _Flag, _flag_from_jets, _transverse_coefficients
 from ._nonholonomic import NonholonomicSystem
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import (
     as_exprs,
     derivative,
@@ -26,7 +26,7 @@ from ._vakonomic import VakonomicSystem, _numeric_nonzero
 __all__ = ["MotionConsistency", "consistency_along_motion"]
 
 
-class MotionConsistency(Value):
+class MotionConsistency(Record):
     r"""Consistency along one integral curve γ of Γ (end of section 5).
 
     Attributes

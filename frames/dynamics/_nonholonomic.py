@@ -28,6 +28,7 @@ from ..algebra import (
     compact,
     cramer_size_bound,
     derivative,
+    expect,
     generic_rank,
     harmonic_form,
     is_zero,
@@ -48,7 +49,7 @@ from ..geometry import (
     complete_frame,
     natural_accelerations,
 )
-from ._checks import check_forces, check_m, check_same_chart, expect_obj
+from ._checks import check_forces, check_m
 from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
@@ -67,9 +68,9 @@ def _normal_many(exprs: Any) -> list[sp.Expr]:
 
 def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
     """Validate a Lagrangian, a frame on its chart and the rank ``0 < m < n``; return ``m``."""
-    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
-    expect_obj(frame, Frame, name=f"{what}: frame")
-    check_same_chart(lagrangian.chart, frame.chart, name=f"{what}: frame")
+    expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    expect(frame, Frame, name=f"{what}: frame")
+    lagrangian.chart.require_same(frame.chart, f"{what}: frame")
     return check_m(m, frame.dim, name=f"{what}: m")
 
 
@@ -131,14 +132,14 @@ class NonholonomicSystem(AdaptedIndices, Value):
     ) -> NonholonomicSystem:
         """Build the adapted frame from constraints (or a distribution) and a complement (``forces`` as in the
         constructor)."""
-        expect_obj(lagrangian, Lagrangian, name="NonholonomicSystem.from_constraints: lagrangian")
-        expect_obj(
+        expect(lagrangian, Lagrangian, name="NonholonomicSystem.from_constraints: lagrangian")
+        expect(
             constraints,
             (LinearConstraints, Distribution),
             name="NonholonomicSystem.from_constraints: constraints",
             what="LinearConstraints or a Distribution",
         )
-        check_same_chart(lagrangian.chart, constraints.chart, name="NonholonomicSystem.from_constraints: constraints")
+        lagrangian.chart.require_same(constraints.chart, "NonholonomicSystem.from_constraints: constraints")
         if isinstance(constraints, LinearConstraints):
             # the constraint rows complete D to a frame regular wherever D is
             F = constraints.adapted_frame(complement, v=v)
@@ -571,8 +572,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     def in_frame(self, frame: Frame) -> NonholonomicSystem:
         """The same system in another adapted frame (first m fields must span the same D)."""
-        expect_obj(frame, Frame, name="NonholonomicSystem.in_frame: frame")
-        check_same_chart(self.frame.chart, frame.chart, name="NonholonomicSystem.in_frame: frame")
+        expect(frame, Frame, name="NonholonomicSystem.in_frame: frame")
+        self.frame.chart.require_same(frame.chart, "NonholonomicSystem.in_frame: frame")
         D = self.distribution
         for k, X in enumerate(frame.fields[: self.m]):
             if not D.contains(X):
@@ -587,7 +588,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         See :func:`transform_field` and :func:`transform_multipliers`; compare with
         ``self.in_frame(frame).field()`` and ``.multipliers()``, which recompute them.
         """
-        expect_obj(frame, Frame, name="NonholonomicSystem.transformed: frame")
+        expect(frame, Frame, name="NonholonomicSystem.transformed: frame")
         _change_of_adapted_frame(self.frame, frame, self.m, "NonholonomicSystem.transformed", "frame")
         return (
             transform_field(self.field(canonical=True), frame),

@@ -12,7 +12,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from .._value import Value
+from .._value import Record
 from ..algebra import (
     as_exprs,
     budgeted,
@@ -74,7 +74,7 @@ def split_conditions(
     return out
 
 
-class SectionFamily(Value):
+class SectionFamily(Record):
     r"""A family of sections solving consistency conditions.
 
     Attributes

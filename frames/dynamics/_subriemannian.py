@@ -34,7 +34,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import as_matrix, canon, is_zero, tidy, trig_normal
 from ..errors import ArgumentError, ConstraintError, RegularityError
 from ..geometry import Distribution, VectorField, complete_frame
@@ -127,7 +127,7 @@ def _orthogonal_complement(D: Distribution) -> tuple[VectorField, ...]:
     return tuple(out)
 
 
-class MartinetAbnormals(Value):
+class MartinetAbnormals(Record):
     """Abnormal extremals of a rank-2 distribution on a 3-manifold.
 
     Attributes

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, Record, Value, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -38,6 +38,7 @@ from ..algebra import (
     budgeted,
     canon,
     cramer_size_bound,
+    expect,
     generic_rank,
     hessian,
     is_zero,
@@ -49,7 +50,7 @@ from ..algebra import (
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
 from ..geometry import AdaptedIndices, Frame, SecondOrderField, natural_accelerations
-from ._checks import expect_obj, prefix_symbols, sequence
+from ._checks import prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
 from ._method import motion_equations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
@@ -58,7 +59,7 @@ from ._ode import OdeSystem, vakonomic_ode
 __all__ = ["VariationalCheck", "VakonomicField", "VakonomicSystem", "VakonomicTangentField"]
 
 
-class VakonomicField(Value):
+class VakonomicField(Record):
     r"""A vakonomic field ``Γ̂ = v^α X_α^C + Γ^i X_i^V + A_a ∂/∂μ_a`` on ``C × R^{n−m}`` (Proposition 3).
 
     Behaves as the tuple of the coefficients ``Γ^i`` (``field[i]``, iteration, ``len``).
@@ -119,7 +120,7 @@ class VakonomicField(Value):
         return "Γ̂ = " + " + ".join(parts)
 
 
-class VakonomicTangentField(Value):
+class VakonomicTangentField(Record):
     r"""Proposition 4: the vakonomic field on the image of a section with ``Γ_C`` tangent to C.
 
     Attributes
@@ -176,7 +177,7 @@ class VakonomicTangentField(Value):
         return f"VakonomicTangentField({self.field!r}, A = {self.A})"
 
 
-class VariationalCheck(Value):
+class VariationalCheck(Record):
     r"""Outcome of Theorem 1 for a section ``φ`` and the extension ``Φ``.
 
     Attributes
@@ -326,7 +327,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     @classmethod
     def from_nonholonomic(cls, nh: NonholonomicSystem, **kw: Any) -> VakonomicSystem:
         """The vakonomic problem with the same Lagrangian, frame and constraints."""
-        expect_obj(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
+        expect(nh, NonholonomicSystem, name="VakonomicSystem.from_nonholonomic: nh")
         if nh.forces is not None:
             raise ConstraintError(
                 "VakonomicSystem.from_nonholonomic: nh: the system has forces; the vakonomic method (a variational "

@@ -201,11 +201,16 @@ class Chart(Value):
             )
         return e
 
-    def require_same(self, other: Chart, what: str) -> None:
-        """Raise :class:`ChartMismatchError` unless ``other`` has the same coordinates."""
+    def require_same(self, other: Chart, what: str, *, time: bool = True) -> None:
+        """Raise :class:`ChartMismatchError` unless ``other`` has this chart's coordinates ``q``, ``u`` (and ``t``
+        unless ``time=False``): the library's one check that objects live on one chart.
+
+        ``what`` names the argument that lives on ``other``; an ``other`` that is not a chart is an
+        :class:`~frames.errors.ArgumentError`.
+        """
         expect(other, Chart, name=what)
-        if other.q != self.q or other.u != self.u or other.t != self.t:
-            raise ChartMismatchError(f"{what}: objects live on different charts, {self!r} and {other!r}")
+        if other.q != self.q or other.u != self.u or (time and other.t != self.t):
+            raise ChartMismatchError(f"{what}: lives on {other!r}, expected {self!r} (objects on different charts)")
 
     def merged(self, other: Chart, what: str) -> Chart:
         """The chart of a combination of objects on ``self`` and ``other`` (params united)."""

@@ -20,7 +20,7 @@ import numpy as np
 import sympy as sp
 from sympy.matrices.utilities import dotprodsimp
 
-from .._value import Value
+from .._value import Record, Value
 from ..algebra import canon, derivative, expect, is_zero
 from ..errors import ArgumentError, ConstraintError, SingularFrameWarning
 from ._chart import Chart
@@ -36,7 +36,7 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 __all__ = ["AdaptedIndices", "Distribution", "FrobeniusResult", "LinearConstraints", "complete_frame"]
 
 
-class FrobeniusResult(Value):
+class FrobeniusResult(Record):
     """Outcome of the Frobenius test for a distribution.
 
     Attributes

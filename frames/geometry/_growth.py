@@ -41,7 +41,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import as_expr, as_int, checkpoint, is_zero, step
 from ..errors import ArgumentError, BudgetExceededError, InvalidExpressionError
 from ._chart import Chart
@@ -54,7 +54,7 @@ __all__ = ["BracketFlag", "bracket_flag"]
 MAX_BRACKETS = 512
 
 
-class BracketFlag(Value):
+class BracketFlag(Record):
     """The flag ``D ⊂ D² ⊂ …`` of a distribution, generically or at a point.
 
     Attributes

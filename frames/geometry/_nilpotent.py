@@ -55,7 +55,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
+from .._value import Record
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -90,7 +90,7 @@ def _weighted_terms(e: sp.Expr, zs: Sequence[sp.Symbol], weights: Sequence[int])
     return [(sum(a * w for a, w in zip(mon, weights, strict=True)), c) for mon, c in poly.terms() if c != 0]
 
 
-class NilpotentApproximation(Value):
+class NilpotentApproximation(Record):
     r"""The nilpotent approximation of a distribution at a point (Bellaïche 1996; Jean 2014, ch. 2).
 
     Attributes

@@ -24,9 +24,9 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
-from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_flag_choice, expect_obj, exprs_on_TQ, natural_ode
+from .._value import Multipliers, Record, Value, cached_method
+from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, expect, is_zero, solve_linear, tidy
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_flag_choice, exprs_on_TQ, natural_ode
 from ..errors import ArgumentError
 from ..geometry import Chart
 from ._kozlov import KozlovSystem, check_constrained, multiplier_symbols
@@ -49,7 +49,7 @@ def span_minors(J: sp.Matrix, rows: Sequence[Sequence[sp.Expr]], reduce: Any) ->
     return tuple(out)
 
 
-class CommutationTest(Value):
+class CommutationTest(Record):
     r"""Outcome of :meth:`ChetaevSystem.commutation_test` (Talamucci (57)).
 
     Attributes
@@ -94,7 +94,7 @@ class ChetaevSystem(Value):
         return rows
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any]) -> None:
-        expect_obj(lagrangian, Lagrangian, name="ChetaevSystem: lagrangian")
+        expect(lagrangian, Lagrangian, name="ChetaevSystem: lagrangian")
         self.lagrangian = lagrangian
         self.constraints = exprs_on_TQ(lagrangian.chart, constraints, name="ChetaevSystem: constraints")
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value, latex_of
-from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, is_zero, tidy
+from .._value import Record, Value, latex_of
+from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, expect, is_zero, tidy
 from ..algebra import step as budget_step
-from ..dynamics import VakonomicSystem, check_symbols, expect_obj, sequence
+from ..dynamics import VakonomicSystem, check_symbols, sequence
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 
 __all__ = [
@@ -59,7 +59,7 @@ class Candidate(Value):
             raise ArgumentError(f"Candidate: name: expected a string, got {type(self.name).__name__}")
 
 
-class ComparisonStep(Value):
+class ComparisonStep(Record):
     r"""One step of the comparison algorithm on a candidate C.
 
     Attributes
@@ -84,7 +84,7 @@ class ComparisonStep(Value):
     final: bool
 
 
-class ComparisonBranch(Value):
+class ComparisonBranch(Record):
     r"""One branch (a piece of some ``S_k``) found by :meth:`CortesComparison.algorithm`.
 
     The branch is the graph ``{x = h(y)}`` over the remaining coordinates ``y`` of ``W_1``
@@ -123,7 +123,7 @@ class ComparisonBranch(Value):
         return all(_vanishes_on(x - h, par) for x, h in self.parametrisation.items())
 
 
-class ComparisonAlgorithm(Value):
+class ComparisonAlgorithm(Record):
     r"""Outcome of :meth:`CortesComparison.algorithm` ([C] section 6).
 
     Attributes
@@ -197,7 +197,7 @@ class CortesComparison(Value):
     p: tuple[sp.Symbol, ...]
 
     def __init__(self, vk: VakonomicSystem, p: str = "p") -> None:
-        expect_obj(vk, VakonomicSystem, name="CortesComparison: vk")
+        expect(vk, VakonomicSystem, name="CortesComparison: vk")
         if not isinstance(p, str) or not p.isidentifier():
             raise InvalidExpressionError(f"CortesComparison: p: {p!r} is not a valid name prefix (an identifier)")
         self.vk = vk
@@ -273,7 +273,7 @@ class CortesComparison(Value):
 
     def step(self, candidate: Candidate) -> ComparisonStep:
         """Test a candidate: contained in ``S_1``? is ``X_vk`` tangent to it?"""
-        expect_obj(candidate, Candidate, name="CortesComparison.step: candidate")
+        expect(candidate, Candidate, name="CortesComparison.step: candidate")
         eqs = list(candidate.equations)
         sol = sp.solve(eqs, list(candidate.solve_for), dict=True)
         if not sol:
@@ -302,7 +302,7 @@ class CortesComparison(Value):
         the same symbols. Returns the list of steps; the last one is final if the algorithm
         stopped at a final constraint submanifold.
         """
-        expect_obj(candidate, Candidate, name="CortesComparison.run: candidate")
+        expect(candidate, Candidate, name="CortesComparison.run: candidate")
         if choose is not None and not callable(choose):
             raise ArgumentError(
                 f"CortesComparison.run: choose: expected a callable or None, got {type(choose).__name__}"

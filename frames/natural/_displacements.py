@@ -18,16 +18,16 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import as_matrix, as_subs, budgeted, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import check_flag_choice, expect_obj, prefix_symbols
+from .._value import Record, Value
+from ..algebra import as_matrix, as_subs, budgeted, canon, derivative, expect, is_zero, solve_linear, tidy
+from ..dynamics import check_flag_choice, prefix_symbols
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._chetaev import ChetaevSystem, span_minors, transpositional_matrix
 
 __all__ = ["DisplacementClassTest", "DisplacementClasses", "compare_chetaev_with_vakonomic"]
 
 
-class DisplacementClassTest(Value):
+class DisplacementClassTest(Record):
     r"""Outcome of a test of :class:`DisplacementClasses` (Talamucci's Propositions 1–3, (19)).
 
     Attributes
@@ -103,7 +103,7 @@ class DisplacementClasses(Value):
         mu: str | Sequence[sp.Symbol] = "mu",
     ) -> None:  # fmt: skip
         what = "DisplacementClasses"
-        expect_obj(system, ChetaevSystem, name=f"{what}: system")
+        expect(system, ChetaevSystem, name=f"{what}: system")
         ch = system.chart
         k, n = len(system.constraints), ch.dim
         J = sp.ImmutableMatrix(system.kozlov.jacobian())

@@ -21,8 +21,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
-from ..algebra import as_expr, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, expect_obj, exprs_on_TQ, natural_ode
+from ..algebra import as_expr, canon, derivative, expect, is_zero, solve_linear, tidy
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ, natural_ode
 from ..errors import ConstraintError, InvalidExpressionError, NoMultipliersError, RegularityError
 from ..geometry import Chart
 
@@ -108,7 +108,7 @@ class KozlovSystem(Value):
 
     def __init__(self, lagrangian: Lagrangian, constraints: Sequence[Any], lam: str | Sequence[sp.Symbol] = "lam"):
         what = "KozlovSystem"
-        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+        expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         self.lagrangian = lagrangian
         self.constraints = exprs_on_TQ(lagrangian.chart, constraints, name=f"{what}: constraints")
         self.lam, self.lamdot = multiplier_symbols(lam, len(self.constraints), what)

@@ -11,16 +11,16 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import canon, is_zero, tidy
-from ..dynamics import VakonomicSystem, expect_obj
+from .._value import Record
+from ..algebra import canon, expect, is_zero, tidy
+from ..dynamics import VakonomicSystem
 from ..geometry import SecondOrderField
 from ._kozlov import KozlovSystem
 
 __all__ = ["KozlovFrameComparison", "compare_kozlov_with_frame"]
 
 
-class KozlovFrameComparison(Value):
+class KozlovFrameComparison(Record):
     r"""Outcome of :func:`compare_kozlov_with_frame`.
 
     Attributes
@@ -59,7 +59,7 @@ def compare_kozlov_with_frame(vk: Any) -> KozlovFrameComparison:
     >>> fr.compare_kozlov_with_frame(fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)).holds
     True
     """
-    expect_obj(vk, VakonomicSystem, name="compare_kozlov_with_frame: vk")
+    expect(vk, VakonomicSystem, name="compare_kozlov_with_frame: vk")
     F = vk.frame
     ch = vk.lagrangian.chart
     n = F.dim

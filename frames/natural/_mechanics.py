@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from .._lazy import LazyModule
-from ..algebra import as_flag, canon, derivative, solve_linear
-from ..dynamics import Lagrangian, expect_obj, exprs_on_TQ
+from ..algebra import as_flag, canon, derivative, expect, solve_linear
+from ..dynamics import Lagrangian, exprs_on_TQ
 from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry import Chart
 
@@ -33,7 +33,7 @@ __all__ = ["from_dynamic", "lagranges_method_accelerations", "to_dynamic"]
 
 def to_dynamic(chart: Chart) -> tuple[dict[sp.Symbol, Any], list[Any], list[Any], sp.Symbol]:
     """Substitution ``q -> q(t)``, ``u -> q̇(t)`` (and the chart's ``t`` -> mechanics time)."""
-    expect_obj(chart, Chart, name="to_dynamic: chart")
+    expect(chart, Chart, name="to_dynamic: chart")
     t = me.dynamicsymbols._t
     qf = [sp.Function(str(q))(t) for q in chart.q]
     qd = [derivative(x, t) for x in qf]
@@ -84,7 +84,7 @@ def lagranges_method_accelerations(
     -q1*u1*u2/(q1**2 + 1)
     """
     what = "lagranges_method_accelerations"
-    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
     full_rhs = as_flag(full_rhs, name=f"{what}: full_rhs")
     ch = lagrangian.chart
     V = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")

@@ -16,9 +16,9 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import as_expr, canon, derivative, is_zero, tidy
-from ..dynamics import expect_obj, optional_time, symbol_values
+from .._value import Record
+from ..algebra import as_expr, canon, derivative, expect, is_zero, tidy
+from ..dynamics import optional_time, symbol_values
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._kozlov import KozlovSystem
 
@@ -77,7 +77,7 @@ def _time_coefficients(expr: Any, t: sp.Symbol) -> list[sp.Expr]:
     return out
 
 
-class MotionComparison(Value):
+class MotionComparison(Record):
     r"""Outcome of :func:`compare_motion`.
 
     Attributes
@@ -139,7 +139,7 @@ def compare_motion(
     >>> res.vakonomic, res.solutions
     (True, ({c1: 0},))
     """
-    expect_obj(kozlov, KozlovSystem, name="compare_motion: kozlov")
+    expect(kozlov, KozlovSystem, name="compare_motion: kozlov")
     ch = kozlov.chart
     t = optional_time(t, ch, name="compare_motion: t")
     if not isinstance(constants, str) or not constants.isidentifier():

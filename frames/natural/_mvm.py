@@ -24,8 +24,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
-from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, expect_obj, exprs_on_TQ
+from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, expect, is_zero, solve_linear, tidy
+from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ
 from ..errors import ConstraintError, NoMultipliersError, RegularityError
 from ..geometry import Chart, Frame, VectorField
 from ._mvm_w import jacobian_and_offset, w_from_coordinates, w_from_frame
@@ -112,7 +112,7 @@ class ModifiedVakonomic(Value):
         extra_symbols: Sequence[sp.Symbol] = (),
     ) -> None:
         what = "ModifiedVakonomic"
-        expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+        expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
         ch = lagrangian.chart
         self.lagrangian = lagrangian
         self.constraints = exprs_on_TQ(ch, constraints, name=f"{what}: constraints")

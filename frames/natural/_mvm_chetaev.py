@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import budgeted, canon, derivative, is_zero, tidy
-from ..dynamics import expect_obj
+from .._value import Record
+from ..algebra import budgeted, canon, derivative, expect, is_zero, tidy
 from ..errors import ArgumentError
 from ._chetaev import ChetaevSystem
 from ._mvm import ModifiedVakonomic
@@ -19,7 +18,7 @@ from ._mvm import ModifiedVakonomic
 __all__ = ["MVMChetaevComparison", "compare_mvm_with_chetaev"]
 
 
-class MVMChetaevComparison(Value):
+class MVMChetaevComparison(Record):
     r"""Talamucci's comparison (60)–(66) of the modified vakonomic method with (52), :func:`compare_mvm_with_chetaev`.
 
     Attributes
@@ -61,7 +60,7 @@ def compare_mvm_with_chetaev(mvm: ModifiedVakonomic) -> MVMChetaevComparison:
     >>> r = fr.compare_mvm_with_chetaev(mvm); r.momentum_condition, r.d1_constraints.is_zero_matrix
     (True, True)
     """
-    expect_obj(mvm, ModifiedVakonomic, name="compare_mvm_with_chetaev: mvm")
+    expect(mvm, ModifiedVakonomic, name="compare_mvm_with_chetaev: mvm")
     if mvm.forces is not None:
         raise ArgumentError(
             "compare_mvm_with_chetaev: mvm: polygenic forces are not part of Talamucci's (60); pass forces=None"

@@ -16,9 +16,9 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Value
-from ..algebra import canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Lagrangian, expect_obj, exprs_on_TQ, index_pairs
+from .._value import Record
+from ..algebra import canon, derivative, expect, is_zero, solve_linear, tidy
+from ..dynamics import Lagrangian, exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
 from ._mvm import ModifiedVakonomic
 
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-class MVMEquivalence(Value):
+class MVMEquivalence(Record):
     r"""[PGG] Theorem 1: equivalence of the MVM and the nonholonomic method (TNHM), :func:`compare_mvm_with_nonholonomic`.
 
     Attributes
@@ -54,7 +54,7 @@ class MVMEquivalence(Value):
     holds: bool
 
 
-class PartialAuxiliaries(Value):
+class PartialAuxiliaries(Record):
     r"""W from a subset of auxiliaries plus the equivalence conditions ([PGG] Ansatz 2, Case B).
 
     The outcome of :func:`w_from_partial_auxiliaries`.
@@ -93,7 +93,7 @@ def compare_mvm_with_nonholonomic(mvm: ModifiedVakonomic) -> MVMEquivalence:
     >>> compare_mvm_with_nonholonomic(mvm).holds
     True
     """
-    expect_obj(mvm, ModifiedVakonomic, name="compare_mvm_with_nonholonomic: mvm")
+    expect(mvm, ModifiedVakonomic, name="compare_mvm_with_nonholonomic: mvm")
     Mi, Si, P = mvm.schur_blocks
     A = sp.Matrix(mvm.A)
     wtp = sp.Matrix(mvm.WTp)
@@ -115,7 +115,7 @@ def hamel_transpositional(mvm: ModifiedVakonomic) -> sp.ImmutableMatrix:
     ``P_i = X_i^V L`` are the quasi-momenta and ``v = H u``; equals ``X_j^k (Wᵀp)_k`` for a
     scleronomic linear coframe and the Ansatz-1 W.
     """
-    expect_obj(mvm, ModifiedVakonomic, name="hamel_transpositional: mvm")
+    expect(mvm, ModifiedVakonomic, name="hamel_transpositional: mvm")
     F = mvm.frame
     R = F.anholonomy
     n = mvm.n
@@ -135,7 +135,7 @@ def weak_consistency_expression(mvm: ModifiedVakonomic) -> sp.ImmutableMatrix:
     (dual to the auxiliaries). Equals the D-components of ``Wᵀp`` on C (:func:`compare_mvm_with_nonholonomic`, (55a))
     when the D-block ``R^{γ'}_{βγ}`` of the anholonomy vanishes.
     """
-    expect_obj(mvm, ModifiedVakonomic, name="weak_consistency_expression: mvm")
+    expect(mvm, ModifiedVakonomic, name="weak_consistency_expression: mvm")
     F = mvm.frame
     R = F.anholonomy
     n, m = mvm.n, mvm.k
@@ -150,7 +150,7 @@ def weak_consistency_expression(mvm: ModifiedVakonomic) -> sp.ImmutableMatrix:
 
 def d_block_holonomic(mvm: ModifiedVakonomic) -> bool:
     """True if ``R^{γ'}_{βγ} = 0`` for all D indices (then [PGG] Theorem 1 is Crampin–Mestdag weak consistency)."""
-    expect_obj(mvm, ModifiedVakonomic, name="d_block_holonomic: mvm")
+    expect(mvm, ModifiedVakonomic, name="d_block_holonomic: mvm")
     R = mvm.frame.anholonomy
     D = range(mvm.k, mvm.n)
     return all(is_zero(R[c, b, g]) for c in D for b in D for g in D)
@@ -183,7 +183,7 @@ def w_from_partial_auxiliaries(
         Prefix of the free-function symbols (``varrho``, ``varrho2``, …).
     """
     what = "w_from_partial_auxiliaries"
-    expect_obj(lagrangian, Lagrangian, name=f"{what}: lagrangian")
+    expect(lagrangian, Lagrangian, name=f"{what}: lagrangian")
     ch0 = lagrangian.chart
     cons0 = exprs_on_TQ(ch0, constraints, name=f"{what}: constraints")
     aux0 = exprs_on_TQ(ch0, auxiliary, name=f"{what}: auxiliary")

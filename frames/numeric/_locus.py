@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..dynamics import Linearization, expect_obj
+from ..algebra import expect
+from ..dynamics import Linearization
 from ..errors import ArgumentError, OptionalDependencyError
 from ._plot import _target
 
@@ -27,7 +28,7 @@ __all__ = ["agg_figure", "draw_eigenvalues", "plot_eigenvalues"]
 def _data(
     lin: Linearization, parameter: Any, values: Any, subs: Mapping[Any, Any] | None, critical: Any
 ) -> tuple[np.ndarray, np.ndarray, list[float]]:
-    expect_obj(lin, Linearization, name="plot_eigenvalues: lin")
+    expect(lin, Linearization, name="plot_eigenvalues: lin")
     try:
         xs = np.asarray(values, dtype=float)
     except (TypeError, ValueError):

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..dynamics import StabilityRegion, expect_obj
+from ..algebra import expect
+from ..dynamics import StabilityRegion
 from ..errors import ArgumentError, OptionalDependencyError
 from ._locus import agg_figure
 from ._plot import _target
@@ -31,7 +32,7 @@ def draw_stability_region(region: StabilityRegion, ax: Any = None) -> Any:
     """Draw ``region`` on a matplotlib ``ax`` (None: a new pyplot figure): cells coloured by class, the boundary
     curves as zero contours (red: an eigenvalue through 0; blue dashed: a pair through the imaginary axis;
     dotted: a pole of ``A``). Returns the axes."""
-    expect_obj(region, StabilityRegion, name="draw_stability_region: region")
+    expect(region, StabilityRegion, name="draw_stability_region: region")
     if ax is None:
         try:
             import matplotlib.pyplot as plt
@@ -70,7 +71,7 @@ def plot_stability_region(region: StabilityRegion, path: str | os.PathLike[str],
     r"""Write the stability map ``region`` (:meth:`Linearization.stability_region
     <frames.dynamics.Linearization.stability_region>`) to ``path`` (PNG, PDF, SVG, …: the extension picks the
     format). Needs matplotlib; the directory of ``path`` must exist. Returns the path written."""
-    expect_obj(region, StabilityRegion, name="plot_stability_region: region")
+    expect(region, StabilityRegion, name="plot_stability_region: region")
     out = _target(path, "plot_stability_region")
     fig = agg_figure(out, "plot_stability_region", (7, 5))
     ax = fig.subplots()

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from .._value import check_fields
 from ..errors import ArgumentError, OptionalDependencyError
 
 # ----------------------------------------------------------------------------- trajectories
@@ -257,6 +258,9 @@ class Trajectory(_Motion):
     status: int = 0
     message: str = ""
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:  # the fields' declared types (frames._value.check_fields)
+        check_fields(self)
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)
@@ -634,6 +638,9 @@ class TrajectoryBatch(_Motion):
     name, units, time_name, plane
         As :class:`Trajectory`'s (a member ``batch[i]`` keeps them).
     """
+
+    def __post_init__(self) -> None:  # the fields' declared types (frames._value.check_fields)
+        check_fields(self)
 
     def __getstate__(self) -> dict[str, Any]:
         return _resolved_state(self)

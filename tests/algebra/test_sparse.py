@@ -599,7 +599,7 @@ def test_tidy_affine_equals_tidy_of_the_sum(data):
 def test_jets_at_generic_points_equal_symbolic_derivatives(a, b, c):
     """Value and q-gradient of ``f = a/(b + 7)`` at a generic point (``_RationalAlgebra.qjet``) equal the symbolic
     derivatives substituted there (``witness_point``-style ``xreplace``)."""
-    from frames.dynamics._measure_algebra import _RationalAlgebra
+    from frames.algebra._diff_field import _RationalAlgebra
 
     poly = {sp.exp: lambda arg: 1 + arg**2}  # exp(q), exp(2q) would need rewriting as powers of one generator
     f = ((a + c * sp.sin(Q[0])) / (b + 7)).replace(sp.exp, poly[sp.exp])

@@ -112,7 +112,7 @@ ROWS = [
     ("reduced-form", lambda: reduced_ode(F, 2, [0, 0], form=1), A, r"form must be a str"),
     # ---------------------------------------------------------------- OdeSystem (every field checked) / CompiledSystem
     ("OdeSystem-lengths", lambda: _ode(rhs=()), E, r"OdeSystem: 5 states but 0 right-hand sides"),
-    ("OdeSystem-chart", lambda: _ode(chart=KE.lagrangian), A, r"OdeSystem: chart: expected Chart, got Lagrangian"),
+    ("OdeSystem-chart", lambda: _ode(chart=KE.lagrangian), A, r"OdeSystem: chart: expected a Chart, got Lagrangian"),
     ("OdeSystem-states-type", lambda: _ode(states=KE.lagrangian), A, r"OdeSystem: states: expected a sequence"),
     ("OdeSystem-states-entry", lambda: _ode(states=("x",) * 5), A, r"OdeSystem: states\[0\]: expected a sympy"),
     ("OdeSystem-states-empty", lambda: _ode(states=(), rhs=(), initial=()), E, r"OdeSystem: states: at least one"),

@@ -1,5 +1,5 @@
-"""Exact arithmetic for :func:`frames.invariant_measure` (normal forms and the two algebras of its flag steps) and
-for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_RationalAlgebra`).
+"""Exact differential algebra: normal forms and two algebras with ``∂/∂q^j`` (used by :func:`frames.invariant_measure`'s
+flag steps and for the drift rows of :class:`~frames.NonholonomicSystem` (``_DriftRing`` differentiates in :class:`_RationalAlgebra`).
 
 :class:`_ExprAlgebra` works on sympy expressions (the fallback); :class:`_RationalAlgebra` in the
 polynomial ring ``QQ[q, sin, cos, exp, f(q), f'(q), …]`` with elements ``num/den`` (:class:`PolyFraction`), summed
@@ -15,16 +15,10 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from ..algebra import (
-    PolyFraction,
-    RationalFunctions,
-    UnsupportedExpression,
-    canon,
-    derivative,
-    is_zero,
-    tidy,
-    trig_normal,
-)
+from ..errors import UnsupportedExpression
+from ._diff import derivative
+from ._normal import canon, is_zero, tidy, trig_normal
+from ._ratfunc import PolyFraction, RationalFunctions
 
 __all__ = ["_ExprAlgebra", "_RationalAlgebra", "_brief", "_depends", "_norm"]
 
