@@ -94,3 +94,12 @@ def test_the_check_finds_a_wall_clock_assert_and_spares_a_slow_test():
     # a clock used to run a loop for a while, not asserted on, is fine
     loop = "import time\ndef test_loop():\n    end = time.monotonic() + 0.3\n    while time.monotonic() < end:\n        pass\n"
     assert wall_clock_asserts(loop) == []
+
+
+def test_test_file_names_are_unique():
+    """Test modules are imported by basename (no ``__init__.py`` in tests/): two files of one name break collection."""
+    from collections import Counter
+    from pathlib import Path
+
+    names = Counter(p.name for p in Path(__file__).parent.rglob("test_*.py"))
+    assert [n for n, c in names.items() if c > 1] == []
