@@ -1,9 +1,6 @@
-import contextlib
 import gc
 import os
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +8,10 @@ from hypothesis import HealthCheck, settings
 
 # the shared helpers (_bad_input, _sysfile_fuzz_gen) sit here, beside the layer directories that use them
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _budget_clock import BudgetClock, counted_budgets
+
+__all__ = ["BudgetClock", "counted_budgets"]
 
 settings.register_profile(
     "default",
@@ -44,32 +45,6 @@ def pytest_sessionfinish(session):
         gc.freeze()
 
 
-class BudgetClock:
-    """The clock of the library's budgets (:func:`frames.budget`), moved only by the test.
-
-    A test that checks what a spent budget does (the error names the step, the result says "undecided") spends
-    it with :meth:`advance` at the step it chooses, instead of a budget of a fraction of a second that a loaded
-    machine spends earlier, or a fast one never: the outcome does not depend on the machine's speed. A bound on
-    time itself belongs to ``benchmarks/``.
-    """
-
-    def __init__(self) -> None:
-        self.now = time.monotonic()
-        #: readings of the clock so far: one per checkpoint of the library under an open budget (a count of work)
-        self.readings = 0
-        #: seconds the clock moves at each reading (0: only :meth:`advance` moves it): the budget then counts the
-        #: library's checkpoints, a measure of work that does not depend on the machine's speed
-        self.tick = 0.0
-
-    def monotonic(self) -> float:
-        self.readings += 1
-        self.now += self.tick
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def budget_clock(monkeypatch) -> BudgetClock:
     """A :class:`BudgetClock` installed as the clock of ``frames.algebra._budget`` for the test."""
@@ -78,17 +53,3 @@ def budget_clock(monkeypatch) -> BudgetClock:
     clock = BudgetClock()
     monkeypatch.setattr(_budget, "time", clock)
     return clock
-
-
-@contextlib.contextmanager
-def counted_budgets(tick: float) -> Iterator[BudgetClock]:
-    """Inside the block the library's budgets run on a :class:`BudgetClock` that moves ``tick`` seconds at each
-    reading: a budget (the reader's ``timeout``, a ``budget=``) is then a count of checkpoints, and a test's outcome
-    does not depend on the machine's load (for a test that cannot take the ``budget_clock`` fixture: hypothesis)."""
-    from frames.algebra import _budget
-
-    clock = BudgetClock()
-    clock.tick = tick
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_budget, "time", clock)
-        yield clock

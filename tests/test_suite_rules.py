@@ -103,3 +103,12 @@ def test_test_file_names_are_unique():
 
     names = Counter(p.name for p in Path(__file__).parent.rglob("test_*.py"))
     assert [n for n, c in names.items() if c > 1] == []
+
+
+def test_no_test_imports_a_conftest_by_name():
+    """``from conftest import ...`` resolves to whichever ``conftest`` was imported first once two directories have one."""
+    from pathlib import Path
+
+    pattern = "from conftest" + " import"  # split: this file would match itself
+    hits = [p.name for p in Path(__file__).parent.rglob("*.py") if pattern in p.read_text(encoding="utf-8")]
+    assert hits == []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from conftest import counted_budgets
+from _budget_clock import counted_budgets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

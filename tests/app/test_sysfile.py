@@ -292,7 +292,7 @@ BOUND_WORK = 200
 
 def _sfe(call, *args, **kwargs) -> SystemFileError:
     """The SystemFileError raised by the call: a bound's, within :data:`BOUND_WORK` checkpoints, not the timeout's."""
-    from conftest import BudgetClock
+    from _budget_clock import BudgetClock
 
     from frames.algebra import _budget
 

@@ -19,7 +19,7 @@ import os
 
 import _sysfile_fuzz_gen as fuzz
 import pytest
-from conftest import counted_budgets
+from _budget_clock import counted_budgets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
