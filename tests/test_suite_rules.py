@@ -106,7 +106,7 @@ def test_test_file_names_are_unique():
 
 
 def test_no_test_imports_a_conftest_by_name():
-    """``from conftest import ...`` resolves to whichever ``conftest`` was imported first once two directories have one."""
+    """Importing names from ``conftest`` resolves to whichever ``conftest`` was imported first once two directories have one."""
     from pathlib import Path
 
     pattern = "from conftest" + " import"  # split: this file would match itself
