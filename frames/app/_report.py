@@ -373,9 +373,10 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
     _free_motion_only(a, "the vakonomic method (a variational principle)")
     vk = a.vk
     yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
-    bound = vk.field_size_bound()
+    with step("vakonomic: size of the field from its mass-matrix form"):
+        bound = vk.field_size_bound(canonical=False)  # on trees: no canonical r_i written out
     if bound > EXPLICIT_FIELD_TERMS:  # the mass-matrix form: exact, and as large as the data
-        g, b = vk.linear_system()
+        g, b = vk.linear_system(canonical=False)
         yield note(
             f"not written out: by Cramer's rule the numerators of Γ^i would have up to {bound:.2e} terms before "
             f"cancellation (the report's limit is {EXPLICIT_FIELD_TERMS:.0e}; VakonomicSystem.field_size_bound). "
@@ -390,8 +391,10 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
             "Proposition 4",
         )
         return
-    for i, g in enumerate(tuple(vk.field())):
-        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
+    G = vk.field()
+    trees = G is vk.field(canonical=False)  # held as trees (compact): written as derived, not recombined
+    for i, g in enumerate(tuple(G)):
+        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}", factor=not trees)
     tf = vk.tangent_field()
     for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
         yield eq(f"{s} (tangent to C)", val, sp.latex(s))

@@ -31,12 +31,14 @@ import sympy as sp
 
 from .._value import Multipliers, Value, cached_method
 from ..algebra import (
+    COMPACT_SECONDS,
     as_expr,
     as_exprs,
     as_flag,
     as_subs,
     budgeted,
     canon,
+    compact,
     cramer_size_bound,
     generic_rank,
     hessian,
@@ -407,7 +409,7 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     # --------------------------------------------------------- Proposition 3
     @budgeted("VakonomicSystem.field")
-    def field(self, section: Any = None, A: Any = None) -> VakonomicField:
+    def field(self, section: Any = None, A: Any = None, canonical: bool | None = None) -> VakonomicField:
         r"""The vakonomic field of Proposition 3, ``A_a`` arbitrary.
 
         Solves ``g_ij Γ^j = r_i + μ_a R^a_iα v^α + A_a δ^a_i`` on C (``r_i`` as in
@@ -419,6 +421,17 @@ class VakonomicSystem(AdaptedIndices, Value):
             ``φ_a``; by default ``μ_a`` stays free.
         A : sequence, optional
             Values of ``A_a``; by default the symbols :attr:`A`.
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`NonholonomicSystem.field`. The system is derived on trees
+            in mass-matrix form (the Hessian ``X_i^k H_kl X_j^l`` and ``X_i^k E_k`` of
+            :class:`~frames.dynamics._mass_matrix.MassMatrixForm`, shared with the nonholonomic system) and solved
+            once by elimination on the trees for the columns of ``r``, of each ``R^a_iα v^α`` and of each
+            ``δ^a_i``, combined with ``φ_a`` and ``A_a`` at the end; the canonical form is returned instead when
+            the trees are small, or when it is no larger (tried within a second, and not tried for large trees when
+            L or the frame has compound angles, which the canonical form multiplies out;
+            :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^i`` in the library's canonical
+            form (an exact solve of :meth:`linear_system`; on compound angles it can be many times larger and
+            slower). False: the trees, whatever their size.
 
         Raises
         ------
@@ -427,13 +440,101 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         phi = self._section(section, "VakonomicSystem.field: section")
         As = self._A(A, "VakonomicSystem.field: A")
-        g, rhs = self._linear_system(phi, As)
+        if canonical is None:
+            return self._compact_field(phi, As)
+        if as_flag(canonical, name="VakonomicSystem.field: canonical"):
+            return self._canonical_field(phi, As)
+        trees = self._tree_field(phi, As)
+        return self._canonical_field(phi, As) if trees is None else trees
+
+    @cached_method
+    def _compact_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField:
+        """The default field (:meth:`field`): the trees, or the canonical field when small or no larger."""
+        trees = self._tree_field(phi, As)
+        if trees is None:  # no point proves g nonsingular: the exact solve decides (or raises)
+            return self._canonical_field(phi, As)
+        seconds = None if self.nonholonomic._compound_arguments else COMPACT_SECONDS
+        with step("VakonomicSystem.field: compact form"):
+            G = compact(list(trees.Gamma), lambda: list(self._canonical_field(phi, As).Gamma), seconds)
+        return trees if G is None else self._canonical_field(phi, As)
+
+    @cached_method
+    def _canonical_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField:
+        with step("VakonomicSystem.field: the linear system g Γ = b on C"):
+            g, rhs = self._linear_system(phi, As)
         try:  # affine in μ_a, A_a: one elimination without them, the columns combined at the end
-            G = solve_linear(g, rhs, affine_in=[*self.mu, *self.A], what="vakonomic field")
+            with step("VakonomicSystem.field: the exact solve"):
+                G = solve_linear(g, rhs, affine_in=[*self.mu, *self.A], what="vakonomic field")
         except RegularityError as exc:
             raise RegularityError(
                 f"VakonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
             ) from exc
+        return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
+
+    @cached_property
+    def _tree_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""``(g, [r | c_1 … c_k])`` on trees: ``g_ij = X_i^k H_kl X_j^l`` and ``r_i = X_i^k E_k`` of the mass-matrix
+        form (:class:`~frames.dynamics._mass_matrix.MassMatrixForm`, the nonholonomic system's), and the columns
+        ``(c_a)_i = R^a_iβ v^β`` of the multipliers (β ≤ m)."""
+        nh = self.nonholonomic
+        mm = nh._mass_matrix
+        F, n, m = self.frame, self.n, self.m
+        X = F.matrix
+        with step("VakonomicSystem.field: the mass-matrix form on trees"):
+            H = [[mm.H(k, l) for l in range(n)] for k in range(n)]
+            HX = [
+                [sp.Add(*[H[k][l] * X[j, l] for l in range(n) if X[j, l] != 0 and H[k][l] != 0]) for j in range(n)]
+                for k in range(n)
+            ]
+            g = [
+                [sp.Add(*[X[i, k] * HX[k][j] for k in range(n) if X[i, k] != 0 and HX[k][j] != 0]) for j in range(n)]
+                for i in range(n)
+            ]
+            for i in range(n):  # symmetric: the same tree on both sides
+                for j in range(i):
+                    g[i][j] = g[j][i]
+            r = [sp.Add(*[X[i, k] * mm.E(k) for k in range(n) if X[i, k] != 0]) for i in range(n)]
+            cols = [[sp.Add(*[nh._R(a, i, be) * F.v[be] for be in range(m)]) for a in self.a] for i in range(n)]
+        return sp.ImmutableMatrix(g), sp.ImmutableMatrix([[r[i], *cols[i]] for i in range(n)])
+
+    @cached_method
+    def _tree_solution(self) -> sp.ImmutableMatrix | None:
+        """``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n]`` on trees (None when no point proves ``g`` nonsingular)."""
+        g, rc = self._tree_system
+        n, k = self.n, self.n - self.m
+        E = sp.zeros(n, k)
+        for j, a in enumerate(self.a):
+            E[a, j] = 1
+        with step("VakonomicSystem.field: elimination on trees"):
+            X = solve_linear(g, sp.Matrix(rc).row_join(E), method="tree")
+        return None if X is None else sp.ImmutableMatrix(X)
+
+    def _tree_linear_system(
+        self, phi: Sequence[sp.Expr], As: Sequence[sp.Expr]
+    ) -> tuple[sp.ImmutableMatrix, sp.Matrix]:
+        """``(g, b)`` on trees: ``b_i = r_i + φ_a (c_a)_i + A_a δ^a_i`` (:attr:`_tree_system`)."""
+        g, rc = self._tree_system
+        b = [
+            rc[i, 0] + sp.Add(*[p * rc[i, 1 + j] for j, p in enumerate(phi) if p != 0 and rc[i, 1 + j] != 0])
+            for i in range(self.n)
+        ]
+        for j, a in enumerate(self.a):
+            b[a] += As[j]
+        return g, sp.Matrix(b)
+
+    @cached_method
+    def _tree_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField | None:
+        """The field on trees: ``Γ = g⁻¹ r + φ_a g⁻¹ c_a + A_a g⁻¹ e_a`` (None when the tree solve proves nothing)."""
+        X = self._tree_solution()
+        if X is None:
+            return None
+        k = self.n - self.m
+        G = [
+            X[i, 0]
+            + sp.Add(*[p * X[i, 1 + j] for j, p in enumerate(phi) if p != 0 and X[i, 1 + j] != 0])
+            + sp.Add(*[c * X[i, 1 + k + j] for j, c in enumerate(As) if c != 0 and X[i, 1 + k + j] != 0])
+            for i in range(self.n)
+        ]
         return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
 
     def _A(self, A: Any, what: str) -> tuple[sp.Expr, ...]:
@@ -445,7 +546,9 @@ class VakonomicSystem(AdaptedIndices, Value):
         return g, sp.Matrix(r) + sp.Matrix(ral + [x + y for x, y in zip(ra, As, strict=True)])
 
     @budgeted("VakonomicSystem.linear_system")
-    def linear_system(self, section: Any = None, A: Any = None) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    def linear_system(
+        self, section: Any = None, A: Any = None, canonical: bool = True
+    ) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Proposition 3 as the linear system ``g Γ̂ = b`` whose unique solution is :meth:`field`.
 
         ``g_ij = X_i^V X_j^V L`` on C (:meth:`hessian`) and
@@ -460,6 +563,9 @@ class VakonomicSystem(AdaptedIndices, Value):
         ----------
         section, A : sequence, optional
             As for :meth:`field`.
+        canonical : bool, default True
+            False: the same system derived on trees (the mass-matrix form the default :meth:`field` solves), never
+            put in canonical form.
 
         Returns
         -------
@@ -483,7 +589,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         phi = self._section(section, "VakonomicSystem.linear_system: section")
         As = self._A(A, "VakonomicSystem.linear_system: A")
-        g, b = self._linear_system(phi, As)
+        tree = not as_flag(canonical, name="VakonomicSystem.linear_system: canonical")
+        g, b = self._tree_linear_system(phi, As) if tree else self._linear_system(phi, As)
         _require_nonsingular(
             g,
             lambda: (
@@ -491,11 +598,13 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"(Hessian {sp.Matrix(g).tolist()})"
             ),
         )
+        if tree:
+            return g, sp.ImmutableMatrix(b)
         # canonical entries, except the very large ones (kept as a canonical r_i plus small terms: canon of such a
         # sum costs seconds and changes nothing a reader of a 10⁵-term expression would see)
         return g, sp.ImmutableMatrix(b.applyfunc(lambda e: canon(e) if op_count(e, CANON_OPS) <= CANON_OPS else e))
 
-    def field_size_bound(self, section: Any = None) -> int:
+    def field_size_bound(self, section: Any = None, canonical: bool = True) -> int:
         r"""A bound on the terms in the numerators of the explicit :meth:`field`, before it is computed.
 
         By Cramer's rule ``Γ^i = det g_{(i)} / det g``, with ``b`` in column ``i``. Write ``t(e)`` for
@@ -509,6 +618,10 @@ class VakonomicSystem(AdaptedIndices, Value):
         so a caller can choose between :meth:`field` and :meth:`linear_system` before a long computation:
         the catalogue's systems stay below 4·10⁴, a random dense system with ``n = 4`` is near 3·10⁸.
 
+        With ``canonical=False`` the same count on the system derived on trees (``linear_system(canonical=False)``,
+        the mass-matrix form the default :meth:`field` solves): an estimate of the same growth that needs no
+        canonical form (no ``r_i`` of the drift written out), as cheap as the trees.
+
         Examples
         --------
         >>> import frames as fr
@@ -517,7 +630,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         6
         """
         phi = self._section(section, "VakonomicSystem.field_size_bound: section")
-        g, b = self._linear_system(phi, tuple(self.A))
+        tree = not as_flag(canonical, name="VakonomicSystem.field_size_bound: canonical")
+        g, b = (self._tree_linear_system if tree else self._linear_system)(phi, tuple(self.A))
         return cramer_size_bound(g, list(b))
 
     def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
