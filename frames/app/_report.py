@@ -396,8 +396,9 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
     for i, g in enumerate(tuple(G)):
         yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}", factor=not trees)
     tf = vk.tangent_field()
+    tf_trees = tf is vk.tangent_field(canonical=False)
     for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
-        yield eq(f"{s} (tangent to C)", val, sp.latex(s))
+        yield eq(f"{s} (tangent to C)", val, sp.latex(s), factor=not tf_trees)
 
 
 def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:

@@ -695,7 +695,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``; its rates ``μ̇_a = A_a`` are in
         :meth:`equations`.
         """
-        tf = self.tangent_field()
+        tf = self.tangent_field(canonical=True)
         acc = natural_accelerations(self.frame, self.m, list(tf.Gamma))
         return sp.ImmutableMatrix([tidy(canon(x)) for x in acc])
 
@@ -704,7 +704,7 @@ class VakonomicSystem(AdaptedIndices, Value):
 
         The method protocol (:mod:`frames.dynamics._method`), in functions of time.
         """
-        A = [tidy(canon(self.frame.to_natural(a))) for a in self.tangent_field().A]
+        A = [tidy(canon(self.frame.to_natural(a))) for a in self.tangent_field(canonical=True).A]
         return motion_equations(
             self.lagrangian.chart,
             list(self.accelerations()),
@@ -725,18 +725,65 @@ class VakonomicSystem(AdaptedIndices, Value):
         return Multipliers(self.mu, first=self.m + 1, symbol=r"\mu")
 
     @budgeted("VakonomicSystem.tangent_field")
-    def tangent_field(self, section: Any = None) -> VakonomicTangentField:
+    def tangent_field(self, section: Any = None, canonical: bool | None = None) -> VakonomicTangentField:
         r"""Proposition 4: the unique ``Γ̂`` on ``im φ`` whose projection ``Γ_C`` is tangent to C.
 
         ``Γ^α = g^{αβ} Y_β`` with ``Y_α = r_α + φ_a R^a_αβ v^β``, and
         ``A_a = g_aα g^{αβ} Y_β − Y_a`` with ``Y_a = r_a + φ_b R^b_aα v^α``.
+
+        Parameters
+        ----------
+        section : sequence, optional
+            ``φ_a``; by default ``μ_a`` stays free.
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`field` (the rows of the mass-matrix form on trees, the
+            block ``g_αβ`` eliminated on trees; the canonical form when small or no larger). True: the canonical
+            form (exact solves in the rational-function field). False: the trees, whatever their size.
 
         Raises
         ------
         RegularityError
             If L is not regular with respect to D or D^⊥.
         """
-        return self._tangent_field(self._section(section, "VakonomicSystem.tangent_field: section"))
+        phi = self._section(section, "VakonomicSystem.tangent_field: section")
+        if canonical is None:
+            return self._compact_tangent_field(phi)
+        if as_flag(canonical, name="VakonomicSystem.tangent_field: canonical"):
+            return self._tangent_field(phi)
+        trees = self._tree_tangent_field(phi)
+        return self._tangent_field(phi) if trees is None else trees
+
+    @cached_method
+    def _compact_tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField:
+        trees = self._tree_tangent_field(phi)
+        if trees is None:
+            return self._tangent_field(phi)
+        seconds = None if self.nonholonomic._compound_arguments else COMPACT_SECONDS
+
+        def canonical() -> list[sp.Expr]:
+            tf = self._tangent_field(phi)
+            return [*tf.Gamma, *tf.A, *tf.Lambda]
+
+        with step("VakonomicSystem.tangent_field: compact form"):
+            out = compact([*trees.Gamma, *trees.A, *trees.Lambda], canonical, seconds)
+        return trees if out is None else self._tangent_field(phi)
+
+    @cached_method
+    def _tree_tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField | None:
+        """Proposition 4 on trees (None when no point proves ``g_αβ`` nonsingular)."""
+        self.check_regularity()
+        m, n = self.m, self.n
+        g, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))
+        r = self._tree_system[1][:, 0]
+        with step("VakonomicSystem.tangent_field: elimination on trees"):
+            Gal = solve_linear(sp.Matrix(g[:m, :m]), sp.Matrix(Y[:m, 0]), method="tree")
+        if Gal is None:
+            return None
+        gG = [sp.Add(*[g[a, al] * Gal[al] for al in range(m) if g[a, al] != 0 and Gal[al] != 0]) for a in self.a]
+        Lam = tuple(x - r[a] for x, a in zip(gG, self.a, strict=True))
+        A = tuple(x - Y[a] for x, a in zip(gG, self.a, strict=True))
+        fld = SecondOrderField._trees(self.frame, [*Gal, *[sp.S.Zero] * (n - m)], m, self.lagrangian.time_dependent)
+        return VakonomicTangentField(self, fld, A, Lam, phi)
 
     @cached_method
     def _tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField:
@@ -758,7 +805,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     def tangency_conditions(self, section: Any = None) -> tuple[sp.Expr, ...]:
         r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` for the field of Proposition 4."""
         phi = self._section(section, "VakonomicSystem.tangency_conditions: section")
-        return self.tangent_field(phi).tangency_conditions()
+        return self.tangent_field(phi, canonical=True).tangency_conditions()
 
     # ------------------------------------------------------------- Theorem 1
     def extension(self, section: Any = None) -> tuple[sp.Expr, ...]:
@@ -821,7 +868,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         el_field = as_flag(el_field, name="VakonomicSystem.variational_check: el_field")
         sub = as_subs(subs, name="VakonomicSystem.variational_check: subs")
         Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.variational_check")
-        tf = self.tangent_field(phi)
+        tf = self.tangent_field(phi, canonical=True)
         F2 = self.frame
         t = Lt.chart.t if Lt.time_dependent else None
         with step("Euler-Lagrange terms of L~ on C"):
