@@ -330,12 +330,17 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
         yield note("q̇ = v^α X_α, v̇^α = Γ^α (α ≤ m), v^a = 0 on C", "equations of motion")
         return
     G = a.field
+    # results held as trees (compact: the canonical form multiplies compound angles out) are written as derived:
+    # recombining their angles (display_form) makes them several times larger and costs seconds each
+    trees = G is a.nh.field(canonical=False)
     for i in range(a.model.m):
-        yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}")
-    for k, lam in zip(a.nh.a, a.nh.multipliers(), strict=True):
-        yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
+        yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}", factor=not trees)
+    lams = tuple(a.nh.multipliers())
+    lam_trees = lams == tuple(a.nh.multipliers(canonical=False))
+    for k, lam in zip(a.nh.a, lams, strict=True):
+        yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}", factor=not lam_trees)
     for e in G.equations():
-        yield eq(sp.sstr(e.lhs), e.rhs, e.lhs)  # the LaTeX label is printed only when asked for
+        yield eq(sp.sstr(e.lhs), e.rhs, e.lhs, factor=not trees)  # the LaTeX label is printed only when asked for
 
 
 def _linear_system_items(g: sp.MatrixBase, b: sp.MatrixBase) -> Iterable[Item]:
