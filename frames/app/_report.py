@@ -72,6 +72,12 @@ EXPLICIT_FIELD_TERMS = 10**6
 DISPLAY_OPS_LIMIT = 50_000
 _MAX_OPS: ContextVar[int | None] = ContextVar("frames_report_max_ops", default=DISPLAY_OPS_LIMIT)
 
+#: expressions with more operations than this are printed as computed, not in :func:`display_form` (angles
+#: recombined, factored): on the dense 4-dof file of issue 42 that form of a 1,000-10,000-operation expression took
+#: 1-10 s each, without a progress line, and was often larger. The catalogue's largest printed expression has about
+#: 1,100 operations.
+DISPLAY_FORM_OPS = 3000
+
 
 # ----------------------------------------------------------------- data
 @dataclass(frozen=True)
@@ -137,7 +143,12 @@ def eq(label: str, expr: object, label_latex: str | sp.Expr | None = None, facto
     tex = label_latex if label_latex is not None else label
     if _too_large(e):
         return Item("text", label, tex, None, f"not printed: more than {_MAX_OPS.get():,} operations {_LIMIT_HINT}")
-    return Item("equation", label, tex, display_form(e) if factor else e)
+    return Item("equation", label, tex, display_form(e) if factor and not _large_for_display(e) else e)
+
+
+def _large_for_display(e: sp.Expr) -> bool:
+    """True if ``e`` has more than :data:`DISPLAY_FORM_OPS` operations (printed as computed)."""
+    return op_count(e, DISPLAY_FORM_OPS) > DISPLAY_FORM_OPS
 
 
 _LIMIT_HINT = "(the report's limit: analyze(max_ops=...), frames analyze --max-ops)"
