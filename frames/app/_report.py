@@ -547,12 +547,24 @@ class Report:
         if not isinstance(self.sections, tuple) or not all(isinstance(s, Section) for s in self.sections):
             raise ArgumentError(f"Report: sections must be a tuple of Section, got {self.sections!r}")
 
-    def format(self, fmt: str, jobs: int = 1) -> str:
+    def format(self, fmt: str, jobs: int = 1, progress: Callable[[str], Any] | None = None) -> str:
         """Format as ``text``, ``markdown``, ``latex`` or ``json``; with ``jobs=2`` the equations are written in two
-        processes (where :func:`frames.app._parallel.available`), the text the same. Nothing is kept on the report."""
+        processes (where :func:`frames.app._parallel.available`), the text the same. Nothing is kept on the report.
+
+        With ``progress`` (a callable receiving step names, as :func:`analyze`'s) the equations are written in this
+        process, section by section, each section announced as ``"writing section <id>"``: writing a large
+        report takes seconds, and is never silent."""
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
             raise ArgumentError(f"Report.format: jobs must be a positive integer number of processes, got {jobs!r}")
-        token = _RENDERED.set(self._render(_RENDER[fmt]) if fmt in _RENDER and jobs > 1 else {})
+        if progress is not None and not callable(progress):
+            raise ArgumentError(
+                f"Report.format: progress must be callable (it receives each step's name), got {progress!r}"
+            )
+        if progress is not None and fmt in _RENDER:
+            written = self._render_by_section(_RENDER[fmt], progress)
+        else:
+            written = self._render(_RENDER[fmt]) if fmt in _RENDER and jobs > 1 else {}
+        token = _RENDERED.set(written)
         try:
             if fmt == "text":
                 return self.to_text()
@@ -565,6 +577,18 @@ class Report:
         finally:
             _RENDERED.reset(token)
         raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
+
+    def _render_by_section(self, what: tuple[str, ...], progress: Callable[[str], Any]) -> dict[int, dict[str, str]]:
+        """The equations' strings (as :meth:`_render`), written here section by section, each announced."""
+        out: dict[int, dict[str, str]] = {}
+        for s in self.sections:
+            items = [it for it in s.items if it.kind == "equation"]
+            if not items:
+                continue
+            progress(f"writing section {s.id}")
+            for it in items:
+                out[id(it)] = {w: it.plain() if w == "plain" else it.latex for w in what}
+        return out
 
     def _render(self, what: tuple[str, ...]) -> dict[int, dict[str, str]]:
         """The equations' ``plain`` and (or) ``latex`` strings, written in two processes, each item once, by
