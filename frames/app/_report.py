@@ -347,7 +347,7 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
     for i in range(a.model.m):
         yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}", factor=not trees)
     lams = tuple(a.nh.multipliers())
-    lam_trees = lams == tuple(a.nh.multipliers(canonical=False))
+    lam_trees = trees and lams == tuple(a.nh.multipliers(canonical=False))
     for k, lam in zip(a.nh.a, lams, strict=True):
         yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}", factor=not lam_trees)
     for e in G.equations():
