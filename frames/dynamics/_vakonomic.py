@@ -357,11 +357,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         Lagrangian is never written in all ``n`` quasi-velocities.
         """
         nh = self.nonholonomic
-        Hn = hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
-        M = sp.Matrix(self.frame.matrix)
-        g = (M * Hn * M.T).applyfunc(canon)
         r = sp.Matrix([nh._rhs(i) for i in range(self.n)])
-        return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
+        return self._g, sp.ImmutableMatrix(r)
 
     def hessian(self) -> sp.ImmutableMatrix:
         """``g_ij = X_i^V X_j^V L`` on C."""
@@ -497,17 +494,45 @@ class VakonomicSystem(AdaptedIndices, Value):
             cols = [[sp.Add(*[nh._R(a, i, be) * F.v[be] for be in range(m)]) for a in self.a] for i in range(n)]
         return sp.ImmutableMatrix(g), sp.ImmutableMatrix([[r[i], *cols[i]] for i in range(n)])
 
+    @cached_property
+    def _g(self) -> sp.ImmutableMatrix:
+        """``g_ij = X_i^k X_j^l ∂²L/∂u^k∂u^l`` at ``u = v^α X_α``, in canonical form (small: the metric)."""
+        nh = self.nonholonomic
+        Hn = hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
+        M = sp.Matrix(self.frame.matrix)
+        return sp.ImmutableMatrix((M * Hn * M.T).applyfunc(canon))
+
+    @cached_method
+    def _inverse(self, m: int) -> sp.ImmutableMatrix | None:
+        """The inverse of the block ``g[:m, :m]`` in canonical form (None when singular: the exact solve decides)."""
+        try:
+            with step("VakonomicSystem.field: the inverse of the metric"):
+                return sp.ImmutableMatrix(solve_linear(sp.Matrix(self._g[:m, :m])))
+        except RegularityError:
+            return None
+
     @cached_method
     def _tree_solution(self) -> sp.ImmutableMatrix | None:
-        """``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n]`` on trees (None when no point proves ``g`` nonsingular)."""
-        g, rc = self._tree_system
+        """``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n]``: ``g⁻¹`` in canonical form (the metric is small) applied to the
+        mass-matrix form's ``r`` on trees, ``Σ_j (g⁻¹)_ij r_j`` (no elimination on the trees: nested tree pivots
+        grow exponentially), and to the columns ``c_a = R^a_iβ v^β`` and ``e_a``, as sums. None when ``g`` is
+        singular."""
+        Gi = self._inverse(self.n)
+        if Gi is None:
+            return None
+        _, rc = self._tree_system
         n, k = self.n, self.n - self.m
-        E = sp.zeros(n, k)
-        for j, a in enumerate(self.a):
-            E[a, j] = 1
-        with step("VakonomicSystem.field: elimination on trees"):
-            X = solve_linear(g, sp.Matrix(rc).row_join(E), method="tree")
-        return None if X is None else sp.ImmutableMatrix(X)
+        with step("VakonomicSystem.field: g⁻¹ b on trees"):
+            cols = [
+                [sp.Add(*[Gi[i, j] * rc[j, 0] for j in range(n) if Gi[i, j] != 0 and rc[j, 0] != 0])] for i in range(n)
+            ]
+            for c in range(k):
+                for i in range(n):
+                    cols[i].append(sp.Add(*[Gi[i, j] * rc[j, 1 + c] for j in range(n) if rc[j, 1 + c] != 0]))
+            for a in self.a:
+                for i in range(n):
+                    cols[i].append(Gi[i, a])
+        return sp.ImmutableMatrix(cols)
 
     def _tree_linear_system(
         self, phi: Sequence[sp.Expr], As: Sequence[sp.Expr]
@@ -773,12 +798,16 @@ class VakonomicSystem(AdaptedIndices, Value):
         """Proposition 4 on trees (None when no point proves ``g_αβ`` nonsingular)."""
         self.check_regularity()
         m, n = self.m, self.n
-        g, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))
+        _, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))
+        g = self._g
         r = self._tree_system[1][:, 0]
-        with step("VakonomicSystem.tangent_field: elimination on trees"):
-            Gal = solve_linear(sp.Matrix(g[:m, :m]), sp.Matrix(Y[:m, 0]), method="tree")
-        if Gal is None:
+        Gi = self._inverse(m)
+        if Gi is None:
             return None
+        with step("VakonomicSystem.tangent_field: g_αβ⁻¹ Y_β on trees"):
+            Gal = [
+                sp.Add(*[Gi[al, be] * Y[be] for be in range(m) if Gi[al, be] != 0 and Y[be] != 0]) for al in range(m)
+            ]
         gG = [sp.Add(*[g[a, al] * Gal[al] for al in range(m) if g[a, al] != 0 and Gal[al] != 0]) for a in self.a]
         Lam = tuple(x - r[a] for x, a in zip(gG, self.a, strict=True))
         A = tuple(x - Y[a] for x, a in zip(gG, self.a, strict=True))
