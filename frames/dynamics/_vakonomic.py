@@ -421,8 +421,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         canonical : bool, optional
             None (default): the compact form, as :meth:`NonholonomicSystem.field`. The system is derived on trees
             in mass-matrix form (the Hessian ``X_i^k H_kl X_j^l`` and ``X_i^k E_k`` of
-            :class:`~frames.dynamics._mass_matrix.MassMatrixForm`, shared with the nonholonomic system) and solved
-            once by elimination on the trees for the columns of ``r``, of each ``R^a_iα v^α`` and of each
+            :class:`~frames.dynamics._mass_matrix.MassMatrixForm`, shared with the nonholonomic system), ``g⁻¹`` in
+            canonical form (the metric is small) applied to ``r`` on trees and to each ``R^a_iα v^α`` and
             ``δ^a_i``, combined with ``φ_a`` and ``A_a`` at the end; the canonical form is returned instead when
             the trees are small, or when it is no larger (tried within a second, and not tried for large trees when
             L or the frame has compound angles, which the canonical form multiplies out;
@@ -470,28 +470,17 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     @cached_property
     def _tree_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""``(g, [r | c_1 … c_k])`` on trees: ``g_ij = X_i^k H_kl X_j^l`` and ``r_i = X_i^k E_k`` of the mass-matrix
-        form (:class:`~frames.dynamics._mass_matrix.MassMatrixForm`, the nonholonomic system's), and the columns
-        ``(c_a)_i = R^a_iβ v^β`` of the multipliers (β ≤ m)."""
+        r"""``(g, [r | c_1 … c_k])``: ``g`` in canonical form (:attr:`_g`, small), ``r_i = X_i^k E_k`` of the
+        mass-matrix form on trees (:class:`~frames.dynamics._mass_matrix.MassMatrixForm`, the nonholonomic
+        system's), and the columns ``(c_a)_i = R^a_iβ v^β`` of the multipliers (β ≤ m)."""
         nh = self.nonholonomic
         mm = nh._mass_matrix
         F, n, m = self.frame, self.n, self.m
         X = F.matrix
         with step("VakonomicSystem.field: the mass-matrix form on trees"):
-            H = [[mm.H(k, l) for l in range(n)] for k in range(n)]
-            HX = [
-                [sp.Add(*[H[k][l] * X[j, l] for l in range(n) if X[j, l] != 0 and H[k][l] != 0]) for j in range(n)]
-                for k in range(n)
-            ]
-            g = [
-                [sp.Add(*[X[i, k] * HX[k][j] for k in range(n) if X[i, k] != 0 and HX[k][j] != 0]) for j in range(n)]
-                for i in range(n)
-            ]
-            for i in range(n):  # symmetric: the same tree on both sides
-                for j in range(i):
-                    g[i][j] = g[j][i]
             r = [sp.Add(*[X[i, k] * mm.E(k) for k in range(n) if X[i, k] != 0]) for i in range(n)]
             cols = [[sp.Add(*[nh._R(a, i, be) * F.v[be] for be in range(m)]) for a in self.a] for i in range(n)]
+            g = self._g
         return sp.ImmutableMatrix(g), sp.ImmutableMatrix([[r[i], *cols[i]] for i in range(n)])
 
     @cached_property
@@ -589,8 +578,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         section, A : sequence, optional
             As for :meth:`field`.
         canonical : bool, default True
-            False: the same system derived on trees (the mass-matrix form the default :meth:`field` solves), never
-            put in canonical form.
+            False: ``b`` derived on trees (the mass-matrix form's ``r``, never put in canonical form; ``g`` is the
+            metric, small, in canonical form): the system the default :meth:`field` solves.
 
         Returns
         -------
@@ -761,8 +750,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         section : sequence, optional
             ``φ_a``; by default ``μ_a`` stays free.
         canonical : bool, optional
-            None (default): the compact form, as :meth:`field` (the rows of the mass-matrix form on trees, the
-            block ``g_αβ`` eliminated on trees; the canonical form when small or no larger). True: the canonical
+            None (default): the compact form, as :meth:`field` (``g_αβ⁻¹`` in canonical form applied to the rows of
+            the mass-matrix form on trees; the canonical form when small or no larger). True: the canonical
             form (exact solves in the rational-function field). False: the trees, whatever their size.
 
         Raises
@@ -795,7 +784,7 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     @cached_method
     def _tree_tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField | None:
-        """Proposition 4 on trees (None when no point proves ``g_αβ`` nonsingular)."""
+        """Proposition 4 on trees (None when ``g_αβ`` is singular: the exact solves raise)."""
         self.check_regularity()
         m, n = self.m, self.n
         _, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))

@@ -25,7 +25,7 @@ def test_analyze_of_the_dense_file_has_every_section(capsys):
         assert spec.title in out
     # the report is written section by section, each announced (never a silent minute at the end)
     assert "writing section vakonomic" in err and "writing section consistency" in err
-    assert "VakonomicSystem.field: elimination on trees" in err
+    assert "VakonomicSystem.field: g⁻¹ b on trees" in err
 
 
 @pytest.mark.slow
