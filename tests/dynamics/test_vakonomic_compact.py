@@ -92,3 +92,11 @@ def test_dense_file_default_field_is_held_as_trees_and_solves_the_canonical_syst
 @pytest.mark.slow
 def test_dense_file_default_vakonomic_results_equal_the_canonical_ones():
     _check(_dense_with_values())
+
+
+def test_time_dependent_vakonomic_trees_equal_the_canonical_forms():
+    """A Lagrangian with ``tau(t) phi`` (examples/systems/driven_knife_edge.toml): the trees carry ``∂_t`` terms."""
+    mdl = fr.load_model(Path(__file__).resolve().parents[2] / "examples" / "systems" / "driven_knife_edge.toml")
+    vk = fr.VakonomicSystem(mdl.lagrangian, mdl.frame, mdl.m)
+    assert mdl.lagrangian.time_dependent
+    _check(vk)
