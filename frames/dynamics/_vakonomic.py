@@ -492,36 +492,40 @@ class VakonomicSystem(AdaptedIndices, Value):
         return sp.ImmutableMatrix((M * Hn * M.T).applyfunc(canon))
 
     @cached_method
-    def _inverse(self, m: int) -> sp.ImmutableMatrix | None:
-        """The inverse of the block ``g[:m, :m]`` in canonical form (None when singular: the exact solve decides)."""
+    def _inverse(self, m: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """``(adj, det)`` of the block ``g[:m, :m]`` in canonical form, ``g⁻¹ = adj / det`` (None when singular: the
+        exact solve decides). The common denominator is written once per result, not once per entry of ``g⁻¹``."""
         try:
             with step("VakonomicSystem.field: the inverse of the metric"):
-                return sp.ImmutableMatrix(solve_linear(sp.Matrix(self._g[:m, :m])))
+                X, d = solve_linear(sp.Matrix(self._g[:m, :m]), det=True)
         except RegularityError:
             return None
+        return sp.ImmutableMatrix(sp.Matrix(X).applyfunc(lambda e: canon(e * d))), d
 
     @cached_method
-    def _tree_solution(self) -> sp.ImmutableMatrix | None:
-        """``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n]``: ``g⁻¹`` in canonical form (the metric is small) applied to the
-        mass-matrix form's ``r`` on trees, ``Σ_j (g⁻¹)_ij r_j`` (no elimination on the trees: nested tree pivots
-        grow exponentially), and to the columns ``c_a = R^a_iβ v^β`` and ``e_a``, as sums. None when ``g`` is
-        singular."""
-        Gi = self._inverse(self.n)
-        if Gi is None:
+    def _tree_solution(self) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """``(N, det g)`` with ``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n] = N / det g``: the adjugate of ``g`` in canonical
+        form (the metric is small) applied to the mass-matrix form's ``r`` on trees, ``Σ_j adj_ij r_j`` (no
+        elimination on the trees: nested tree pivots grow exponentially), and to the columns ``c_a = R^a_iβ v^β``
+        and ``e_a``, as sums. None when ``g`` is singular."""
+        inv = self._inverse(self.n)
+        if inv is None:
             return None
+        adj, det = inv
         _, rc = self._tree_system
         n, k = self.n, self.n - self.m
         with step("VakonomicSystem.field: g⁻¹ b on trees"):
             cols = [
-                [sp.Add(*[Gi[i, j] * rc[j, 0] for j in range(n) if Gi[i, j] != 0 and rc[j, 0] != 0])] for i in range(n)
+                [sp.Add(*[adj[i, j] * rc[j, 0] for j in range(n) if adj[i, j] != 0 and rc[j, 0] != 0])]
+                for i in range(n)
             ]
             for c in range(k):
                 for i in range(n):
-                    cols[i].append(sp.Add(*[Gi[i, j] * rc[j, 1 + c] for j in range(n) if rc[j, 1 + c] != 0]))
+                    cols[i].append(sp.Add(*[adj[i, j] * rc[j, 1 + c] for j in range(n) if rc[j, 1 + c] != 0]))
             for a in self.a:
                 for i in range(n):
-                    cols[i].append(Gi[i, a])
-        return sp.ImmutableMatrix(cols)
+                    cols[i].append(adj[i, a])
+        return sp.ImmutableMatrix(cols), det
 
     def _tree_linear_system(
         self, phi: Sequence[sp.Expr], As: Sequence[sp.Expr]
@@ -538,15 +542,19 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     @cached_method
     def _tree_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField | None:
-        """The field on trees: ``Γ = g⁻¹ r + φ_a g⁻¹ c_a + A_a g⁻¹ e_a`` (None when the tree solve proves nothing)."""
-        X = self._tree_solution()
-        if X is None:
+        """The field on trees: ``Γ = (adj r + φ_a adj c_a + A_a adj e_a) / det g`` (None when ``g`` is singular)."""
+        sol = self._tree_solution()
+        if sol is None:
             return None
+        X, det = sol
         k = self.n - self.m
         G = [
-            X[i, 0]
-            + sp.Add(*[p * X[i, 1 + j] for j, p in enumerate(phi) if p != 0 and X[i, 1 + j] != 0])
-            + sp.Add(*[c * X[i, 1 + k + j] for j, c in enumerate(As) if c != 0 and X[i, 1 + k + j] != 0])
+            (
+                X[i, 0]
+                + sp.Add(*[p * X[i, 1 + j] for j, p in enumerate(phi) if p != 0 and X[i, 1 + j] != 0])
+                + sp.Add(*[c * X[i, 1 + k + j] for j, c in enumerate(As) if c != 0 and X[i, 1 + k + j] != 0])
+            )
+            / det
             for i in range(self.n)
         ]
         return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
@@ -790,12 +798,14 @@ class VakonomicSystem(AdaptedIndices, Value):
         _, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))
         g = self._g
         r = self._tree_system[1][:, 0]
-        Gi = self._inverse(m)
-        if Gi is None:
+        inv = self._inverse(m)
+        if inv is None:
             return None
+        adj, det = inv
         with step("VakonomicSystem.tangent_field: g_αβ⁻¹ Y_β on trees"):
             Gal = [
-                sp.Add(*[Gi[al, be] * Y[be] for be in range(m) if Gi[al, be] != 0 and Y[be] != 0]) for al in range(m)
+                sp.Add(*[adj[al, be] * Y[be] for be in range(m) if adj[al, be] != 0 and Y[be] != 0]) / det
+                for al in range(m)
             ]
         gG = [sp.Add(*[g[a, al] * Gal[al] for al in range(m) if g[a, al] != 0 and Gal[al] != 0]) for a in self.a]
         Lam = tuple(x - r[a] for x, a in zip(gG, self.a, strict=True))
