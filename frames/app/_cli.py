@@ -521,15 +521,16 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
             raise FramesError(f"--budget {args.budget}: must be a positive number of seconds (inf for none)")
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         jobs = _jobs(args.jobs)
+        printer = _StepPrinter() if show else None
         rep = analyze(
             find_model(args.model),
             only=args.only,
             budget=args.budget,
-            progress=_StepPrinter() if show else None,
+            progress=printer,
             max_ops=_max_ops(args.max_ops),
             jobs=jobs,
         )
-        print(rep.format(args.format, jobs=jobs))
+        print(rep.format(args.format, jobs=jobs, progress=printer))  # with progress: "writing section <id>" lines
         return 0
     if args.command == "linearize":
         return _linearize(args, outputs)

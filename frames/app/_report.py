@@ -73,6 +73,12 @@ EXPLICIT_FIELD_TERMS = 10**6
 DISPLAY_OPS_LIMIT = 50_000
 _MAX_OPS: ContextVar[int | None] = ContextVar("frames_report_max_ops", default=DISPLAY_OPS_LIMIT)
 
+#: expressions with more operations than this are printed as computed, not in :func:`display_form` (angles
+#: recombined, factored): on the dense 4-dof file of issue 42 that form of a 1,000-10,000-operation expression took
+#: 1-10 s each, without a progress line, and was often larger. The catalogue's largest printed expression has about
+#: 1,100 operations.
+DISPLAY_FORM_OPS = 3000
+
 
 # ----------------------------------------------------------------- data
 @dataclass(frozen=True)
@@ -138,7 +144,12 @@ def eq(label: str, expr: object, label_latex: str | sp.Expr | None = None, facto
     tex = label_latex if label_latex is not None else label
     if _too_large(e):
         return Item("text", label, tex, None, f"not printed: more than {_MAX_OPS.get():,} operations {_LIMIT_HINT}")
-    return Item("equation", label, tex, display_form(e) if factor else e)
+    return Item("equation", label, tex, display_form(e) if factor and not _large_for_display(e) else e)
+
+
+def _large_for_display(e: sp.Expr) -> bool:
+    """True if ``e`` has more than :data:`DISPLAY_FORM_OPS` operations (printed as computed)."""
+    return op_count(e, DISPLAY_FORM_OPS) > DISPLAY_FORM_OPS
 
 
 _LIMIT_HINT = "(the report's limit: analyze(max_ops=...), frames analyze --max-ops)"
@@ -331,12 +342,17 @@ def _nonholonomic(a: Analysis) -> Iterable[Item]:
         yield note("q̇ = v^α X_α, v̇^α = Γ^α (α ≤ m), v^a = 0 on C", "equations of motion")
         return
     G = a.field
+    # results held as trees (compact: the canonical form multiplies compound angles out) are written as derived:
+    # recombining their angles (display_form) makes them several times larger and costs seconds each
+    trees = G is a.nh.field(canonical=False)
     for i in range(a.model.m):
-        yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}")
-    for k, lam in zip(a.nh.a, a.nh.multipliers(), strict=True):
-        yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}")
+        yield eq(f"Γ^{i + 1}", G.Gamma[i], rf"\Gamma^{{{i + 1}}}", factor=not trees)
+    lams = tuple(a.nh.multipliers())
+    lam_trees = trees and lams == tuple(a.nh.multipliers(canonical=False))
+    for k, lam in zip(a.nh.a, lams, strict=True):
+        yield eq(f"λ_{k + 1}", lam, rf"\lambda_{{{k + 1}}}", factor=not lam_trees)
     for e in G.equations():
-        yield eq(sp.sstr(e.lhs), e.rhs, e.lhs)  # the LaTeX label is printed only when asked for
+        yield eq(sp.sstr(e.lhs), e.rhs, e.lhs, factor=not trees)  # the LaTeX label is printed only when asked for
 
 
 def _linear_system_items(g: sp.MatrixBase, b: sp.MatrixBase) -> Iterable[Item]:
@@ -374,9 +390,10 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
     _free_motion_only(a, "the vakonomic method (a variational principle)")
     vk = a.vk
     yield note(", ".join(map(str, vk.mu)) + " multipliers; " + ", ".join(map(str, vk.A)) + " = Γ(μ)")
-    bound = vk.field_size_bound()
+    with step("vakonomic: size of the field from its mass-matrix form"):
+        bound = vk.field_size_bound(canonical=False)  # on trees: no canonical r_i written out
     if bound > EXPLICIT_FIELD_TERMS:  # the mass-matrix form: exact, and as large as the data
-        g, b = vk.linear_system()
+        g, b = vk.linear_system(canonical=False)
         yield note(
             f"not written out: by Cramer's rule the numerators of Γ^i would have up to {bound:.2e} terms before "
             f"cancellation (the report's limit is {EXPLICIT_FIELD_TERMS:.0e}; VakonomicSystem.field_size_bound). "
@@ -391,11 +408,14 @@ def _vakonomic(a: Analysis) -> Iterable[Item]:
             "Proposition 4",
         )
         return
-    for i, g in enumerate(tuple(vk.field())):
-        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}")
+    G = vk.field()
+    trees = G is vk.field(canonical=False)  # held as trees (compact): written as derived, not recombined
+    for i, g in enumerate(tuple(G)):
+        yield eq(f"Γ^{i + 1}", g, rf"\hat\Gamma^{{{i + 1}}}", factor=not trees)
     tf = vk.tangent_field()
+    tf_trees = tf is vk.tangent_field(canonical=False)
     for s, val in zip(vk.A, getattr(tf, "A", ()), strict=False):
-        yield eq(f"{s} (tangent to C)", val, sp.latex(s))
+        yield eq(f"{s} (tangent to C)", val, sp.latex(s), factor=not tf_trees)
 
 
 def _consistency_items(a: Analysis, label: str, phi: Sequence[Any]) -> Iterable[Item]:
@@ -542,12 +562,24 @@ class Report:
         if not isinstance(self.sections, tuple) or not all(isinstance(s, Section) for s in self.sections):
             raise ArgumentError(f"Report: sections must be a tuple of Section, got {self.sections!r}")
 
-    def format(self, fmt: str, jobs: int = 1) -> str:
+    def format(self, fmt: str, jobs: int = 1, progress: Callable[[str], Any] | None = None) -> str:
         """Format as ``text``, ``markdown``, ``latex`` or ``json``; with ``jobs=2`` the equations are written in two
-        processes (where :func:`frames.app._parallel.available`), the text the same. Nothing is kept on the report."""
+        processes (where :func:`frames.app._parallel.available`), the text the same. Nothing is kept on the report.
+
+        With ``progress`` (a callable receiving step names, as :func:`analyze`'s) the equations are written in this
+        process, section by section, each section announced as ``"writing section <id>"``: writing a large
+        report takes seconds, and is never silent."""
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
             raise ArgumentError(f"Report.format: jobs must be a positive integer number of processes, got {jobs!r}")
-        token = _RENDERED.set(self._render(_RENDER[fmt]) if fmt in _RENDER and jobs > 1 else {})
+        if progress is not None and not callable(progress):
+            raise ArgumentError(
+                f"Report.format: progress must be callable (it receives each step's name), got {progress!r}"
+            )
+        if progress is not None and fmt in _RENDER:
+            written = self._render_by_section(_RENDER[fmt], progress)
+        else:
+            written = self._render(_RENDER[fmt]) if fmt in _RENDER and jobs > 1 else {}
+        token = _RENDERED.set(written)
         try:
             if fmt == "text":
                 return self.to_text()
@@ -560,6 +592,18 @@ class Report:
         finally:
             _RENDERED.reset(token)
         raise ArgumentError(f"Report.format: fmt: unknown report format {fmt!r}; use text, markdown, latex or json")
+
+    def _render_by_section(self, what: tuple[str, ...], progress: Callable[[str], Any]) -> dict[int, dict[str, str]]:
+        """The equations' strings (as :meth:`_render`), written here section by section, each announced."""
+        out: dict[int, dict[str, str]] = {}
+        for s in self.sections:
+            items = [it for it in s.items if it.kind == "equation"]
+            if not items:
+                continue
+            progress(f"writing section {s.id}")
+            for it in items:
+                out[id(it)] = {w: it.plain() if w == "plain" else it.latex for w in what}
+        return out
 
     def _render(self, what: tuple[str, ...]) -> dict[int, dict[str, str]]:
         """The equations' ``plain`` and (or) ``latex`` strings, written in two processes, each item once, by

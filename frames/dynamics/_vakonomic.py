@@ -31,12 +31,14 @@ import sympy as sp
 
 from .._value import Multipliers, Record, Value, cached_method
 from ..algebra import (
+    COMPACT_SECONDS,
     as_expr,
     as_exprs,
     as_flag,
     as_subs,
     budgeted,
     canon,
+    compact,
     cramer_size_bound,
     expect,
     generic_rank,
@@ -356,11 +358,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         Lagrangian is never written in all ``n`` quasi-velocities.
         """
         nh = self.nonholonomic
-        Hn = hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
-        M = sp.Matrix(self.frame.matrix)
-        g = (M * Hn * M.T).applyfunc(canon)
         r = sp.Matrix([nh._rhs(i) for i in range(self.n)])
-        return sp.ImmutableMatrix(g), sp.ImmutableMatrix(r)
+        return self._g, sp.ImmutableMatrix(r)
 
     def hessian(self) -> sp.ImmutableMatrix:
         """``g_ij = X_i^V X_j^V L`` on C."""
@@ -408,7 +407,7 @@ class VakonomicSystem(AdaptedIndices, Value):
 
     # --------------------------------------------------------- Proposition 3
     @budgeted("VakonomicSystem.field")
-    def field(self, section: Any = None, A: Any = None) -> VakonomicField:
+    def field(self, section: Any = None, A: Any = None, canonical: bool | None = None) -> VakonomicField:
         r"""The vakonomic field of Proposition 3, ``A_a`` arbitrary.
 
         Solves ``g_ij Γ^j = r_i + μ_a R^a_iα v^α + A_a δ^a_i`` on C (``r_i`` as in
@@ -420,6 +419,17 @@ class VakonomicSystem(AdaptedIndices, Value):
             ``φ_a``; by default ``μ_a`` stays free.
         A : sequence, optional
             Values of ``A_a``; by default the symbols :attr:`A`.
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`NonholonomicSystem.field`. The system is derived on trees
+            in mass-matrix form (the Hessian ``X_i^k H_kl X_j^l`` and ``X_i^k E_k`` of
+            :class:`~frames.dynamics._mass_matrix.MassMatrixForm`, shared with the nonholonomic system), ``g⁻¹`` in
+            canonical form (the metric is small) applied to ``r`` on trees and to each ``R^a_iα v^α`` and
+            ``δ^a_i``, combined with ``φ_a`` and ``A_a`` at the end; the canonical form is returned instead when
+            the trees are small, or when it is no larger (tried within a second, and not tried for large trees when
+            L or the frame has compound angles, which the canonical form multiplies out;
+            :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^i`` in the library's canonical
+            form (an exact solve of :meth:`linear_system`; on compound angles it can be many times larger and
+            slower). False: the trees, whatever their size.
 
         Raises
         ------
@@ -428,13 +438,126 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         phi = self._section(section, "VakonomicSystem.field: section")
         As = self._A(A, "VakonomicSystem.field: A")
-        g, rhs = self._linear_system(phi, As)
+        if canonical is None:
+            return self._compact_field(phi, As)
+        if as_flag(canonical, name="VakonomicSystem.field: canonical"):
+            return self._canonical_field(phi, As)
+        trees = self._tree_field(phi, As)
+        return self._canonical_field(phi, As) if trees is None else trees
+
+    @cached_method
+    def _compact_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField:
+        """The default field (:meth:`field`): the trees, or the canonical field when small or no larger."""
+        trees = self._tree_field(phi, As)
+        if trees is None:  # no point proves g nonsingular: the exact solve decides (or raises)
+            return self._canonical_field(phi, As)
+        seconds = None if self.nonholonomic._compound_arguments else COMPACT_SECONDS
+        with step("VakonomicSystem.field: compact form"):
+            G = compact(list(trees.Gamma), lambda: list(self._canonical_field(phi, As).Gamma), seconds)
+        return trees if G is None else self._canonical_field(phi, As)
+
+    @cached_method
+    def _canonical_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField:
+        with step("VakonomicSystem.field: the linear system g Γ = b on C"):
+            g, rhs = self._linear_system(phi, As)
         try:  # affine in μ_a, A_a: one elimination without them, the columns combined at the end
-            G = solve_linear(g, rhs, affine_in=[*self.mu, *self.A], what="vakonomic field")
+            with step("VakonomicSystem.field: the exact solve"):
+                G = solve_linear(g, rhs, affine_in=[*self.mu, *self.A], what="vakonomic field")
         except RegularityError as exc:
             raise RegularityError(
                 f"VakonomicSystem.field: lagrangian: L = {self.lagrangian.expr} is not regular on C (Hessian {sp.Matrix(g).tolist()})"
             ) from exc
+        return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
+
+    @cached_property
+    def _tree_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""``(g, [r | c_1 … c_k])``: ``g`` in canonical form (:attr:`_g`, small), ``r_i = X_i^k E_k`` of the
+        mass-matrix form on trees (:class:`~frames.dynamics._mass_matrix.MassMatrixForm`, the nonholonomic
+        system's), and the columns ``(c_a)_i = R^a_iβ v^β`` of the multipliers (β ≤ m)."""
+        nh = self.nonholonomic
+        mm = nh._mass_matrix
+        F, n, m = self.frame, self.n, self.m
+        X = F.matrix
+        with step("VakonomicSystem.field: the mass-matrix form on trees"):
+            r = [sp.Add(*[X[i, k] * mm.E(k) for k in range(n) if X[i, k] != 0]) for i in range(n)]
+            cols = [[sp.Add(*[nh._R(a, i, be) * F.v[be] for be in range(m)]) for a in self.a] for i in range(n)]
+            g = self._g
+        return sp.ImmutableMatrix(g), sp.ImmutableMatrix([[r[i], *cols[i]] for i in range(n)])
+
+    @cached_property
+    def _g(self) -> sp.ImmutableMatrix:
+        """``g_ij = X_i^k X_j^l ∂²L/∂u^k∂u^l`` at ``u = v^α X_α``, in canonical form (small: the metric)."""
+        nh = self.nonholonomic
+        Hn = hessian(self.lagrangian.expr, self.lagrangian.chart.u).xreplace(nh.u_on_C)
+        M = sp.Matrix(self.frame.matrix)
+        return sp.ImmutableMatrix((M * Hn * M.T).applyfunc(canon))
+
+    @cached_method
+    def _inverse(self, m: int) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """``(adj, det)`` of the block ``g[:m, :m]`` in canonical form, ``g⁻¹ = adj / det`` (None when singular: the
+        exact solve decides). The common denominator is written once per result, not once per entry of ``g⁻¹``."""
+        try:
+            with step("VakonomicSystem.field: the inverse of the metric"):
+                X, d = solve_linear(sp.Matrix(self._g[:m, :m]), det=True)
+        except RegularityError:
+            return None
+        return sp.ImmutableMatrix(sp.Matrix(X).applyfunc(lambda e: canon(e * d))), d
+
+    @cached_method
+    def _tree_solution(self) -> tuple[sp.ImmutableMatrix, sp.Expr] | None:
+        """``(N, det g)`` with ``g⁻¹ [r | c_1 … c_k | e_{m+1} … e_n] = N / det g``: the adjugate of ``g`` in canonical
+        form (the metric is small) applied to the mass-matrix form's ``r`` on trees, ``Σ_j adj_ij r_j`` (no
+        elimination on the trees: nested tree pivots grow exponentially), and to the columns ``c_a = R^a_iβ v^β``
+        and ``e_a``, as sums. None when ``g`` is singular."""
+        inv = self._inverse(self.n)
+        if inv is None:
+            return None
+        adj, det = inv
+        _, rc = self._tree_system
+        n, k = self.n, self.n - self.m
+        with step("VakonomicSystem.field: g⁻¹ b on trees"):
+            cols = [
+                [sp.Add(*[adj[i, j] * rc[j, 0] for j in range(n) if adj[i, j] != 0 and rc[j, 0] != 0])]
+                for i in range(n)
+            ]
+            for c in range(k):
+                for i in range(n):
+                    cols[i].append(sp.Add(*[adj[i, j] * rc[j, 1 + c] for j in range(n) if rc[j, 1 + c] != 0]))
+            for a in self.a:
+                for i in range(n):
+                    cols[i].append(adj[i, a])
+        return sp.ImmutableMatrix(cols), det
+
+    def _tree_linear_system(
+        self, phi: Sequence[sp.Expr], As: Sequence[sp.Expr]
+    ) -> tuple[sp.ImmutableMatrix, sp.Matrix]:
+        """``(g, b)`` on trees: ``b_i = r_i + φ_a (c_a)_i + A_a δ^a_i`` (:attr:`_tree_system`)."""
+        g, rc = self._tree_system
+        b = [
+            rc[i, 0] + sp.Add(*[p * rc[i, 1 + j] for j, p in enumerate(phi) if p != 0 and rc[i, 1 + j] != 0])
+            for i in range(self.n)
+        ]
+        for j, a in enumerate(self.a):
+            b[a] += As[j]
+        return g, sp.Matrix(b)
+
+    @cached_method
+    def _tree_field(self, phi: tuple[sp.Expr, ...], As: tuple[sp.Expr, ...]) -> VakonomicField | None:
+        """The field on trees: ``Γ = (adj r + φ_a adj c_a + A_a adj e_a) / det g`` (None when ``g`` is singular)."""
+        sol = self._tree_solution()
+        if sol is None:
+            return None
+        X, det = sol
+        k = self.n - self.m
+        G = [
+            (
+                X[i, 0]
+                + sp.Add(*[p * X[i, 1 + j] for j, p in enumerate(phi) if p != 0 and X[i, 1 + j] != 0])
+                + sp.Add(*[c * X[i, 1 + k + j] for j, c in enumerate(As) if c != 0 and X[i, 1 + k + j] != 0])
+            )
+            / det
+            for i in range(self.n)
+        ]
         return VakonomicField(self, sp.ImmutableMatrix(G), As, phi)
 
     def _A(self, A: Any, what: str) -> tuple[sp.Expr, ...]:
@@ -446,7 +569,9 @@ class VakonomicSystem(AdaptedIndices, Value):
         return g, sp.Matrix(r) + sp.Matrix(ral + [x + y for x, y in zip(ra, As, strict=True)])
 
     @budgeted("VakonomicSystem.linear_system")
-    def linear_system(self, section: Any = None, A: Any = None) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    def linear_system(
+        self, section: Any = None, A: Any = None, canonical: bool = True
+    ) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         r"""Proposition 3 as the linear system ``g Γ̂ = b`` whose unique solution is :meth:`field`.
 
         ``g_ij = X_i^V X_j^V L`` on C (:meth:`hessian`) and
@@ -461,6 +586,9 @@ class VakonomicSystem(AdaptedIndices, Value):
         ----------
         section, A : sequence, optional
             As for :meth:`field`.
+        canonical : bool, default True
+            False: ``b`` derived on trees (the mass-matrix form's ``r``, never put in canonical form; ``g`` is the
+            metric, small, in canonical form): the system the default :meth:`field` solves.
 
         Returns
         -------
@@ -484,7 +612,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         phi = self._section(section, "VakonomicSystem.linear_system: section")
         As = self._A(A, "VakonomicSystem.linear_system: A")
-        g, b = self._linear_system(phi, As)
+        tree = not as_flag(canonical, name="VakonomicSystem.linear_system: canonical")
+        g, b = self._tree_linear_system(phi, As) if tree else self._linear_system(phi, As)
         _require_nonsingular(
             g,
             lambda: (
@@ -492,11 +621,13 @@ class VakonomicSystem(AdaptedIndices, Value):
                 f"(Hessian {sp.Matrix(g).tolist()})"
             ),
         )
+        if tree:
+            return g, sp.ImmutableMatrix(b)
         # canonical entries, except the very large ones (kept as a canonical r_i plus small terms: canon of such a
         # sum costs seconds and changes nothing a reader of a 10⁵-term expression would see)
         return g, sp.ImmutableMatrix(b.applyfunc(lambda e: canon(e) if op_count(e, CANON_OPS) <= CANON_OPS else e))
 
-    def field_size_bound(self, section: Any = None) -> int:
+    def field_size_bound(self, section: Any = None, canonical: bool = True) -> int:
         r"""A bound on the terms in the numerators of the explicit :meth:`field`, before it is computed.
 
         By Cramer's rule ``Γ^i = det g_{(i)} / det g``, with ``b`` in column ``i``. Write ``t(e)`` for
@@ -510,6 +641,10 @@ class VakonomicSystem(AdaptedIndices, Value):
         so a caller can choose between :meth:`field` and :meth:`linear_system` before a long computation:
         the catalogue's systems stay below 4·10⁴, a random dense system with ``n = 4`` is near 3·10⁸.
 
+        With ``canonical=False`` the same count on the system derived on trees (``linear_system(canonical=False)``,
+        the mass-matrix form the default :meth:`field` solves): an estimate of the same growth that needs no
+        canonical form (no ``r_i`` of the drift written out), as cheap as the trees.
+
         Examples
         --------
         >>> import frames as fr
@@ -518,7 +653,8 @@ class VakonomicSystem(AdaptedIndices, Value):
         6
         """
         phi = self._section(section, "VakonomicSystem.field_size_bound: section")
-        g, b = self._linear_system(phi, tuple(self.A))
+        tree = not as_flag(canonical, name="VakonomicSystem.field_size_bound: canonical")
+        g, b = (self._tree_linear_system if tree else self._linear_system)(phi, tuple(self.A))
         return cramer_size_bound(g, list(b))
 
     def vakonomic_residuals(self, Gamma: Sequence[Any], A: Sequence[Any], phi: Sequence[Any]) -> tuple[sp.Expr, ...]:
@@ -582,7 +718,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``; its rates ``μ̇_a = A_a`` are in
         :meth:`equations`.
         """
-        tf = self.tangent_field()
+        tf = self.tangent_field(canonical=True)
         acc = natural_accelerations(self.frame, self.m, list(tf.Gamma))
         return sp.ImmutableMatrix([tidy(canon(x)) for x in acc])
 
@@ -591,7 +727,7 @@ class VakonomicSystem(AdaptedIndices, Value):
 
         The method protocol (:mod:`frames.dynamics._method`), in functions of time.
         """
-        A = [tidy(canon(self.frame.to_natural(a))) for a in self.tangent_field().A]
+        A = [tidy(canon(self.frame.to_natural(a))) for a in self.tangent_field(canonical=True).A]
         return motion_equations(
             self.lagrangian.chart,
             list(self.accelerations()),
@@ -612,18 +748,71 @@ class VakonomicSystem(AdaptedIndices, Value):
         return Multipliers(self.mu, first=self.m + 1, symbol=r"\mu")
 
     @budgeted("VakonomicSystem.tangent_field")
-    def tangent_field(self, section: Any = None) -> VakonomicTangentField:
+    def tangent_field(self, section: Any = None, canonical: bool | None = None) -> VakonomicTangentField:
         r"""Proposition 4: the unique ``Γ̂`` on ``im φ`` whose projection ``Γ_C`` is tangent to C.
 
         ``Γ^α = g^{αβ} Y_β`` with ``Y_α = r_α + φ_a R^a_αβ v^β``, and
         ``A_a = g_aα g^{αβ} Y_β − Y_a`` with ``Y_a = r_a + φ_b R^b_aα v^α``.
+
+        Parameters
+        ----------
+        section : sequence, optional
+            ``φ_a``; by default ``μ_a`` stays free.
+        canonical : bool, optional
+            None (default): the compact form, as :meth:`field` (``g_αβ⁻¹`` in canonical form applied to the rows of
+            the mass-matrix form on trees; the canonical form when small or no larger). True: the canonical
+            form (exact solves in the rational-function field). False: the trees, whatever their size.
 
         Raises
         ------
         RegularityError
             If L is not regular with respect to D or D^⊥.
         """
-        return self._tangent_field(self._section(section, "VakonomicSystem.tangent_field: section"))
+        phi = self._section(section, "VakonomicSystem.tangent_field: section")
+        if canonical is None:
+            return self._compact_tangent_field(phi)
+        if as_flag(canonical, name="VakonomicSystem.tangent_field: canonical"):
+            return self._tangent_field(phi)
+        trees = self._tree_tangent_field(phi)
+        return self._tangent_field(phi) if trees is None else trees
+
+    @cached_method
+    def _compact_tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField:
+        trees = self._tree_tangent_field(phi)
+        if trees is None:
+            return self._tangent_field(phi)
+        seconds = None if self.nonholonomic._compound_arguments else COMPACT_SECONDS
+
+        def canonical() -> list[sp.Expr]:
+            tf = self._tangent_field(phi)
+            return [*tf.Gamma, *tf.A, *tf.Lambda]
+
+        with step("VakonomicSystem.tangent_field: compact form"):
+            out = compact([*trees.Gamma, *trees.A, *trees.Lambda], canonical, seconds)
+        return trees if out is None else self._tangent_field(phi)
+
+    @cached_method
+    def _tree_tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField | None:
+        """Proposition 4 on trees (None when ``g_αβ`` is singular: the exact solves raise)."""
+        self.check_regularity()
+        m, n = self.m, self.n
+        _, Y = self._tree_linear_system(phi, [sp.S.Zero] * (n - m))
+        g = self._g
+        r = self._tree_system[1][:, 0]
+        inv = self._inverse(m)
+        if inv is None:
+            return None
+        adj, det = inv
+        with step("VakonomicSystem.tangent_field: g_αβ⁻¹ Y_β on trees"):
+            Gal = [
+                sp.Add(*[adj[al, be] * Y[be] for be in range(m) if adj[al, be] != 0 and Y[be] != 0]) / det
+                for al in range(m)
+            ]
+        gG = [sp.Add(*[g[a, al] * Gal[al] for al in range(m) if g[a, al] != 0 and Gal[al] != 0]) for a in self.a]
+        Lam = tuple(x - r[a] for x, a in zip(gG, self.a, strict=True))
+        A = tuple(x - Y[a] for x, a in zip(gG, self.a, strict=True))
+        fld = SecondOrderField._trees(self.frame, [*Gal, *[sp.S.Zero] * (n - m)], m, self.lagrangian.time_dependent)
+        return VakonomicTangentField(self, fld, A, Lam, phi)
 
     @cached_method
     def _tangent_field(self, phi: tuple[sp.Expr, ...]) -> VakonomicTangentField:
@@ -645,7 +834,7 @@ class VakonomicSystem(AdaptedIndices, Value):
     def tangency_conditions(self, section: Any = None) -> tuple[sp.Expr, ...]:
         r"""``Γ_C(φ_a) + φ_b R^b_aα v^α − Λ_a`` for the field of Proposition 4."""
         phi = self._section(section, "VakonomicSystem.tangency_conditions: section")
-        return self.tangent_field(phi).tangency_conditions()
+        return self.tangent_field(phi, canonical=True).tangency_conditions()
 
     # ------------------------------------------------------------- Theorem 1
     def extension(self, section: Any = None) -> tuple[sp.Expr, ...]:
@@ -708,7 +897,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         el_field = as_flag(el_field, name="VakonomicSystem.variational_check: el_field")
         sub = as_subs(subs, name="VakonomicSystem.variational_check: subs")
         Lt = self._variational_lagrangian(phi, extension, "VakonomicSystem.variational_check")
-        tf = self.tangent_field(phi)
+        tf = self.tangent_field(phi, canonical=True)
         F2 = self.frame
         t = Lt.chart.t if Lt.time_dependent else None
         with step("Euler-Lagrange terms of L~ on C"):
