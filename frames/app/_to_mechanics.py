@@ -14,6 +14,7 @@ import sympy as sp
 
 from .._lazy import LazyModule
 from ..algebra import is_zero, tidy
+from ..dynamics import is_model
 from ..errors import ArgumentError, RegularityError
 from ..natural import to_dynamic
 
@@ -25,7 +26,6 @@ else:  # imported on first use: sympy.physics loads its units (~0.2 s)
 __all__ = ["to_mechanics"]
 
 _KINDS = ("lagrange", "kane")
-_MODEL_PARTS = ("name", "chart", "lagrangian", "frame", "m", "constraints")
 
 
 def _ldl(M: sp.Matrix, variables: set[sp.Symbol], what: str) -> tuple[sp.Matrix, list[sp.Expr]]:
@@ -134,7 +134,7 @@ def to_mechanics(model: Any, kind: str = "lagrange") -> Any:
         no LDLᵀ factorisation in the chart's order.
     """
     what = "to_mechanics"
-    if not all(hasattr(model, a) for a in _MODEL_PARTS) or isinstance(model, type):
+    if not is_model(model):
         raise ArgumentError(f"{what}: model: expected a frames Model, got {type(model).__name__}")
     if not isinstance(kind, str) or kind not in _KINDS:
         raise ArgumentError(f"{what}: kind: expected 'lagrange' or 'kane', got {kind!r}")

@@ -20,7 +20,8 @@ import sympy as sp
 from .._value import Value
 from ..algebra import as_expr, canon, checkpoint, derivative, factor, is_zero, op_count, tidy
 from ..errors import ArgumentError
-from ._linearize import nonholonomic_of
+from ._method import ModelLike
+from ._model_of import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["RelativeEquilibrium", "reduced_equations", "relative_equilibria"]
@@ -29,7 +30,9 @@ __all__ = ["RelativeEquilibrium", "reduced_equations", "relative_equilibria"]
 MAX_DEPTH = 64
 
 
-def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Symbol, ...]]:
+def reduced_equations(
+    system: NonholonomicSystem | ModelLike,
+) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Symbol, ...]]:
     r"""``(states, rates, removed)``: the reduced state ``x``, its right-hand sides ``ẋ = f(x)``, the ignorable
     coordinates removed.
 
@@ -139,7 +142,9 @@ def _by_name(given: Mapping[Any, Any] | None, allowed: tuple[sp.Symbol, ...], na
     return out
 
 
-def relative_equilibria(system: Any, *, known: Mapping[Any, Any] | None = None) -> tuple[RelativeEquilibrium, ...]:
+def relative_equilibria(
+    system: NonholonomicSystem | ModelLike, *, known: Mapping[Any, Any] | None = None
+) -> tuple[RelativeEquilibrium, ...]:
     r"""The relative equilibria of ``system``: the zeros of its reduced right-hand sides, in families.
 
     The ignorable coordinates are removed (:func:`reduced_equations`); the remaining rates ``f(x) = 0`` are solved

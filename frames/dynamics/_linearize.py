@@ -29,7 +29,8 @@ from ..errors import (
     StateError,
     UndecidedError,
 )
-from ._checks import expect_obj
+from ._method import ModelLike
+from ._model_of import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["Linearization", "linearize", "nonholonomic_of"]
@@ -205,7 +206,9 @@ class Linearization(Value):
         return f"Linearization(states={self.states}, removed={self.removed}{extra}, A={A})"
 
 
-def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ()) -> Linearization:
+def linearize(
+    system: NonholonomicSystem | ModelLike, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ()
+) -> Linearization:
     r"""Linearise the nonholonomic motion about ``at``, a point of C.
 
     Parameters
@@ -360,14 +363,6 @@ def _with(subs: Mapping[Any, Any] | None, parameter: Any, x: float, what: str) -
     name = parameter.name if isinstance(parameter, sp.Symbol) else parameter
     rest = {k: v for k, v in (subs or {}).items() if (k.name if isinstance(k, sp.Symbol) else str(k)) != name}
     return rest | {name: float(x)}
-
-
-def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
-    """``system`` if it is a :class:`NonholonomicSystem`, a model's (anything with ``nonholonomic()``), else an
-    error naming ``name``."""
-    if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
-        system = system.nonholonomic()
-    return expect_obj(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
 
 
 def _vanishes(e: sp.Expr, what: str) -> bool:

@@ -20,9 +20,18 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, cached_method
 from ..algebra import as_expr, canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, expect_obj, exprs_on_TQ, natural_ode
+from ..dynamics import (
+    DynamicsMethod,
+    Equations,
+    Lagrangian,
+    OdeSystem,
+    check_symbols,
+    expect_obj,
+    exprs_on_TQ,
+    natural_ode,
+)
 from ..errors import ConstraintError, InvalidExpressionError, NoMultipliersError, RegularityError
 from ..geometry import Chart
 
@@ -69,7 +78,7 @@ def check_constrained(
         raise ConstraintError(f"{what}: constraints: {V} are not independent in the velocities (rank ∂V/∂u < {k})")
 
 
-class KozlovSystem(Value):
+class KozlovSystem(DynamicsMethod):
     r"""The Euler–Lagrange equations of ``L − λ_a V^a`` with ``λ`` as extra coordinates ([L] (17)).
 
     Parameters
@@ -189,15 +198,15 @@ class KozlovSystem(Value):
             self.chart, self.lagrangian, list(qdd), extra=self.lam, rates=list(lamd), form="kozlov", subs=subs
         )
 
-    def accelerations(self) -> sp.ImmutableMatrix:
-        r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method protocol).
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
+        r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method base).
 
         The multipliers ``λ_a`` are states of the method: their rates ``λ̇_a`` are in :meth:`equations` and
-        :meth:`solution`.
+        :meth:`solution`. ``canonical``: the method computes one (tidied) form, returned for every value.
         """
         return sp.ImmutableMatrix(self.solution()[0])
 
-    def multipliers(self) -> Multipliers:
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         """Kozlov's multipliers ``λ`` are states, not functions of ``(q, u)``: none to return.
 
         Raises

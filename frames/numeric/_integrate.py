@@ -12,8 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from ..dynamics import DynamicsMethod, ModelLike, OdeSystem
 from ..errors import OptionError, StateError
+from ..geometry import SecondOrderField
 from ._batch import run_batch
+from ._compiled import CompiledSystem
 from ._inputs import _merge_params, _t_span, is_batch, velocities_from_v0
 from ._options import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT, IntegrationOptions
 from ._resolve import resolve
@@ -24,7 +27,7 @@ __all__ = ["integrate"]
 
 
 def integrate(
-    x: Any,
+    x: DynamicsMethod | ModelLike | SecondOrderField | OdeSystem | CompiledSystem,
     t_span: Sequence[float],
     q0: Any,
     u0: Any = None,
