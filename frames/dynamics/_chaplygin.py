@@ -289,7 +289,7 @@ class ChaplyginSystem(AdaptedIndices, DynamicsMethod):
         """The natural accelerations ``q̈`` of the nonholonomic motion (:meth:`NonholonomicSystem.accelerations`)."""
         return self.nonholonomic.accelerations(canonical=canonical)
 
-    def multipliers(self, *, canonical: bool | None = None) -> Any:
+    def multipliers(self, *, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a = Γ(p_a)`` of the nonholonomic motion (:meth:`NonholonomicSystem.multipliers`)."""
         return self.nonholonomic.multipliers(canonical=canonical)
 
