@@ -14,6 +14,7 @@ checks this on any system). Talamucci's (T58) is the same system with ``μ^T = �
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any
@@ -168,15 +169,31 @@ class KozlovSystem(DynamicsMethod):
             ]
         )
 
-    @cached_method
     def solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Accelerations ``q̈`` and ``λ̇`` from (17) and ``d/dt V^a = 0``, functions of ``(q, u, λ, t)``.
+        r"""Deprecated: ``(accelerations(), rates())``.
+
+        .. deprecated::
+            Use :meth:`accelerations` (the method base) and :meth:`rates`; removed in a later release.
+        """
+        warnings.warn(
+            "KozlovSystem.solution() is deprecated: use accelerations() and rates()", DeprecationWarning, stacklevel=2
+        )
+        return self._solved()
+
+    def rates(self) -> sp.ImmutableMatrix:
+        r"""The rates ``λ̇_a`` of the multiplier states, functions of ``(q, u, λ, t)`` (solved with
+        :meth:`accelerations` from (17) and ``d/dt V^a = 0``).
 
         Raises
         ------
         RegularityError
             If the saddle-point matrix ``[[∂²L̂/∂u∂u, −J^T], [J, 0]]`` is singular.
         """
+        return self._solved()[1]
+
+    @cached_method
+    def _solved(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """``(q̈, λ̇)`` from (17) and ``d/dt V^a = 0``: one linear solve."""
         unknowns = list(self.qdd) + list(self.lamdot)
         eqs = list(self.residuals()) + [canon(self.ddt(v)) for v in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
@@ -193,7 +210,7 @@ class KozlovSystem(DynamicsMethod):
 
         ``u̇ = q̈`` and ``λ̇`` from :meth:`accelerations`; initial ``λ`` is the extra input ``"lambda"``.
         """
-        qdd, lamd = self.solution()
+        qdd, lamd = self._solved()
         return natural_ode(
             self.chart, self.lagrangian, list(qdd), extra=self.lam, rates=list(lamd), form="kozlov", subs=subs
         )
@@ -202,9 +219,14 @@ class KozlovSystem(DynamicsMethod):
         r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method base).
 
         The multipliers ``λ_a`` are states of the method: their rates ``λ̇_a`` are in :meth:`equations` and
-        :meth:`solution`. ``canonical``: the method computes one (tidied) form, returned for every value.
+        :meth:`rates`. ``canonical``: the method computes one (tidied) form, returned for every value.
+
+        Raises
+        ------
+        RegularityError
+            If the saddle-point matrix ``[[∂²L̂/∂u∂u, −J^T], [J, 0]]`` is singular.
         """
-        return sp.ImmutableMatrix(self.solution()[0])
+        return self._solved()[0]
 
     def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         """Kozlov's multipliers ``λ`` are states, not functions of ``(q, u)``: none to return.
@@ -212,9 +234,8 @@ class KozlovSystem(DynamicsMethod):
         Raises
         ------
         NoMultipliersError
-            Always; the rates ``λ̇`` are in :meth:`equations` and :meth:`solution`.
+            Always; the rates ``λ̇`` are in :meth:`equations` and :meth:`rates`.
         """
         raise NoMultipliersError(
-            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are in equations() "
-            "and solution()"
+            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are in equations() and rates()"
         )

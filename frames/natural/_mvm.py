@@ -16,6 +16,7 @@ the nonholonomic motion (Theorem 1) and the Crampin–Mestdag bridge in ``_mvm_e
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
@@ -365,9 +366,26 @@ class ModifiedVakonomic(DynamicsMethod):
         """``P = M^{-1} − M^{-1}Aᵀ S^{-1} A M^{-1}``, ``S = A M^{-1} Aᵀ`` (51a)."""
         return self.schur_blocks[2]
 
-    @cached_method
     def solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Schur-complement solution (51a–b): ``(q̈, λ̇)``, two columns (n and k entries).
+        r"""Deprecated: ``(accelerations(), rates())``, the Schur-complement solution (51a–b).
+
+        .. deprecated::
+            Use :meth:`accelerations` (the method base) and :meth:`rates`; removed in a later release.
+        """
+        warnings.warn(
+            "ModifiedVakonomic.solution() is deprecated: use accelerations() and rates()",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._solved()
+
+    def rates(self) -> sp.ImmutableMatrix:
+        r"""The rates ``λ̇`` of (51b), ``−S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)`` (k entries), functions of ``(q, u, t)``."""
+        return self._solved()[1]
+
+    @cached_method
+    def _solved(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""The Schur-complement solution (51a–b): ``(q̈, λ̇)``, two columns (n and k entries).
 
         ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c`` and ``λ̇ = −S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)``.
         """
@@ -389,13 +407,13 @@ class ModifiedVakonomic(DynamicsMethod):
         r"""The ``n`` natural accelerations ``q̈`` of (51a), functions of ``(q, u, t)`` (the method protocol).
 
         The multipliers ``λ_α`` are states of the method (they never enter the equations, only their rates
-        do): the rates ``λ̇_α`` (51b) are in :meth:`equations` and :meth:`solution`. ``canonical``: the method
-        computes one (tidied) form, returned for every value.
+        do): the rates ``λ̇_α`` (51b) are in :meth:`equations` and :meth:`rates`. ``canonical``: the method
+        computes one (tidied) form, returned for every value. ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c``.
         """
-        return sp.ImmutableMatrix(self.solution()[0])
+        return self._solved()[0]
 
     def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
-        """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is in :meth:`accelerations`.
+        """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is :meth:`rates`.
 
         Raises
         ------
@@ -404,7 +422,7 @@ class ModifiedVakonomic(DynamicsMethod):
         """
         raise NoMultipliersError(
             "ModifiedVakonomic.multipliers: the MVM's multipliers λ are states; their rates λ̇ are in "
-            "equations() and solution()"
+            "equations() and rates()"
         )
 
     @cached_method

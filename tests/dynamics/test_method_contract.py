@@ -185,12 +185,18 @@ def test_nonholonomic_of_is_the_one_model_test():
         fr.ChaplyginSystem.from_model(nh)
 
 
-def test_chetaev_solution_is_a_deprecated_alias():
-    _ch, L, _k, V = _particle_chart()
-    S = fr.ChetaevSystem(L, [V])
-    with pytest.warns(DeprecationWarning, match="accelerations"):
-        acc, lam = S.solution()
-    assert acc == S.accelerations() and tuple(lam) == tuple(S.multipliers())
+@pytest.mark.parametrize("kind", ["ChetaevSystem", "KozlovSystem", "ModifiedVakonomic"])
+def test_solution_is_a_deprecated_alias(kind):
+    """``solution()`` is ``(accelerations(), multipliers())`` (Chetaev) or ``(accelerations(), rates())`` (the
+    methods whose multipliers are states), with a DeprecationWarning."""
+    method = _build(kind)[0]
+    with pytest.warns(DeprecationWarning, match=r"accelerations\(\) and"):
+        acc, second = method.solution()
+    assert acc == method.accelerations()
+    if kind == "ChetaevSystem":
+        assert tuple(second) == tuple(method.multipliers())
+    else:
+        assert second == method.rates() and second.shape == (1, 1)
 
 
 def test_no_forces_has_one_spelling():
