@@ -54,7 +54,7 @@ from sympy.core.function import AppliedUndef
 from .._lazy import LazyModule
 from .._value import Multipliers, Record
 from ..algebra import canon, checkpoint, is_zero, solve_linear, step, tidy, trig_normal
-from ..dynamics import CartanSystem, Equations, Lagrangian, NonholonomicSystem, OdeSystem
+from ..dynamics import CartanSystem, DynamicsMethod, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -351,7 +351,7 @@ def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int
 
 
 # ----------------------------------------------------------------------------- the import
-class MechanicsImport(Record):
+class MechanicsImport(DynamicsMethod, Record):
     r"""What :func:`mechanics_import` reads from a sympy method: frames objects and the name map.
 
     Attributes
@@ -410,11 +410,11 @@ class MechanicsImport(Record):
         """The equations of motion (the method protocol; see :meth:`frames.NonholonomicSystem.equations`)."""
         return self.system.equations()
 
-    def accelerations(self) -> sp.ImmutableMatrix:
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
         """The natural accelerations ``q̈`` (the method protocol)."""
         return self.system.accelerations()
 
-    def multipliers(self) -> Multipliers:
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         """The constraint multipliers ``λ_a`` (the method protocol); none without constraints."""
         system = self.system
         if not isinstance(system, NonholonomicSystem):

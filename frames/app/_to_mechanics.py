@@ -14,6 +14,7 @@ import sympy as sp
 
 from .._lazy import LazyModule
 from ..algebra import is_zero, tidy
+from ..dynamics import is_model
 from ..errors import ArgumentError, RegularityError
 from ..natural import to_dynamic
 
@@ -25,7 +26,6 @@ else:  # imported on first use: sympy.physics loads its units (~0.2 s)
 __all__ = ["to_mechanics"]
 
 _KINDS = ("lagrange", "kane")
-_MODEL_PARTS = ("name", "chart", "lagrangian", "frame", "m", "constraints")
 
 
 def _ldl(M: sp.Matrix, variables: set[sp.Symbol], what: str) -> tuple[sp.Matrix, list[sp.Expr]]:
@@ -82,7 +82,7 @@ def _kane_from_model(model: Any, what: str) -> me.KanesMethod:
     Dd = [ch.total_derivative(d) for d in D]
     Kd = K.applyfunc(ch.total_derivative)
     Mq = (sp.diag(*Dd) * K + sp.diag(*D) * Kd) * sp.Matrix(u)
-    forces = list(getattr(model, "force_form", None) or getattr(model, "forces", ()) or [0] * n)  # with the loads
+    forces = list(model.force_form or [0] * n)  # with the loads; None: no forces
     gen = [tidy(x) for x in (K.T * Mq - sp.Matrix(e) + sp.Matrix(forces))]
     N = me.ReferenceFrame("N")
     O = me.Point("O")
@@ -134,7 +134,7 @@ def to_mechanics(model: Any, kind: str = "lagrange") -> Any:
         no LDLᵀ factorisation in the chart's order.
     """
     what = "to_mechanics"
-    if not all(hasattr(model, a) for a in _MODEL_PARTS) or isinstance(model, type):
+    if not is_model(model):
         raise ArgumentError(f"{what}: model: expected a frames Model, got {type(model).__name__}")
     if not isinstance(kind, str) or kind not in _KINDS:
         raise ArgumentError(f"{what}: kind: expected 'lagrange' or 'kane', got {kind!r}")
@@ -142,8 +142,8 @@ def to_mechanics(model: Any, kind: str = "lagrange") -> Any:
         return _kane_from_model(model, f"{what}: model {model.name!r}")
     sub, qf, qd, _t = to_dynamic(model.chart)
     cons = [c.xreplace(sub) for c in model.constraints.functions]
-    forces = getattr(model, "force_form", None) or getattr(model, "forces", ())  # loads included
-    if not forces:
+    forces = model.force_form  # loads included; None: no forces
+    if forces is None:
         return me.LagrangesMethod(model.lagrangian.expr.xreplace(sub), qf, nonhol_coneqs=cons)
     # the generalised force F_i acts on q_i alone: a massless point Q_i moving as q̇_i N.y, with the load F_i N.y
     N = me.ReferenceFrame("N")

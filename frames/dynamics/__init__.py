@@ -21,6 +21,7 @@ from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._charpoly import CharPoly, CriticalValue
 from ._checks import (
     check_flag_choice,
+    check_forces,
     check_symbols,
     exprs_on_TQ,
     index_pairs,
@@ -44,7 +45,8 @@ from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, Stability, linearize
 from ._loads import BodyTorque, Load, PointForce, load_one_form
 from ._measure import InvariantMeasure, invariant_measure
-from ._method import DynamicsMethod, motion_equations
+from ._method import DynamicsMethod, ModelLike, canonical_option, is_model, motion_equations
+from ._model_of import nonholonomic_of
 from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem
 from ._ode import (
@@ -55,6 +57,7 @@ from ._ode import (
     field_ode,
     free_params,
     natural_ode,
+    specialised,
     substituted,
 )
 from ._region import StabilityCell, StabilityRegion
@@ -129,4 +132,10 @@ __all__ = [
     "Load",
     "PointForce",
     "load_one_form",
+    "ModelLike",
+    "canonical_option",
+    "check_forces",
+    "is_model",
+    "nonholonomic_of",
+    "specialised",
 ]

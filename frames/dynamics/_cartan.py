@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Record, Value, cached_method, latex_of
+from .._value import Record, cached_method, latex_of
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -37,13 +37,13 @@ from ..errors import InvalidExpressionError
 from ..geometry import Form, Frame, SecondOrderField, TangentVectorField
 from ._checks import check_m, check_symbols, prefix_symbols
 from ._lagrangian import Equations, Lagrangian
-from ._method import motion_equations
+from ._method import DynamicsMethod, motion_equations
 from ._ode import OdeSystem, natural_ode
 
 __all__ = ["CartanSolution", "CartanSystem"]
 
 
-class CartanSystem(Value):
+class CartanSystem(DynamicsMethod):
     r"""The Cartan forms of a Lagrangian written in a frame (Crampin–Mestdag section 2.3).
 
     Parameters
@@ -287,7 +287,7 @@ class CartanSystem(Value):
         out = CartanSolution(self, comps, free, reduced, locus, pivots)
         return out
 
-    def accelerations(self) -> sp.ImmutableMatrix:
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates from the unique solution of ``Γ ⌟ ω = −dE`` (regular, autonomous L on TQ).
 
         ``q̈^j = Γ^i X_i^j + v^i u^k ∂_k X_i^j`` with ``v^i = θ^i_k u^k`` (the method protocol).

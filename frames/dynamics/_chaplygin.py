@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Record, Value, cached_method
+from .._value import Record, cached_method
 from ..algebra import (
     as_expr,
     as_exprs,
@@ -48,9 +48,12 @@ from ..errors import ArgumentError, BudgetExceededError, ConstraintError
 from ..geometry import AdaptedIndices, Frame, SecondOrderField, TangentVectorField, VectorField
 from ._checks import check_flag_choice, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
-from ._lagrangian import Lagrangian, frame_el_terms
+from ._lagrangian import Equations, Lagrangian, frame_el_terms
 from ._measure import InvariantMeasure, _divergence, invariant_measure
+from ._method import DynamicsMethod
+from ._model_of import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
+from ._ode import OdeSystem
 from ._vakonomic import VakonomicSystem, _decide
 
 __all__ = ["ChaplyginSystem", "RouthianReduction"]
@@ -114,7 +117,7 @@ class RouthianReduction(Record):
         return self.regular and self.invariant and self.tangent
 
 
-class ChaplyginSystem(AdaptedIndices, Value):
+class ChaplyginSystem(AdaptedIndices, DynamicsMethod):
     r"""A Chaplygin system in the frame ``{X_α, Ẽ_a}`` (Crampin–Mestdag section 6).
 
     Parameters
@@ -137,6 +140,14 @@ class ChaplyginSystem(AdaptedIndices, Value):
     ------
     ConstraintError
         If a check fails (the message names the bracket or field).
+
+    Notes
+    -----
+    A Chaplygin system is a :class:`~frames.dynamics.DynamicsMethod`, not a separate reduction type: its motion
+    is the nonholonomic motion of :attr:`nonholonomic` (same Lagrangian, frame and ``m``), so
+    :meth:`equations`, :meth:`accelerations`, :meth:`multipliers` and :meth:`ode_system` are that system's, and
+    :func:`frames.integrate` takes it. What the symmetry adds (the Routhian, its reduced field, the coadjoint
+    momenta, the invariant measure) is in its own methods (:meth:`routhian_reduction`, ...).
 
     Examples
     --------
@@ -224,11 +235,10 @@ class ChaplyginSystem(AdaptedIndices, Value):
     @classmethod
     def from_model(cls, model: Any, check: bool = True) -> ChaplyginSystem:
         """Build from a :class:`frames.models.Model` that declares ``group`` and structure constants."""
-        if not all(hasattr(model, a) for a in ("group", "frame", "lagrangian", "structure_constants", "name")):
-            raise ArgumentError(
-                f"ChaplyginSystem.from_model: model: expected a frames.models.Model, got {type(model).__name__}"
-            )
-        if not model.group:
+        # the model's nonholonomic system: its frame's anholonomy and its field, computed on the model (by a
+        # report's earlier sections), are reused when the group fields come last
+        nh = nonholonomic_of(model, "ChaplyginSystem.from_model: model", model=True)
+        if not getattr(model, "group", None):
             raise ConstraintError(f"ChaplyginSystem.from_model: {model.name} declares no group generators")
         F = model.frame
         grp = list(model.group)
@@ -236,9 +246,6 @@ class ChaplyginSystem(AdaptedIndices, Value):
         sc_raw = model.structure_constants
         pos = {g: j for j, g in enumerate(grp)}
         sc = {(pos[a], pos[b]): {pos[c]: val for c, val in row.items()} for (a, b), row in sc_raw.items()}
-        # when the group fields come last, the system's frame is the model's: its anholonomy and the
-        # nonholonomic field already computed on the model (by a report's earlier sections) are reused
-        nh = model.nonholonomic() if hasattr(model, "nonholonomic") else None
         out = cls(model.lagrangian, hor, [F.fields[i] for i in grp], sc, v=F.v, check=False, nonholonomic=nh)
         if check:
             out.check()
@@ -272,6 +279,24 @@ class ChaplyginSystem(AdaptedIndices, Value):
         bad = [a for a, E in zip(self.a, self.generators, strict=True) if not is_zero(E.complete_lift()(L))]
         if bad:
             raise ConstraintError(f"ChaplyginSystem: lagrangian: L is not invariant: E^C(L) ≠ 0 for generators {bad}")
+
+    # ------------------------------------------------- the method base: the motion is the nonholonomic one
+    def equations(self) -> Equations:
+        """The equations of motion of :attr:`nonholonomic` (the Chaplygin system is that motion with a symmetry; its
+        reduction is :meth:`routhian_reduction`)."""
+        return self.nonholonomic.equations()
+
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
+        """The natural accelerations ``q̈`` of the nonholonomic motion (:meth:`NonholonomicSystem.accelerations`)."""
+        return self.nonholonomic.accelerations(canonical=canonical)
+
+    def multipliers(self, *, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
+        """The multipliers ``λ_a = Γ(p_a)`` of the nonholonomic motion (:meth:`NonholonomicSystem.multipliers`)."""
+        return self.nonholonomic.multipliers(canonical=canonical)
+
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None, form: str = "reduced") -> OdeSystem:
+        """The first-order system of the nonholonomic motion (:meth:`NonholonomicSystem.ode_system`)."""
+        return self.nonholonomic.ode_system(form=form, subs=subs)
 
     # ---------------------------------------------------------------- basics
     @property

@@ -165,6 +165,10 @@ def index_pairs(pairs: Any, n: int, what: str) -> tuple[tuple[int, int], ...]:
 def check_forces(chart: Chart, forces: Any, what: str) -> tuple[sp.Expr, ...] | None:
     r"""The components ``F_i(q, u, t)`` of a force one-form ``F = F_i dq^i`` (one per coordinate), or None.
 
+    None is the library's one spelling of "no forces": ``None``, an empty sequence and a one-form whose
+    components are all exactly zero are all returned as None, so that every system tests ``forces is None``
+    and two systems without forces are equal however the absence was written.
+
     ``forces`` is the one-form's ``n`` components, or loads (:class:`~frames.PointForce`,
     :class:`~frames.BodyTorque`: a load or a sequence of them, possibly with the ``n`` components among them),
     turned into the one-form exactly (:func:`~frames.dynamics._loads.load_one_form`).
@@ -172,7 +176,7 @@ def check_forces(chart: Chart, forces: Any, what: str) -> tuple[sp.Expr, ...] | 
     Strings are never parsed; each component may use the chart's ``q``, ``u``, ``t`` and declared parameters
     (inputs are parameters, or undefined functions of ``t``).
     """
-    if forces is None:
+    if forces is None or (isinstance(forces, Sequence) and not isinstance(forces, str | bytes) and not forces):
         return None
     items = [forces] if is_load(forces) else forces
     if isinstance(items, Sequence) and not isinstance(items, str | bytes) and any(is_load(x) for x in items):
@@ -189,6 +193,11 @@ def check_forces(chart: Chart, forces: Any, what: str) -> tuple[sp.Expr, ...] | 
             comps = as_exprs(rest, name=what, length=chart.dim)
             extra = [chart.check_on_TQ(c, f"{what}[{i}]") for i, c in enumerate(comps)]
             total = tuple(a + b for a, b in zip(total, extra, strict=True))
-        return tuple(canon(c) for c in total)
+        return _none_if_zero(tuple(canon(c) for c in total))
     comps = as_exprs(forces, name=what, length=chart.dim)
-    return tuple(canon(chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps))
+    return _none_if_zero(tuple(canon(chart.check_on_TQ(c, f"{what}[{i}]")) for i, c in enumerate(comps)))
+
+
+def _none_if_zero(comps: tuple[sp.Expr, ...]) -> tuple[sp.Expr, ...] | None:
+    """None (no forces) for a one-form whose canonical components are all exactly zero."""
+    return None if all(c == 0 for c in comps) else comps

@@ -38,7 +38,8 @@ from ..algebra import (
     trig_normal,
 )
 from ..errors import ArgumentError
-from ._linearize import nonholonomic_of
+from ._method import ModelLike
+from ._model_of import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = [
@@ -59,7 +60,9 @@ DEPENDS_OPS = 2000
 TRIG_OPS = 2000
 
 
-def reduced_equations(system: Any) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Symbol, ...]]:
+def reduced_equations(
+    system: NonholonomicSystem | ModelLike,
+) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], tuple[sp.Symbol, ...]]:
     r"""``(states, rates, removed)``: the reduced state ``x``, its right-hand sides ``ẋ = f(x)``, the ignorable
     coordinates removed.
 
@@ -299,7 +302,7 @@ def _solve_for(solve_for: Any, params: tuple[sp.Symbol, ...]) -> tuple[sp.Symbol
 
 
 def relative_equilibria(
-    system: Any, *, known: Mapping[Any, Any] | None = None, solve_for: Any = None
+    system: NonholonomicSystem | ModelLike, *, known: Mapping[Any, Any] | None = None, solve_for: Any = None
 ) -> EquilibriumFamilies:
     r"""The relative equilibria of ``system``: the zeros of its reduced right-hand sides, in families.
 

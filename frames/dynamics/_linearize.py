@@ -24,7 +24,6 @@ import sympy as sp
 from .._value import Record, cached_method
 from ..algebra import (
     as_expr,
-    expect,
     is_zero,
     op_count,
     solve_linear,
@@ -54,6 +53,8 @@ from ._charpoly import (
     structural_split,
 )
 from ._charpoly import classify as _classify
+from ._method import ModelLike
+from ._model_of import nonholonomic_of
 from ._nonholonomic import NonholonomicSystem
 from ._region import StabilityRegion, region_of
 
@@ -530,7 +531,9 @@ class Linearization(Record):
         return f"Linearization(states={self.states}, removed={self.removed}{extra}, A={A})"
 
 
-def linearize(system: Any, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ()) -> Linearization:
+def linearize(
+    system: NonholonomicSystem | ModelLike, at: Mapping[Any, Any], *, inputs: Sequence[Any] = ()
+) -> Linearization:
     r"""Linearise the nonholonomic motion about ``at``, a point of C.
 
     Parameters
@@ -707,14 +710,6 @@ def _with(subs: Mapping[Any, Any] | None, parameter: Any, x: float, what: str) -
     name = parameter.name if isinstance(parameter, sp.Symbol) else parameter
     rest = {k: v for k, v in (subs or {}).items() if (k.name if isinstance(k, sp.Symbol) else str(k)) != name}
     return rest | {name: float(x)}
-
-
-def nonholonomic_of(system: Any, name: str) -> NonholonomicSystem:
-    """``system`` if it is a :class:`NonholonomicSystem`, a model's (anything with ``nonholonomic()``), else an
-    error naming ``name``."""
-    if not isinstance(system, NonholonomicSystem) and callable(getattr(system, "nonholonomic", None)):
-        system = system.nonholonomic()
-    return expect(system, NonholonomicSystem, name=name)  # type: ignore[no-any-return]
 
 
 def _vanishes(e: sp.Expr, what: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, cached_method
 from ..algebra import (
     COMPACT_SECONDS,
     UnsupportedExpression,
@@ -54,7 +54,7 @@ from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._mass_matrix import MassMatrixForm
-from ._method import motion_equations, natural_constraints
+from ._method import DynamicsMethod, motion_equations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "check_adapted"]
@@ -74,7 +74,7 @@ def check_adapted(lagrangian: Any, frame: Any, m: Any, what: str) -> int:
     return check_m(m, frame.dim, name=f"{what}: m")
 
 
-class NonholonomicSystem(AdaptedIndices, Value):
+class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
     r"""A Lagrangian system with linear nonholonomic constraints, in an adapted frame.
 
     Parameters
@@ -453,7 +453,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @budgeted("NonholonomicSystem.multipliers")
     @cached_method
-    def multipliers(self, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
+    def multipliers(self, *, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L − F(X_a)`` on C, a = m+1..n (the components of ε in the coframe; ``F`` the
         forces, if any), in ``(q, v^α)``.
 
@@ -597,7 +597,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @budgeted("NonholonomicSystem.accelerations")
     @cached_method
-    def accelerations(self, canonical: bool | None = None) -> sp.ImmutableMatrix:
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)``, valid on C.
 
         ``q̈^j = Γ^α X_α^j + v^α u^k ∂_k X_α^j`` with ``v^α = θ^α_k u^k``.
@@ -643,7 +643,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
             self.lagrangian.chart, list(self.accelerations()), constraints=natural_constraints(self.frame, self.m)
         )
 
-    def ode_system(self, form: str = "reduced", **options: Any) -> OdeSystem:
+    def ode_system(self, *, form: str = "reduced", **options: Any) -> OdeSystem:
         r"""The first-order system of the nonholonomic motion (the method protocol).
 
         ``form="reduced"``: state ``(q, v^α)``, ``q̇ = v^α X_α``, ``v̇^α = Γ^α`` (the constraints hold by

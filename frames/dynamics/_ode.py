@@ -48,6 +48,7 @@ __all__ = [
     "natural_ode",
     "nonholonomic_ode",
     "reduced_ode",
+    "specialised",
     "substituted",
     "vakonomic_ode",
 ]
@@ -383,13 +384,64 @@ def field_ode(
 
 
 def nonholonomic_ode(
-    system: Any, form: str = "reduced", *, lagrangian: Lagrangian | None = None, **options: Any
+    system: Any,
+    form: str = "reduced",
+    *,
+    lagrangian: Lagrangian | None = None,
+    subs: Mapping[Any, Any] | None = None,
+    **options: Any,
 ) -> OdeSystem:
-    """The :class:`OdeSystem` of a :class:`~frames.NonholonomicSystem`: its field, with its multipliers and energy."""
+    """The :class:`OdeSystem` of a :class:`~frames.NonholonomicSystem`: its field, with its multipliers and energy
+    (``subs`` specialises every expression, :func:`specialised`)."""
     if options:
         raise ArgumentError(f"ode_system: unknown options {sorted(options)} for a NonholonomicSystem")
     check_ode_sources("ode_system", system, lagrangian)
-    return field_ode(system.field(), form, system=system, lagrangian=lagrangian)
+    return specialised(field_ode(system.field(), form, system=system, lagrangian=lagrangian), subs)
+
+
+def specialised(ode: OdeSystem, subs: Mapping[Any, Any] | None) -> OdeSystem:
+    """``ode`` with the (checked) substitution ``subs`` applied to every expression it holds (right-hand sides,
+    initial map, observables, matrices, guard); its parameters are recomputed. ``ode`` itself when ``subs`` is
+    empty or None.
+
+    Examples
+    --------
+    >>> import frames as fr
+    >>> mdl = fr.models.rolling_coin_incline()
+    >>> ode = mdl.nonholonomic().ode_system()
+    >>> g = mdl.params["g"]
+    >>> g in ode.params, g in specialised(ode, {g: 10}).params
+    (True, False)
+    """
+    if not subs:
+        return ode
+    as_subs(subs, name="ode_system: subs")
+
+    def sub(e: Any) -> sp.Expr:
+        return substituted(e, subs)
+
+    def mat(M: sp.ImmutableMatrix | None) -> sp.ImmutableMatrix | None:
+        return None if M is None else sp.ImmutableMatrix(M.shape[0], M.shape[1], [sub(x) for x in M])
+
+    ch = ode.chart
+    extra = {s for syms in ode.extra_inputs.values() for s in syms}
+    return assembled_ode(
+        states=ode.states,
+        rhs=tuple(sub(e) for e in ode.rhs),
+        time=ode.time,
+        chart=ch,
+        initial=tuple(sub(e) for e in ode.initial),
+        observables={k: tuple(sub(e) for e in v) for k, v in ode.observables.items()},
+        known=set(ode.states) | set(ch.q) | set(ch.u) | {ode.time} | extra,
+        constraint_matrix=mat(ode.constraint_matrix),
+        metric=mat(ode.metric),
+        guard=None if ode.guard is None else sub(ode.guard),
+        extra_inputs=ode.extra_inputs,
+        form=ode.form,
+        names=ode.names,
+        distribution_matrix=mat(ode.distribution_matrix),
+        frame_matrix=mat(ode.frame_matrix),
+    )
 
 
 def reduced_ode(

@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Record, Value, cached_method
+from .._value import Multipliers, Record, cached_method
 from ..algebra import (
     COMPACT_SECONDS,
     as_expr,
@@ -54,7 +54,7 @@ from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError
 from ..geometry import AdaptedIndices, Frame, SecondOrderField, natural_accelerations
 from ._checks import prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
-from ._method import motion_equations, natural_constraints
+from ._method import DynamicsMethod, motion_equations, natural_constraints
 from ._nonholonomic import NonholonomicSystem, check_adapted
 from ._ode import OdeSystem, vakonomic_ode
 
@@ -250,7 +250,7 @@ def _decide(conds: Sequence[sp.Expr]) -> bool | None:
 CANON_OPS = 5000
 
 
-class VakonomicSystem(AdaptedIndices, Value):
+class VakonomicSystem(AdaptedIndices, DynamicsMethod):
     r"""The vakonomic problem ``L̂ = L − μ_a v^a`` in an adapted frame (Crampin–Mestdag section 4).
 
     Parameters
@@ -711,7 +711,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         return X, S
 
     @cached_method
-    def accelerations(self) -> sp.ImmutableMatrix:
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
         r"""``q̈`` in natural coordinates ``(q, u)`` on C, in terms of the multipliers ``μ`` (Proposition 4).
 
         From :meth:`tangent_field` with the multipliers free (``μ`` is a state of the vakonomic motion):
@@ -743,7 +743,7 @@ class VakonomicSystem(AdaptedIndices, Value):
         """
         return vakonomic_ode(self, **options)
 
-    def multipliers(self) -> Multipliers:
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         r"""The vakonomic multipliers ``(μ_{m+1}, …, μ_n)``: states of the motion, so their symbols."""
         return Multipliers(self.mu, first=self.m + 1, symbol=r"\mu")
 

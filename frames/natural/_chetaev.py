@@ -17,6 +17,7 @@ with the modified vakonomic method ((60)–(66)) in ``_mvm_chetaev``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
@@ -24,9 +25,9 @@ from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Record, Value, cached_method
+from .._value import Multipliers, Record, cached_method
 from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_flag_choice, exprs_on_TQ, natural_ode
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_flag_choice, exprs_on_TQ, natural_ode
 from ..errors import ArgumentError
 from ..geometry import Chart
 from ._kozlov import KozlovSystem, check_constrained, multiplier_symbols
@@ -64,7 +65,7 @@ class CommutationTest(Record):
     holds: bool
 
 
-class ChetaevSystem(Value):
+class ChetaevSystem(DynamicsMethod):
     r"""A Lagrangian with constraints ``g_ν(q, u, t) = 0`` of any form.
 
     Parameters
@@ -176,11 +177,16 @@ class ChetaevSystem(Value):
         )
 
     def solution(self, on_constraint: bool = False) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Accelerations and Chetaev multipliers ``(q̈, λ)`` from (52a) and ``d/dt g_ν = 0``.
+        r"""Deprecated: ``(accelerations(on_constraint=...), multipliers(on_constraint=...))`` as two columns.
 
-        With ``on_constraint=True`` the results are reduced modulo ``g = 0``
-        (for constraints polynomial in the velocities).
+        .. deprecated::
+            Use :meth:`accelerations` and :meth:`multipliers` (the method base); removed in a later release.
         """
+        warnings.warn(
+            "ChetaevSystem.solution() is deprecated: use accelerations() and multipliers() (the method base)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self._solved(as_flag(on_constraint, name="ChetaevSystem.solution: on_constraint"))
 
     @cached_method
@@ -198,15 +204,18 @@ class ChetaevSystem(Value):
         r"""The Chetaev equations (52a) as a first-order system: state ``(q, u)``, ``u̇ = q̈`` (the method protocol)."""
         return natural_ode(self.chart, self.lagrangian, list(self.accelerations()), form="chetaev", subs=subs)
 
-    def accelerations(self, on_constraint: bool = False) -> sp.ImmutableMatrix:
-        r"""The natural accelerations ``q̈`` (n entries) of the Chetaev motion, functions of ``(q, u, t)``.
+    def accelerations(self, *, canonical: bool | None = None, on_constraint: bool = False) -> sp.ImmutableMatrix:
+        r"""The natural accelerations ``q̈`` (n entries) of the Chetaev motion, functions of ``(q, u, t)`` (the
+        Chetaev equations (52a) and ``d/dt g_ν = 0``, solved for ``(q̈, λ)``).
 
-        With ``on_constraint=True`` reduced modulo ``g = 0`` (:meth:`solution`).
+        With ``on_constraint=True`` reduced modulo ``g = 0`` (for constraints polynomial in the velocities).
+        ``canonical``: the method computes one (tidied) form, returned for every value.
         """
         return self._solved(as_flag(on_constraint, name="ChetaevSystem.accelerations: on_constraint"))[0]
 
-    def multipliers(self, on_constraint: bool = False) -> Multipliers:
-        r"""The Chetaev multipliers ``λ_ν`` of (52a), functions of ``(q, u, t)`` (:meth:`solution`)."""
+    def multipliers(self, *, canonical: bool | None = None, on_constraint: bool = False) -> Multipliers:
+        r"""The Chetaev multipliers ``λ_ν`` of (52a), functions of ``(q, u, t)`` (solved with :meth:`accelerations`;
+        ``on_constraint`` and ``canonical`` as there)."""
         flag = as_flag(on_constraint, name="ChetaevSystem.multipliers: on_constraint")
         return Multipliers(tuple(self._solved(flag)[1]), first=1)
 

@@ -14,15 +14,16 @@ checks this on any system). Talamucci's (T58) is the same system with ``μ^T = �
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, cached_method
 from ..algebra import as_expr, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ, natural_ode
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ, natural_ode
 from ..errors import ConstraintError, InvalidExpressionError, NoMultipliersError, RegularityError
 from ..geometry import Chart
 
@@ -69,7 +70,7 @@ def check_constrained(
         raise ConstraintError(f"{what}: constraints: {V} are not independent in the velocities (rank ∂V/∂u < {k})")
 
 
-class KozlovSystem(Value):
+class KozlovSystem(DynamicsMethod):
     r"""The Euler–Lagrange equations of ``L − λ_a V^a`` with ``λ`` as extra coordinates ([L] (17)).
 
     Parameters
@@ -159,15 +160,31 @@ class KozlovSystem(Value):
             ]
         )
 
-    @cached_method
     def solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Accelerations ``q̈`` and ``λ̇`` from (17) and ``d/dt V^a = 0``, functions of ``(q, u, λ, t)``.
+        r"""Deprecated: ``(accelerations(), rates())``.
+
+        .. deprecated::
+            Use :meth:`accelerations` (the method base) and :meth:`rates`; removed in a later release.
+        """
+        warnings.warn(
+            "KozlovSystem.solution() is deprecated: use accelerations() and rates()", DeprecationWarning, stacklevel=2
+        )
+        return self._solved()
+
+    def rates(self) -> sp.ImmutableMatrix:
+        r"""The rates ``λ̇_a`` of the multiplier states, functions of ``(q, u, λ, t)`` (solved with
+        :meth:`accelerations` from (17) and ``d/dt V^a = 0``).
 
         Raises
         ------
         RegularityError
             If the saddle-point matrix ``[[∂²L̂/∂u∂u, −J^T], [J, 0]]`` is singular.
         """
+        return self._solved()[1]
+
+    @cached_method
+    def _solved(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """``(q̈, λ̇)`` from (17) and ``d/dt V^a = 0``: one linear solve."""
         unknowns = list(self.qdd) + list(self.lamdot)
         eqs = list(self.residuals()) + [canon(self.ddt(v)) for v in self.constraints]
         M = sp.Matrix([[derivative(e, s) for s in unknowns] for e in eqs])
@@ -184,28 +201,32 @@ class KozlovSystem(Value):
 
         ``u̇ = q̈`` and ``λ̇`` from :meth:`accelerations`; initial ``λ`` is the extra input ``"lambda"``.
         """
-        qdd, lamd = self.solution()
+        qdd, lamd = self._solved()
         return natural_ode(
             self.chart, self.lagrangian, list(qdd), extra=self.lam, rates=list(lamd), form="kozlov", subs=subs
         )
 
-    def accelerations(self) -> sp.ImmutableMatrix:
-        r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method protocol).
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
+        r"""The ``n`` natural accelerations ``q̈``, functions of ``(q, u, λ, t)`` (the method base).
 
         The multipliers ``λ_a`` are states of the method: their rates ``λ̇_a`` are in :meth:`equations` and
-        :meth:`solution`.
-        """
-        return sp.ImmutableMatrix(self.solution()[0])
+        :meth:`rates`. ``canonical``: the method computes one (tidied) form, returned for every value.
 
-    def multipliers(self) -> Multipliers:
+        Raises
+        ------
+        RegularityError
+            If the saddle-point matrix ``[[∂²L̂/∂u∂u, −J^T], [J, 0]]`` is singular.
+        """
+        return self._solved()[0]
+
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         """Kozlov's multipliers ``λ`` are states, not functions of ``(q, u)``: none to return.
 
         Raises
         ------
         NoMultipliersError
-            Always; the rates ``λ̇`` are in :meth:`equations` and :meth:`solution`.
+            Always; the rates ``λ̇`` are in :meth:`equations` and :meth:`rates`.
         """
         raise NoMultipliersError(
-            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are in equations() "
-            "and solution()"
+            "KozlovSystem.multipliers: Kozlov's multipliers λ are states; their rates λ̇ are in equations() and rates()"
         )

@@ -7,8 +7,6 @@ with ``λ_a = μ_a`` and ``λ̇_a = A_a``: :func:`compare_kozlov_with_frame` che
 
 from __future__ import annotations
 
-from typing import Any
-
 import sympy as sp
 
 from .._value import Record
@@ -42,7 +40,7 @@ class KozlovFrameComparison(Record):
     holds: bool
 
 
-def compare_kozlov_with_frame(vk: Any) -> KozlovFrameComparison:
+def compare_kozlov_with_frame(vk: VakonomicSystem) -> KozlovFrameComparison:
     r"""Check that Kozlov's equations are the section 4 vakonomic field written in coordinates.
 
     ``vk`` is a :class:`~frames.VakonomicSystem`; the constraints are ``V^a = θ^a_j u^j``

@@ -16,16 +16,17 @@ the nonholonomic motion (Theorem 1) and the Crampin–Mestdag bridge in ``_mvm_e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
 from typing import Any
 
 import sympy as sp
 
-from .._value import Multipliers, Value, cached_method
+from .._value import Multipliers, cached_method
 from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_forces, check_symbols, exprs_on_TQ
 from ..errors import ConstraintError, NoMultipliersError, RegularityError
 from ..geometry import Chart, Frame, VectorField
 from ._mvm_w import jacobian_and_offset, w_from_coordinates, w_from_frame
@@ -34,7 +35,7 @@ from ._ode import mvm_ode
 __all__ = ["ModifiedVakonomic"]
 
 
-class ModifiedVakonomic(Value):
+class ModifiedVakonomic(DynamicsMethod):
     r"""The modified vakonomic method of [PGG] section 2.
 
     Parameters
@@ -45,8 +46,9 @@ class ModifiedVakonomic(Value):
     auxiliary : sequence of expressions
         Auxiliary quasi-velocities ``F^β``, affine in the velocities; with the constraints
         they must form a coframe (``det H ≠ 0``).
-    forces : sequence of expressions, optional
-        Polygenic forces ``Q_k(q, u, t)`` of (43a).
+    forces : sequence of expressions or loads, optional
+        Polygenic forces ``Q_k(q, u, t)`` of (43a), as :func:`~frames.dynamics.check_forces` reads them (None, an
+        empty sequence or all-zero components: no forces, stored as None).
     W : matrix, optional
         Use this W instead of the solution of (40a)–(40b) ([PGG] Ansatz 1; e.g. a family of
         :func:`w_from_partial_auxiliaries`, [PGG] Ansatz 2).
@@ -119,7 +121,7 @@ class ModifiedVakonomic(Value):
         self.auxiliary = exprs_on_TQ(ch, auxiliary, name=f"{what}: auxiliary")
         H, c = jacobian_and_offset(ch, self.constraints + self.auxiliary, f"{what}: constraints, auxiliary")
         self.H, self.offset = sp.ImmutableMatrix(H), sp.ImmutableMatrix(c)
-        self.forces = None if forces is None else exprs_on_TQ(ch, forces, name=f"{what}: forces", length=ch.dim)
+        self.forces = check_forces(ch, forces, f"{what}: forces")
         self.extra_symbols = tuple(check_symbols(extra_symbols, name=f"{what}: extra_symbols"))
         self.W_given = (
             None if W is None else sp.ImmutableMatrix(as_matrix(W, name=f"{what}: W", shape=(ch.dim, ch.dim)))
@@ -268,6 +270,11 @@ class ModifiedVakonomic(Value):
         """The covector ``(Wᵀp)_k = Σ_h p_h W^h_k``."""
         return sp.ImmutableMatrix((self.W.T * self.p).applyfunc(tidy))
 
+    @cached_property
+    def _Q(self) -> tuple[sp.Expr, ...]:
+        """The forces' components ``Q_k``, zeros without forces (``forces is None``: the one spelling)."""
+        return self.forces if self.forces is not None else (sp.S.Zero,) * self.n
+
     # ------------------------------------------------------------- equations
     def residuals(self) -> tuple[sp.Expr, ...]:
         r"""Residuals of the MVM equations (42a)/(43a) and (42b).
@@ -279,9 +286,7 @@ class ModifiedVakonomic(Value):
         out = []
         for k in range(self.n):
             e = self.E(L, k) + self.WTp[k] + sp.Add(*[self.lamdot[a] * self.A[a, k] for a in range(self.k)])
-            if self.forces is not None:
-                e += self.forces[k]
-            out.append(sp.expand(e))
+            out.append(sp.expand(e + self._Q[k]))
         out += [sp.expand(-V) for V in self.constraints]
         return tuple(out)
 
@@ -295,9 +300,7 @@ class ModifiedVakonomic(Value):
         out = []
         for k in range(self.n):
             e = self.D(Lc, k)
-            if self.forces is not None:
-                e += self.forces[k]
-            out.append(canon(e))
+            out.append(canon(e + self._Q[k]))
         return tuple(out)
 
     def tnhm_equations(self) -> tuple[sp.Expr, ...]:
@@ -306,9 +309,7 @@ class ModifiedVakonomic(Value):
         out = []
         for k in range(self.n):
             e = self.E(L, k) + sp.Add(*[self.mu[a] * self.A[a, k] for a in range(self.k)])
-            if self.forces is not None:
-                e += self.forces[k]
-            out.append(canon(e))
+            out.append(canon(e + self._Q[k]))
         out += [canon(-V) for V in self.constraints]
         return tuple(out)
 
@@ -319,9 +320,7 @@ class ModifiedVakonomic(Value):
         L = self.lagrangian.expr
         zero = dict.fromkeys(self.qdd, 0)
         M = sp.Matrix(self.lagrangian.hessian())
-        bq = sp.Matrix(
-            [canon(self.E(L, k).xreplace(zero) + (self.forces[k] if self.forces else 0)) for k in range(self.n)]
-        )
+        bq = sp.Matrix([canon(self.E(L, k).xreplace(zero) + self._Q[k]) for k in range(self.n)])
         bc = sp.Matrix([canon(self.ddt(V).xreplace(zero)) for V in self.constraints])
         return M, sp.Matrix(self.A), bq, bc
 
@@ -358,9 +357,26 @@ class ModifiedVakonomic(Value):
         """``P = M^{-1} − M^{-1}Aᵀ S^{-1} A M^{-1}``, ``S = A M^{-1} Aᵀ`` (51a)."""
         return self.schur_blocks[2]
 
-    @cached_method
     def solution(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-        r"""Schur-complement solution (51a–b): ``(q̈, λ̇)``, two columns (n and k entries).
+        r"""Deprecated: ``(accelerations(), rates())``, the Schur-complement solution (51a–b).
+
+        .. deprecated::
+            Use :meth:`accelerations` (the method base) and :meth:`rates`; removed in a later release.
+        """
+        warnings.warn(
+            "ModifiedVakonomic.solution() is deprecated: use accelerations() and rates()",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._solved()
+
+    def rates(self) -> sp.ImmutableMatrix:
+        r"""The rates ``λ̇`` of (51b), ``−S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)`` (k entries), functions of ``(q, u, t)``."""
+        return self._solved()[1]
+
+    @cached_method
+    def _solved(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        r"""The Schur-complement solution (51a–b): ``(q̈, λ̇)``, two columns (n and k entries).
 
         ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c`` and ``λ̇ = −S^{-1}(A M^{-1}(b_q + Wᵀp) + b_c)``.
         """
@@ -371,23 +387,24 @@ class ModifiedVakonomic(Value):
         lamd = -Si * (A * Mi * f + bc)
         return sp.ImmutableMatrix(qdd.applyfunc(tidy)), sp.ImmutableMatrix(lamd.applyfunc(tidy))
 
-    def ode_system(self, **options: Any) -> OdeSystem:
-        r"""The MVM equations (51a–b) as a first-order system: state ``(q, u, λ)`` (the method protocol).
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm") -> OdeSystem:
+        r"""The MVM equations (51a–b) as a first-order system: state ``(q, u, λ)`` (the method base).
 
         ``subs=`` specialises the right-hand sides; ``form`` labels the system. See :func:`frames.ode_system`.
         """
-        return mvm_ode(self, **options)
+        return mvm_ode(self, subs=subs, form=form)
 
-    def accelerations(self) -> sp.ImmutableMatrix:
+    def accelerations(self, *, canonical: bool | None = None) -> sp.ImmutableMatrix:
         r"""The ``n`` natural accelerations ``q̈`` of (51a), functions of ``(q, u, t)`` (the method protocol).
 
         The multipliers ``λ_α`` are states of the method (they never enter the equations, only their rates
-        do): the rates ``λ̇_α`` (51b) are in :meth:`equations` and :meth:`solution`.
+        do): the rates ``λ̇_α`` (51b) are in :meth:`equations` and :meth:`rates`. ``canonical``: the method
+        computes one (tidied) form, returned for every value. ``q̈ = P (b_q + Wᵀp) − M^{-1}Aᵀ S^{-1} b_c``.
         """
-        return sp.ImmutableMatrix(self.solution()[0])
+        return self._solved()[0]
 
-    def multipliers(self) -> Multipliers:
-        """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is in :meth:`accelerations`.
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
+        """The MVM has no algebraic multipliers: ``λ`` are states and ``λ̇`` is :meth:`rates`.
 
         Raises
         ------
@@ -396,7 +413,7 @@ class ModifiedVakonomic(Value):
         """
         raise NoMultipliersError(
             "ModifiedVakonomic.multipliers: the MVM's multipliers λ are states; their rates λ̇ are in "
-            "equations() and solution()"
+            "equations() and rates()"
         )
 
     @cached_method
@@ -495,7 +512,7 @@ class ModifiedVakonomic(Value):
         L0, _, _ = self.split_lagrangian()
         Qg = self.gyroscopic_forces()
         # (43a): E_k L0 + … = −Q_k; since E_k L = E_k L0 + Q_k (57), the gyroscopic Q enters as a force
-        forces = [Qg[k] + (self.forces[k] if self.forces else 0) for k in range(self.n)]
+        forces = [Qg[k] + self._Q[k] for k in range(self.n)]
         return ModifiedVakonomic(
             Lagrangian(self.chart, L0),
             self.constraints,

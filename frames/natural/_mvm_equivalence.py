@@ -18,7 +18,7 @@ import sympy as sp
 
 from .._value import Record
 from ..algebra import canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import Lagrangian, exprs_on_TQ, index_pairs
+from ..dynamics import Lagrangian, check_forces, exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
 from ._mvm import ModifiedVakonomic
 
@@ -188,8 +188,7 @@ def w_from_partial_auxiliaries(
     cons0 = exprs_on_TQ(ch0, constraints, name=f"{what}: constraints")
     aux0 = exprs_on_TQ(ch0, auxiliary, name=f"{what}: auxiliary")
     comp0 = exprs_on_TQ(ch0, completion, name=f"{what}: completion")
-    if forces is not None:
-        forces = exprs_on_TQ(ch0, forces, name=f"{what}: forces", length=ch0.dim)
+    forces = check_forces(ch0, forces, f"{what}: forces")
     if not isinstance(names, str) or not names.isidentifier():
         raise InvalidExpressionError(f"{what}: names: {names!r} is not a valid name prefix (an identifier)")
     free = index_pairs(free, ch0.dim, f"{what}: free")

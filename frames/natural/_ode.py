@@ -17,7 +17,7 @@ def mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm
     r"""The MVM equations (51a–b) of a :class:`~frames.ModifiedVakonomic` system as an :class:`OdeSystem`.
 
     State ``(q, u, λ)``: ``q̇ = u``, ``u̇ = q̈(q, u, t)`` and ``λ̇ = λ̇(q, u, t)`` from
-    :meth:`ModifiedVakonomic.solution` (Schur complement of the saddle-point system (50)). Initial
+    :meth:`ModifiedVakonomic.accelerations`, :meth:`ModifiedVakonomic.rates` (Schur complement of the saddle-point system (50)). Initial
     ``λ`` is the extra input ``"lambda"`` (``extra0={"lambda": [...]}``); ``λ`` is recorded in
     ``Trajectory.extras["lambda"]``, the canonical momenta ``p`` in ``extras["p"]`` and the
     quasi-velocities ``ω = (V, F)`` in ``Trajectory.v``. For linear constraints the constraint
@@ -48,7 +48,7 @@ def mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm
     ch = mvm.chart
     q, u = tuple(ch.q), tuple(ch.u)
     t = ch.t if ch.t is not None else sp.Symbol("t")
-    qdd, lamd = mvm.solution()
+    qdd, lamd = mvm.accelerations(), mvm.rates()
     lam = tuple(mvm.lam)
     states = q + u + lam
     rhs = tuple(u) + tuple(substituted(e, subs) for e in qdd) + tuple(substituted(e, subs) for e in lamd)

@@ -12,8 +12,11 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..dynamics import DynamicsMethod, ModelLike, OdeSystem
 from ..errors import OptionError, StateError
+from ..geometry import SecondOrderField
 from ._batch import run_batch
+from ._compiled import CompiledSystem
 from ._problem import Problem, build_problem, is_batch
 from ._progress import ProgressBar, reporting
 from ._resolve import resolve
@@ -25,7 +28,7 @@ __all__ = ["integrate", "run"]
 
 
 def integrate(
-    x: Any,
+    x: DynamicsMethod | ModelLike | SecondOrderField | OdeSystem | CompiledSystem,
     t_span: Sequence[float],
     q0: Any,
     u0: Any = None,

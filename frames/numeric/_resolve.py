@@ -7,7 +7,16 @@ import weakref
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..dynamics import NonholonomicSystem, OdeSystem, VakonomicSystem, check_ode_form, check_ode_sources, field_ode
+from ..dynamics import (
+    DynamicsMethod,
+    NonholonomicSystem,
+    OdeSystem,
+    VakonomicSystem,
+    check_ode_form,
+    check_ode_sources,
+    field_ode,
+)
+from ..dynamics import is_model as _is_model
 from ..errors import ArgumentError, InvalidExpressionError, OptionError
 from ..geometry import SecondOrderField
 from ..natural import ModifiedVakonomic
@@ -16,7 +25,7 @@ from ._compiled import CompiledSystem
 __all__ = ["Target", "compiled", "ode_system", "resolve"]
 
 
-def ode_system(x: Any, **options: Any) -> OdeSystem:
+def ode_system(x: DynamicsMethod | SecondOrderField | OdeSystem, **options: Any) -> OdeSystem:
     r"""The first-order :class:`~frames.OdeSystem` of a field or of a dynamics method: the one way to make one.
 
     Parameters
@@ -85,10 +94,6 @@ def compiled(ode: OdeSystem) -> CompiledSystem:
     if hit is None:
         hit = _COMPILED[ode] = CompiledSystem(ode)
     return hit
-
-
-def _is_model(x: Any) -> bool:
-    return hasattr(x, "nonholonomic") and hasattr(x, "param_values")
 
 
 def resolve(

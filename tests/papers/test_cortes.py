@@ -537,7 +537,7 @@ def test_example_3_7():
     assert is_zero(sp.diff(Lh, u1).xreplace(toP) - P1)  # P^1 is [C]'s p_1
     P2 = sp.diff(Lh, u2).xreplace(toP)
     assert is_zero(P2 - (1 + P1 * u2 / Psi))  # (3.2)
-    qdd, lamd = Kz.solution()
+    qdd, lamd = Kz.accelerations(), Kz.rates()
     on = {u1: Psi}
     P1dot = (-lamd[0]).xreplace(toP).xreplace(on)
     G = 1 / Psi

@@ -173,7 +173,7 @@ def test_coin_momentum_condition_and_71():
     # (31) with L_c: D_k L_c = (42a) once (34) holds
     assert all(is_zero(a - b) for a, b in zip(mvm.lagrangian_c_equations(), mvm.residuals()[:4], strict=False))
     # coincidence with TNHM: same q̈ on C and λ̇ = μ (Schur solutions (51) and (54))
-    qdd, lamd = mvm.solution()
+    qdd, lamd = mvm.accelerations(), mvm.rates()
     qdd0, mu = mvm.tnhm_solution()
     assert zero((qdd - qdd0).applyfunc(mvm.on_constraint))
     assert zero((lamd - mu).applyfunc(mvm.on_constraint))
@@ -286,7 +286,7 @@ def test_skate_caseA_W107_and_108(td):
     for k in range(2):
         assert is_zero(A.residuals()[k] + A.ddt(A.p[k]) - rhs109[k]), k
     # (109c): d/dt p3 = ½ Q B0 (q1 u1 + q2 u2) = −p1 u2 + p2 u1
-    qdd, _ = A.solution()
+    qdd = A.accelerations()
     dp3 = A.ddt(p3).xreplace(dict(zip(A.qdd, qdd, strict=True)))
     assert is_zero(dp3 - Q * B0 * (q1 * u1 + q2 * u2) / 2)
     assert is_zero(-p1 * u2 + p2 * u1 - Q * B0 * (q1 * u1 + q2 * u2) / 2)
@@ -334,7 +334,7 @@ def test_skate_caseA_pseudo_polygenic_113_114(td):
     assert zero(sp.Matrix(A.residuals()[:3]) - sp.Matrix(pp.residuals()[:3]) - A.W.T * Z)
     # same accelerations as the TNHM of the full L on C (the TNHM itself is checked against
     # NonholonomicSystem in test_skate_tnhm_100_and_p3)
-    qdd, _ = pp.solution()
+    qdd = pp.accelerations()
     qdd0, _ = A.tnhm_solution()
     assert zero((qdd - qdd0).applyfunc(pp.on_constraint))
 
@@ -611,7 +611,7 @@ def test_coin_small_omega_expansion_92():
     _u1, _u2, u3, u4 = mdl.chart.u
     t, Om = sp.symbols("t Omega")
     N = 6
-    acc = [mvm.on_constraint(e) for e in mvm.solution()[0]]
+    acc = [mvm.on_constraint(e) for e in mvm.accelerations()]
     assert is_zero(acc[3])  # q̈4 = 0: q4 = Ωt (75)
     S = sum((-1) ** j * (Om * t) ** (2 * j + 1) / sp.factorial(2 * j + 1) for j in range(N))
     C = sum((-1) ** j * (Om * t) ** (2 * j) / sp.factorial(2 * j) for j in range(N))
@@ -724,7 +724,7 @@ def test_skate_caseB_talamucci_64_fails_while_theorem1_holds():
     assert not r.momentum_condition and not B.momentum_condition()
     assert compare_mvm_with_nonholonomic(B).holds
     S = fr.ChetaevSystem(B.lagrangian, B.constraints)
-    acc, lam = S.solution()
-    qdd, lamd = B.solution()
+    acc, lam = S.accelerations(), S.multipliers()
+    qdd, lamd = B.accelerations(), B.rates()
     assert all(is_zero(B.on_constraint(a - b)) for a, b in zip(acc, qdd, strict=True))
     assert not is_zero(B.on_constraint(lam[0] - lamd[0]))
