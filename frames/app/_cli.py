@@ -12,10 +12,13 @@
   field; ``--plot`` draws the panels of :meth:`~frames.Trajectory.plot` (the x–y path of a planar system, q,
   u, energy, multipliers, the residual; the name, the method and the file's units on the figure).
 * ``frames linearize MODEL|FILE.toml [--at name=value ...] [--inputs NAME ...] [--param name=value ...]
-  [--sweep NAME=START:STOP:COUNT] [--plot out.png] [--format text|json]`` linearises about the file's
-  ``[operating_point]`` (``--at`` on top; its ``inputs`` unless ``--inputs``) and prints ``A``, ``B``, the
-  eigenvalues and the stability verdict at the file's parameter values (``--param`` on top), and the critical
-  values of the swept parameter with the verdict between them (:mod:`frames.app._stability`).
+  [--sweep NAME=START:STOP:COUNT [--certify DIGITS]] [--region NAME=LO:HI NAME=LO:HI [--grid N]] [--plot out.png]
+  [--format text|json]`` linearises about the file's ``[operating_point]`` (``--at`` on top; its ``inputs``
+  unless ``--inputs``) and prints ``A``, ``B``, the eigenvalues and the stability verdict at the file's parameter
+  values (``--param`` on top) with the structural zero eigenvalues it set aside, the critical values of the swept
+  parameter with the verdict between them (certified to ``DIGITS`` digits with ``--certify``), and the stability
+  map over two parameters (``--region``: the exact boundary curves and the class of each cell; ``--plot`` draws
+  it) (:mod:`frames.app._stability`).
 * ``frames export MODEL [-o FILE.toml]`` writes a catalogue model as a system file.
 
 Every command is also callable in-process: ``main(["analyze", "knife-edge"])``
@@ -67,11 +70,21 @@ from ..errors import (
     IntegrationBudgetError,
 )
 from ..geometry import Frame, VectorField
-from ..numeric import MAX_SPAN, ProgressBar, Trajectory, image_path, integrate, labelled, plot_eigenvalues, write_csv
+from ..numeric import (
+    MAX_SPAN,
+    ProgressBar,
+    Trajectory,
+    image_path,
+    integrate,
+    labelled,
+    plot_eigenvalues,
+    plot_stability_region,
+    write_csv,
+)
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze
-from ._stability import parse_sweep, stability_summary, summary_lines
+from ._stability import MAX_DIGITS, parse_range, parse_sweep, stability_summary, summary_lines
 from ._sysfile import dumps_model, load_model, parse_expression
 
 __all__ = ["find_model", "main"]
@@ -467,7 +480,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("--param", nargs="+", metavar="NAME=VALUE", help="parameter values for the eigenvalues")
     pl.add_argument("--sweep", metavar="NAME=START:STOP:COUNT", help="critical values of a parameter over a range")
-    pl.add_argument("--plot", metavar="OUT.png", help="eigenvalues against the swept parameter (needs --sweep)")
+    pl.add_argument(
+        "--certify", metavar="DIGITS", help=f"certified critical values over --sweep's range (1..{MAX_DIGITS} digits)"
+    )
+    pl.add_argument(
+        "--region", nargs="+", metavar="NAME=LO:HI", help="stability map over two parameters (V=0:10 c=0:0.2)"
+    )
+    pl.add_argument("--grid", metavar="N", help="grid points along each side of the --region map (default 121)")
+    pl.add_argument(
+        "--plot", metavar="OUT.png", help="eigenvalues against the swept parameter (--sweep), or the --region map"
+    )
     pl.add_argument("--format", choices=["text", "json"], default="text")
     pl.add_argument("--force", action="store_true", help="replace an existing output file")
     pe = sub.add_parser("export", help="write a model as a TOML system file")
@@ -573,23 +595,53 @@ def _run(args: argparse.Namespace, outputs: _Outputs) -> int:
     return 0
 
 
+def _int_option(text: str | None, option: str, lo: int, hi: int, default: int | None) -> int | None:
+    """An integer option in ``lo..hi`` (``None``: ``default``), or a :class:`FramesError` naming it."""
+    if text is None:
+        return default
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or not lo <= int(t) <= hi:
+        raise FramesError(f"{option} {text}: must be an integer between {lo} and {hi}")
+    return int(t)
+
+
 def _linearize(args: argparse.Namespace, outputs: _Outputs) -> int:
     """``frames linearize``: the summary of :func:`~frames.app._stability.stability_summary`, as text or JSON."""
     sweep = parse_sweep(args.sweep) if args.sweep else None
-    if args.plot and sweep is None:
-        raise FramesError("--plot: needs --sweep NAME=START:STOP:COUNT (the eigenvalues against a parameter)")
-    png = outputs.target(args.plot, "--plot") if args.plot else None
+    region = [parse_range(r, "--region") for r in args.region] if args.region else None
+    digits = _int_option(args.certify, "--certify", 1, MAX_DIGITS, None)
+    grid = _int_option(args.grid, "--grid", 3, 2001, 121)
+    if digits is not None and sweep is None:
+        raise FramesError("--certify: needs --sweep NAME=START:STOP:COUNT (the parameter and its range)")
+    if args.grid is not None and region is None:
+        raise FramesError("--grid: needs --region NAME=LO:HI NAME=LO:HI (the map's grid)")
+    if args.plot and sweep is None and region is None:
+        raise FramesError("--plot: needs --sweep NAME=START:STOP:COUNT (the eigenvalues) or --region (the map)")
+    if args.plot and sweep is not None and region is not None:
+        raise FramesError("--plot: draws either the --sweep eigenvalues or the --region map; give one of them")
+    png = outputs.target(str(_image(args.plot)), "--plot") if args.plot else None
     mdl = find_model(args.model)
-    res = stability_summary(mdl, _texts(args.at, "--at"), args.inputs, _assignments(args.param, "--param"), sweep)
+    res = stability_summary(
+        mdl,
+        _texts(args.at, "--at"),
+        args.inputs,
+        _assignments(args.param, "--param"),
+        sweep,
+        certify=digits,
+        region=region,
+        grid=grid or 121,
+    )
     if png is not None and sweep is not None:
         if res["missing"]:
             raise FramesError(f"--plot: give values for {', '.join(res['missing'])} (--param NAME=VALUE)")
         crit = res["sweep"]["critical_values"]
         rest = {k: v for k, v in res["values"].items() if k != sweep.name}
         plot_eigenvalues(res["linearization"], sweep.name, sweep.values, outputs.temp(png), subs=rest, critical=crit)
+    if png is not None and region is not None:
+        plot_stability_region(res["region_value"], outputs.temp(png), title=f"{mdl.name}: stability map")
     outputs.commit()
     if args.format == "json":
-        body = {k: v for k, v in res.items() if k not in ("linearization", "B_matrix")}
+        body = {k: v for k, v in res.items() if k not in ("linearization", "B_matrix", "region_value")}
         print(json.dumps({"schema": "frames-linearize/1", "frames_version": __version__} | body, indent=2))
     else:
         print("\n".join(summary_lines(res)))
