@@ -7,7 +7,7 @@ import pytest
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 #: examples that take more than a few seconds run in the slow step
-SLOW = {"whipple_bicycle"}
+SLOW = {"whipple_bicycle", "bicycle_stability_map"}
 
 
 @pytest.mark.parametrize(
