@@ -144,3 +144,29 @@ def test_the_report_names_the_structural_zeros(sleigh_file):
     rows = {label: x for kind, label, x in stability_report(model) if kind == "text"}
     assert "(v2 conserved); the rest: " in rows["structural zeros"]
     assert any(k.startswith("certified critical values of V") for k in rows), rows
+
+
+def test_analyze_prints_the_certified_critical_speed(capsys):
+    code = main(["analyze", str(EXAMPLE), "--only", "stability", "--jobs", "1"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "certified critical values of V in [-10, 10]: V = 0.0 (real crossing: unstable -> asymptotically" in out
+
+
+def test_the_reports_certification_is_bounded_in_time(monkeypatch):
+    import frames.app._stability as stab
+
+    monkeypatch.setattr(stab, "REPORT_CERTIFY_SECONDS", 1e-9)
+    rows = {label: x for kind, label, x in stability_report(fr.load_model(EXAMPLE)) if kind == "text"}
+    assert rows["certified critical values of V in [-10, 10]"] == "skipped: not found within 1e-09 s"
+
+
+def test_the_report_notes_a_refused_certification(tmp_path):
+    """A speed given as 1/W puts W in a denominator of A: certification refuses it, the report says why."""
+    text = fr.dumps_model(fr.models.chaplygin_sleigh())
+    point = '[operating_point]\ntheta = 0\nx = 0\ny = 0\nu_theta = 0\nu_x = "1/W"\nu_y = 0\n\n'
+    path = tmp_path / "sleigh.toml"
+    path.write_text(text.replace("[parameters]", point + "[parameters]\nW = { value = 1.0 }", 1))
+    rows = {label: x for kind, label, x in stability_report(fr.load_model(path)) if kind == "text"}
+    note = rows["certified critical values of W in [-10, 10]"]
+    assert note.startswith("skipped: ") and "not polynomial in W" in note
