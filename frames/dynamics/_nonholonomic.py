@@ -35,6 +35,7 @@ from ..algebra import (
     step,
     tidy,
     tidy_affine,
+    tree_subs,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
@@ -479,13 +480,26 @@ class NonholonomicSystem(AdaptedIndices, Value):
 
     @cached_method
     def _tree_multipliers(self) -> list[sp.Expr]:
-        """``λ_a = M_aβ Γ^β − f_a`` on trees (the mass-matrix rows of the ``X_a`` and the fast path's field)."""
-        G = self.field(canonical=False).Gamma
-        M, f = self._mass_rows(list(self.a))
-        return [
-            sp.Add(*[M[r, be] * G[be] for be in self.alpha if M[r, be] != 0 and G[be] != 0]) - f[r]
-            for r in range(len(self.a))
-        ]
+        """The multipliers on trees: the smaller of ``λ_a = Y_aα f_α − f_a`` with ``Y = M_aα M_αα⁻¹`` (the mass-matrix
+        rows; each ``f_α`` occurs once, where ``M_aβ Γ^β`` repeats it in every ``Γ^β``) and Lagrange's
+        elimination (:meth:`MassMatrixForm.multipliers`)."""
+        mm = self._mass_matrix
+        Ma, fa = self._mass_rows(list(self.a))
+        Mal, fal = self._mass_rows(list(self.alpha))
+        Y = solve_linear(sp.Matrix(Mal).T, sp.Matrix(Ma).T, method="tree")
+        if Y is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
+            G = self.field(canonical=False).Gamma
+            by_rows = [
+                sp.Add(*[Ma[r, be] * G[be] for be in self.alpha if Ma[r, be] != 0 and G[be] != 0]) - fa[r]
+                for r in range(len(self.a))
+            ]
+        else:
+            by_rows = [
+                sp.Add(*[Y[be, r] * fal[be] for be in self.alpha if Y[be, r] != 0 and fal[be] != 0]) - fa[r]
+                for r in range(len(self.a))
+            ]
+        forces = None if self.forces is None else tree_subs(list(self.forces), mm.on_C)
+        return mm.smallest(by_rows, mm.multipliers(forces))
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L − F(X_i)`` on C (zero for i ≤ m)."""
