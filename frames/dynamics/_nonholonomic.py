@@ -31,6 +31,7 @@ from ..algebra import (
     generic_rank,
     harmonic_form,
     is_zero,
+    op_count,
     solve_linear,
     step,
     tidy,
@@ -58,6 +59,10 @@ from ._method import motion_equations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "check_adapted"]
+
+#: the default field keeps trees of more operations than this without trying their canonical form
+#: (:meth:`NonholonomicSystem.field`)
+FIELD_TRY_OPS = 2000
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
@@ -314,7 +319,8 @@ class NonholonomicSystem(AdaptedIndices, Value):
             derivatives of L and of the frame, solved by elimination with pivots proved nonzero, never expanded);
             when those trees are small the canonical form is returned instead, or when it is no larger (tried
             within a second, and not tried for large trees when L or the frame has compound angles, which the
-            canonical form multiplies out; :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^α`` in the library's
+            canonical form multiplies out, nor for trees of more than 2,000 operations, whose canonical form is
+            larger; :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^α`` in the library's
             canonical form (computed from ``L_c`` and the momenta on C, :meth:`momenta`; on compound angles it
             multiplies the angles out, and can be many times larger and slower). False: the trees, whatever
             their size (for numerical work).
@@ -336,7 +342,7 @@ class NonholonomicSystem(AdaptedIndices, Value):
         raw: SecondOrderField = self._raw_field()
         if raw is self._canonical_or_none():
             return raw
-        seconds = None if self._compound_arguments else COMPACT_SECONDS
+        seconds = None if self._refuse_canonical(raw) else COMPACT_SECONDS
         G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma), seconds)
         return raw if G is None else self._canonical_field
 
@@ -348,6 +354,14 @@ class NonholonomicSystem(AdaptedIndices, Value):
         exprs = [self.lagrangian.expr, *self.frame.matrix]
         funcs = (sp.sin, sp.cos, sp.tan, sp.exp, sp.sinh, sp.cosh, sp.tanh)
         return any(not f.args[0].is_Symbol for e in exprs for f in e.atoms(*funcs))
+
+    def _refuse_canonical(self, raw: SecondOrderField) -> bool:
+        """Whether the compact policy keeps the field's trees without trying the canonical form: with compound
+        angles (:attr:`_compound_arguments`), or trees of more than :data:`FIELD_TRY_OPS` operations, where the
+        canonical form is the larger (it puts the field over the common denominator of the elimination's pivots:
+        3 to 10 times the trees on the random systems and the car with two trailers of ``benchmarks/swell.py``)
+        and its attempt costs more than the trees."""
+        return self._compound_arguments or sum(op_count(g, FIELD_TRY_OPS) for g in raw.Gamma) > FIELD_TRY_OPS
 
     def _canonical_or_none(self) -> SecondOrderField | None:
         return self.computed("_canonical_field")
