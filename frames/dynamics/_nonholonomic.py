@@ -474,8 +474,10 @@ class NonholonomicSystem(AdaptedIndices, Value):
         Parameters
         ----------
         canonical : bool, optional
-            None (default): the compact form, as :meth:`field`: the sums ``M_aβ Γ^β − f_a`` of the mass-matrix form
-            on trees (``M_aβ = X_a^k H_kl X_β^l``, ``f_a = X_a^k E_k + F(X_a)``), written in the canonical form when
+            None (default): the compact form, as :meth:`field`: trees, the smaller of ``Y_aα f_α − f_a`` of the
+            mass-matrix form (``Y = M_aα M_αα⁻¹``, ``M_aβ = X_a^k H_kl X_β^l``, ``f_a = X_a^k E_k + F(X_a)``) and
+            Lagrange's elimination of ``(q̈, λ)`` through the constraint rows
+            (:meth:`~frames.dynamics._mass_matrix.MassMatrixForm.multipliers`), written in the canonical form when
             small. True: the canonical form. False: the trees, whatever their size (what compiled code needs).
         """
         if canonical is None:
