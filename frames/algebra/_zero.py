@@ -184,7 +184,7 @@ def proved_full_rank(M: sp.MatrixBase) -> bool:
 def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
     for vals in generic_points(list(M), tries):
         try:
-            A = _values_at(M, vals)
+            A = [[_value_at(x, vals) for x in M.row(i)] for i in range(M.rows)]
         except (TypeError, ValueError, ZeroDivisionError):  # a pole, or a value that does not evaluate
             continue
         if not all(math.isfinite(abs(x)) for row in A for x in row):  # an overflow or a pole
@@ -199,19 +199,6 @@ def _numeric_nonsingular(M: sp.MatrixBase, tries: int = 3) -> bool:
         if abs(det) > 1e-9 * scale:
             return True
     return False
-
-
-def _values_at(M: sp.MatrixBase, vals: dict[sp.Basic, sp.Rational]) -> list[list[complex]]:
-    """The entries of ``M`` at the point ``vals``, to :data:`DIGITS` digits: each shared node evaluated once
-    (:func:`~frames.algebra.tree_values`), else entry by entry with sympy (nodes it does not know)."""
-    from ._tree import tree_values  # _tree imports this module
-
-    checkpoint()
-    try:
-        flat = tree_values(list(M), vals, DIGITS)
-    except ValueError:
-        return [[_value_at(x, vals) for x in M.row(i)] for i in range(M.rows)]
-    return [[complex(flat[i * M.cols + j]) for j in range(M.cols)] for i in range(M.rows)]
 
 
 def _value_at(x: sp.Expr, vals: dict[sp.Basic, sp.Rational]) -> complex:
