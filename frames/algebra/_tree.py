@@ -271,13 +271,20 @@ def _eliminate_simplest(A: sp.MatrixBase, B: sp.MatrixBase, vals: list[Any]) -> 
     return _back_substitute(M, n, r)
 
 
-def _ops(e: sp.Basic) -> int:
-    """The operations of a tree, counted on every path (:func:`frames.algebra.op_count`'s measure)."""
+#: pivots larger than this many operations count as equally large (:func:`_ops` stops there)
+SIMPLE_OPS = 2000
+
+
+def _ops(e: sp.Basic, limit: int = SIMPLE_OPS) -> int:
+    """The operations of a tree, counted on every path (:func:`frames.algebra.op_count`'s measure), at most
+    ``limit + 1`` (a shared graph has exponentially many paths)."""
     count, stack = 0, [e]
     while stack:
         x = stack.pop()
         if not x.is_Atom:
             count += len(x.args) - 1 if (x.is_Add or x.is_Mul) else 1
+            if count > limit:
+                return limit + 1
             stack.extend(x.args)
     return count
 

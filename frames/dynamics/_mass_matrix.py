@@ -218,15 +218,20 @@ class MassMatrixForm:
         return [sp.Add(*[P[c, b] * lam[c] for c in range(r) if P[c, b] != 0]) for b in range(r)]
 
     @staticmethod
-    def smallest(*candidates: list[sp.Expr] | None) -> list[sp.Expr]:
-        """The candidate with the fewest operations (:func:`~frames.algebra.op_count`), the first on a tie."""
+    def smallest(*candidates: list[sp.Expr] | None, most: int = 200_000) -> list[sp.Expr]:
+        """The candidate with the fewest operations (:func:`~frames.algebra.op_count`, counted up to ``most``: the
+        count walks every path of a shared graph), the first on a tie."""
         best: list[sp.Expr] | None = None
         size = 0
         for c in candidates:
             if c is None:
                 continue
             if best is None:
-                best, size = c, sum(op_count(e) for e in c)
+                best, size = c, 0
+                for e in c:
+                    size += op_count(e, most - size)
+                    if size > most:
+                        break
                 continue
             k = 0
             for e in c:
