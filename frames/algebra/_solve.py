@@ -53,6 +53,7 @@ def solve_linear(
     affine_in: Sequence[sp.Symbol] = (),
     unknowns: Sequence[sp.Symbol] | None = None,
     groups: Sequence[int] | None = None,
+    pivots: str = "largest",
 ) -> Any:
     r"""Solve ``A x = b`` exactly: the library's one linear solver.
 
@@ -82,6 +83,10 @@ def solve_linear(
         (``A`` may be singular: decide by another method).
         ``"sympy"`` (with ``unknowns``): :func:`sympy.linsolve` with the function atoms frozen as symbols,
         an independent solver for cross-checks.
+    pivots : {"largest", "simplest"}, default "largest"
+        With ``method="tree"``: the pivot of each column is the entry largest at the point (``"largest"``), or
+        the smallest tree among those far from zero there (``"simplest"``: constants first, as
+        :meth:`sympy.Matrix.LUsolve` eliminates through entries it knows nonzero).
     det : bool, default False
         Also return ``det A``: the result is ``(x, det A)`` (methods ``"rational"`` only).
     tidy : bool, default False
@@ -152,7 +157,9 @@ def solve_linear(
     if method == "tree":
         if det or tidy or affine_in:
             raise OptionError(f"{name}: method='tree' takes no det=, tidy= or affine_in=")
-        return _tree_solve(M, B)
+        if pivots not in ("largest", "simplest"):
+            raise OptionError(f"{name}: pivots={pivots!r}; expected 'largest' or 'simplest'")
+        return _tree_solve(M, B, pivots)
     if det and method != "rational":
         raise OptionError(f"{name}: det=True needs method='rational'")
     if M.rows == 0:

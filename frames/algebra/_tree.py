@@ -206,13 +206,16 @@ def tree_derivative(exprs: Sequence[sp.Expr], direction: dict[Any, Any]) -> list
     return _each(exprs, d)
 
 
-def _tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None:
+def _tree_solve(A: sp.MatrixBase, B: sp.MatrixBase, pivots: str = "largest") -> sp.ImmutableMatrix | None:
     """The solution ``X`` of ``A X = B`` (``A`` square) by elimination on the trees, or None if no rational
     point shows every pivot far from zero (then ``A`` may be singular: decide exactly).
 
     The elimination is done twice with the same operations: numerically at the point, to choose the pivot of
     each column (the largest), and on the trees. Each tree pivot takes the numerical pivot's value at the
-    point, which is nonzero: it is not the zero function.
+    point, which is nonzero: it is not the zero function. With ``pivots="simplest"`` each column's pivot is
+    instead the smallest tree (fewest operations: a constant first) among the entries far from zero at the point,
+    as :meth:`sympy.Matrix.LUsolve` takes a pivot it knows nonzero: a system with constant or small entries
+    (constraint rows) is eliminated through them.
 
     Examples
     --------
@@ -232,10 +235,58 @@ def _tree_solve(A: sp.MatrixBase, B: sp.MatrixBase) -> sp.ImmutableMatrix | None
             vals = tree_values(list(A), point)
         except ValueError:
             continue
+        if pivots == "simplest":
+            X = _eliminate_simplest(A, B, vals)
+            if X is not None:
+                return X
+            continue
         perm = _pivots([[vals[i * n + j] for j in range(n)] for i in range(n)])
         if perm is not None:
             return _eliminate(A, B, perm)
     return None
+
+
+def _eliminate_simplest(A: sp.MatrixBase, B: sp.MatrixBase, vals: list[Any]) -> sp.ImmutableMatrix | None:
+    """Elimination on the trees and, alongside, on their values ``vals`` at a point: in each column the pivot is
+    the smallest tree among the entries whose value is far from zero (None when a column has none)."""
+    n, r = A.rows, B.cols
+    N = [[vals[i * n + j] for j in range(n)] for i in range(n)]
+    big = max((abs(x) for x in vals), default=0)
+    M = [[A[i, j] for j in range(n)] + [B[i, j] for j in range(r)] for i in range(n)]
+    for k in range(n):
+        checkpoint()
+        cand = [i for i in range(k, n) if abs(N[i][k]) > PIVOT * big]
+        if not cand:
+            return None
+        p = min(cand, key=lambda i: (_ops(M[i][k]), -abs(N[i][k]), i))
+        M[k], M[p], N[k], N[p] = M[p], M[k], N[p], N[k]
+        for i in range(k + 1, n):
+            if M[i][k] == 0:
+                continue
+            f, g = M[i][k] / M[k][k], N[i][k] / N[k][k]
+            M[i] = [sp.S.Zero] * (k + 1) + [
+                M[i][j] - f * M[k][j] if M[k][j] != 0 else M[i][j] for j in range(k + 1, n + r)
+            ]
+            N[i] = [0] * (k + 1) + [N[i][j] - g * N[k][j] for j in range(k + 1, n)]
+    return _back_substitute(M, n, r)
+
+
+#: pivots larger than this many operations count as equally large (:func:`_ops` stops there)
+SIMPLE_OPS = 2000
+
+
+def _ops(e: sp.Basic, limit: int = SIMPLE_OPS) -> int:
+    """The operations of a tree, counted on every path (:func:`frames.algebra.op_count`'s measure), at most
+    ``limit + 1`` (a shared graph has exponentially many paths)."""
+    count, stack = 0, [e]
+    while stack:
+        x = stack.pop()
+        if not x.is_Atom:
+            count += len(x.args) - 1 if (x.is_Add or x.is_Mul) else 1
+            if count > limit:
+                return limit + 1
+            stack.extend(x.args)
+    return count
 
 
 def _pivots(N: list[list[Any]]) -> list[int] | None:
@@ -271,6 +322,10 @@ def _eliminate(A: sp.MatrixBase, B: sp.MatrixBase, perm: list[int]) -> sp.Immuta
             M[i] = [sp.S.Zero] * (k + 1) + [
                 M[i][j] - f * M[k][j] if M[k][j] != 0 else M[i][j] for j in range(k + 1, n + r)
             ]
+    return _back_substitute(M, n, r)
+
+
+def _back_substitute(M: list[list[Any]], n: int, r: int) -> sp.ImmutableMatrix:
     X = [[sp.S.Zero] * r for _ in range(n)]
     for k in reversed(range(n)):
         checkpoint()

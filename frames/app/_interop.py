@@ -53,7 +53,7 @@ from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
 from .._value import Multipliers, Record
-from ..algebra import canon, checkpoint, is_zero, solve_linear, step, tidy, trig_normal
+from ..algebra import canon, checkpoint, compact, is_zero, solve_linear, step, tidy, trig_normal
 from ..dynamics import CartanSystem, DynamicsMethod, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,
@@ -64,7 +64,7 @@ from ..errors import (
     NoMultipliersError,
     UndecidedError,
 )
-from ..geometry import Chart, Frame, LinearConstraints, SecondOrderField, VectorField
+from ..geometry import Chart, Frame, LinearConstraints, SecondOrderField
 from ._model import Model
 
 if TYPE_CHECKING:
@@ -672,8 +672,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     Theta = (P * W).applyfunc(tidy)
     try:
         with step("from_mechanics: the frame dual to the speeds"):
-            frame = Frame([VectorField(chart, list(r)) for r in solve_linear(Theta).T.applyfunc(tidy).tolist()], v=v)
-            frame = frame.with_coframe(Theta)
+            frame = Frame.from_coframe(chart, Theta, v=v)
             Pinv = solve_linear(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
@@ -702,7 +701,9 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     with step("from_mechanics: the kinematics checked"):
         _check_kinematics([*checks, *checks2], names, frame, m)
     with step("from_mechanics: the Lagrangian"):
-        lag = Lagrangian(chart, tidy(L))
+        # tidied when small, or when that is quick and no larger (compact); else as the bodies give it
+        tidied = compact([L], lambda: [tidy(L)])
+        lag = Lagrangian(chart, L if tidied is None else tidied[0])
     params = {s.name: s for s in chart.params} | funcs
     with step("from_mechanics: the model"):
         out = MechanicsImport(

@@ -30,7 +30,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import checkpoint, solve_linear, tree_derivative, tree_subs
+from ..algebra import checkpoint, is_zero, op_count, solve_linear, tree_derivative, tree_subs
 from ..geometry import Frame
 from ._lagrangian import Lagrangian
 
@@ -61,6 +61,7 @@ class MassMatrixForm:
         self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
         self._H: dict[tuple[int, int], sp.Expr] = {}
         self._E: dict[int, sp.Expr] = {}
+        self._Enat: dict[int, sp.Expr] = {}
 
     def H(self, k: int, l: int) -> sp.Expr:
         """``∂²L/∂u^k∂u^l`` on C."""
@@ -132,19 +133,115 @@ class MassMatrixForm:
     def _drift_on_C(self) -> list[sp.Expr]:
         return self.acceleration_drift()
 
-    def E(self, k: int) -> sp.Expr:
-        r"""``E_k`` (module docstring), on C."""
-        if k not in self._E:
+    def natural_force(self, k: int) -> sp.Expr:
+        r"""``∂L/∂q^k − u^l ∂²L/∂q^l∂u^k − ∂²L/∂t∂u^k`` on C: ``E_k`` without the frame's part ``H_kl a^l``."""
+        if k not in self._Enat:
             checkpoint()
-            L, q, u, n = self.lagrangian.expr, self.q, self.u, self.n
+            L, q, u = self.lagrangian.expr, self.q, self.u
             e = tree_derivative([L], {q[k]: 1})[0] - tree_derivative([self.dLdu[k]], dict(zip(q, u, strict=True)))[0]
             t = self.lagrangian.chart.t
             if t is not None and self.lagrangian.time_dependent:
                 e -= sp.diff(self.dLdu[k], t)
+            self._Enat[k] = tree_subs([e], self.on_C)[0]
+        return self._Enat[k]
+
+    def E(self, k: int) -> sp.Expr:
+        r"""``E_k`` (module docstring), on C."""
+        if k not in self._E:
             a = self._drift_on_C
-            e = tree_subs([e], self.on_C)[0]
-            self._E[k] = e - sp.Add(*[h * a[l] for l in range(n) if a[l] != 0 and (h := self.H(k, l)) != 0])
+            e = self.natural_force(k)
+            self._E[k] = e - sp.Add(*[h * a[l] for l in range(self.n) if a[l] != 0 and (h := self.H(k, l)) != 0])
         return self._E[k]
+
+    @cached_property
+    def _annihilator(self) -> tuple[list[list[sp.Expr]], sp.Matrix] | None:
+        r"""Covectors ``Â^c`` spanning the annihilator of D and ``P`` with ``Â^c = P_cb θ^b`` (b > m), or None.
+
+        The coframe's last rows when the coframe was given (``P = 1``); else the components of the fields
+        ``X_a`` when each is orthogonal to D in the coordinates (the default complement of
+        :meth:`LinearConstraints.adapted_frame <frames.LinearConstraints.adapted_frame>`, the constraint rows:
+        ``P_cb = X_c · X_b``, their Gram matrix)."""
+        F, n, m = self.frame, self.n, self.m
+        t = self.lagrangian.chart.t
+        if t is not None and any(t in x.free_symbols for x in F.matrix):
+            return None
+        r = n - m
+        Th = F.given_coframe
+        if Th is not None:
+            return [[Th[m + c, k] for k in range(n)] for c in range(r)], sp.eye(r)
+        X = F.matrix
+        for a in range(m, n):
+            for al in range(m):
+                checkpoint()
+                if not is_zero(sp.Add(*[X[a, k] * X[al, k] for k in range(n)])):
+                    return None
+        P = sp.Matrix(r, r, lambda c, b: sp.Add(*[X[m + c, k] * X[m + b, k] for k in range(n)]))
+        return [[X[m + c, k] for k in range(n)] for c in range(r)], P
+
+    def multipliers(self, forces: Any = None) -> list[sp.Expr] | None:
+        r"""The multipliers ``λ_a`` as :class:`sympy.physics.mechanics.LagrangesMethod` gets them, or None.
+
+        With covectors ``Â^c`` spanning the annihilator of D (:attr:`_annihilator`), Lagrange's equations
+        ``H q̈ = E' + F + Âᵀ λ̂`` and the constraints ``Â q̈ = −∂_s Â_k u^s u^k`` are one linear system in
+        ``(q̈, λ̂)``, eliminated on the trees through the simplest pivots (the constraint rows' entries first,
+        as ``LUsolve`` does): ``λ̂`` comes out of the back substitution first, without ``q̈``. The multipliers of
+        the frame are ``λ_a = P_ca λ̂_c``. ``forces``: the natural components ``F_k`` on C, or None. None when no
+        such covectors are known or no point proves the pivots."""
+        ann = self._annihilator
+        if ann is None:
+            return None
+        A, P = ann
+        n, r = self.n, len(A)
+        u = [self.on_C[x] for x in self.u]
+        K = sp.zeros(n + r, n + r)
+        for k in range(n):
+            for l in range(n):
+                K[k, l] = self.H(k, l)
+        for c in range(r):
+            for k in range(n):
+                K[k, n + c], K[n + c, k] = -A[c][k], A[c][k]
+        rhs = [self.natural_force(k) + (forces[k] if forces is not None else 0) for k in range(n)]
+        for c in range(r):
+            checkpoint()
+            d = [
+                u[s] * u[k] * x
+                for k in range(n)
+                if A[c][k].free_symbols & set(self.q)
+                for s in range(n)
+                if (x := tree_derivative([A[c][k]], {self.q[s]: 1})[0]) != 0
+            ]
+            rhs.append(-sp.Add(*d))
+        sol = solve_linear(K, sp.Matrix(rhs), method="tree", pivots="simplest")
+        if sol is None:
+            return None
+        lam = [sol[n + c, 0] for c in range(r)]
+        return [sp.Add(*[P[c, b] * lam[c] for c in range(r) if P[c, b] != 0]) for b in range(r)]
+
+    @staticmethod
+    def smallest(*candidates: list[sp.Expr] | None, most: int = 200_000) -> list[sp.Expr]:
+        """The candidate with the fewest operations (:func:`~frames.algebra.op_count`, counted up to ``most``: the
+        count walks every path of a shared graph), the first on a tie."""
+        best: list[sp.Expr] | None = None
+        size = 0
+        for c in candidates:
+            if c is None:
+                continue
+            if best is None:
+                best, size = c, 0
+                for e in c:
+                    size += op_count(e, most - size)
+                    if size > most:
+                        break
+                continue
+            k = 0
+            for e in c:
+                k += op_count(e, size - k)
+                if k > size:
+                    break
+            if k < size:
+                best, size = c, k
+        assert best is not None
+        return best
 
     def rows(self, rows: list[int]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         """``(M, f)``: ``M[r, β] = X_i^k H_kl X_β^l`` and ``f[r] = X_i^k E_k`` for ``i = rows[r]``, β ≤ m."""

@@ -32,10 +32,12 @@ from ..algebra import (
     generic_rank,
     harmonic_form,
     is_zero,
+    op_count,
     solve_linear,
     step,
     tidy,
     tidy_affine,
+    tree_subs,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
@@ -58,6 +60,10 @@ from ._method import DynamicsMethod, motion_equations, natural_constraints
 from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "check_adapted"]
+
+#: the default field keeps trees of more operations than this without trying their canonical form
+#: (:meth:`NonholonomicSystem.field`)
+FIELD_TRY_OPS = 2000
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
@@ -314,7 +320,8 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
             derivatives of L and of the frame, solved by elimination with pivots proved nonzero, never expanded);
             when those trees are small the canonical form is returned instead, or when it is no larger (tried
             within a second, and not tried for large trees when L or the frame has compound angles, which the
-            canonical form multiplies out; :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^α`` in the library's
+            canonical form multiplies out, nor for trees of more than 2,000 operations, whose canonical form is
+            larger; :func:`frames.algebra.compact`). Exact either way. True: every ``Γ^α`` in the library's
             canonical form (computed from ``L_c`` and the momenta on C, :meth:`momenta`; on compound angles it
             multiplies the angles out, and can be many times larger and slower). False: the trees, whatever
             their size (for numerical work).
@@ -336,7 +343,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         raw: SecondOrderField = self._raw_field()
         if raw is self._canonical_or_none():
             return raw
-        seconds = None if self._compound_arguments else COMPACT_SECONDS
+        seconds = None if self._refuse_canonical(raw) else COMPACT_SECONDS
         G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma), seconds)
         return raw if G is None else self._canonical_field
 
@@ -348,6 +355,14 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         exprs = [self.lagrangian.expr, *self.frame.matrix]
         funcs = (sp.sin, sp.cos, sp.tan, sp.exp, sp.sinh, sp.cosh, sp.tanh)
         return any(not f.args[0].is_Symbol for e in exprs for f in e.atoms(*funcs))
+
+    def _refuse_canonical(self, raw: SecondOrderField) -> bool:
+        """Whether the compact policy keeps the field's trees without trying the canonical form: with compound
+        angles (:attr:`_compound_arguments`), or trees of more than :data:`FIELD_TRY_OPS` operations, where the
+        canonical form is the larger (it puts the field over the common denominator of the elimination's pivots:
+        3 to 10 times the trees on the random systems and the car with two trailers of ``benchmarks/swell.py``)
+        and its attempt costs more than the trees."""
+        return self._compound_arguments or sum(op_count(g, FIELD_TRY_OPS) for g in raw.Gamma) > FIELD_TRY_OPS
 
     def _canonical_or_none(self) -> SecondOrderField | None:
         return self.computed("_canonical_field")
@@ -460,8 +475,10 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         Parameters
         ----------
         canonical : bool, optional
-            None (default): the compact form, as :meth:`field`: the sums ``M_aβ Γ^β − f_a`` of the mass-matrix form
-            on trees (``M_aβ = X_a^k H_kl X_β^l``, ``f_a = X_a^k E_k + F(X_a)``), written in the canonical form when
+            None (default): the compact form, as :meth:`field`: trees, the smaller of ``Y_aα f_α − f_a`` of the
+            mass-matrix form (``Y = M_aα M_αα⁻¹``, ``M_aβ = X_a^k H_kl X_β^l``, ``f_a = X_a^k E_k + F(X_a)``) and
+            Lagrange's elimination of ``(q̈, λ)`` through the constraint rows
+            (:meth:`~frames.dynamics._mass_matrix.MassMatrixForm.multipliers`), written in the canonical form when
             small. True: the canonical form. False: the trees, whatever their size (what compiled code needs).
         """
         if canonical is None:
@@ -480,13 +497,26 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
 
     @cached_method
     def _tree_multipliers(self) -> list[sp.Expr]:
-        """``λ_a = M_aβ Γ^β − f_a`` on trees (the mass-matrix rows of the ``X_a`` and the fast path's field)."""
-        G = self.field(canonical=False).Gamma
-        M, f = self._mass_rows(list(self.a))
-        return [
-            sp.Add(*[M[r, be] * G[be] for be in self.alpha if M[r, be] != 0 and G[be] != 0]) - f[r]
-            for r in range(len(self.a))
-        ]
+        """The multipliers on trees: the smaller of ``λ_a = Y_aα f_α − f_a`` with ``Y = M_aα M_αα⁻¹`` (the mass-matrix
+        rows; each ``f_α`` occurs once, where ``M_aβ Γ^β`` repeats it in every ``Γ^β``) and Lagrange's
+        elimination (:meth:`MassMatrixForm.multipliers`)."""
+        mm = self._mass_matrix
+        Ma, fa = self._mass_rows(list(self.a))
+        Mal, fal = self._mass_rows(list(self.alpha))
+        Y = solve_linear(sp.Matrix(Mal).T, sp.Matrix(Ma).T, method="tree")
+        if Y is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
+            G = self.field(canonical=False).Gamma
+            by_rows = [
+                sp.Add(*[Ma[r, be] * G[be] for be in self.alpha if Ma[r, be] != 0 and G[be] != 0]) - fa[r]
+                for r in range(len(self.a))
+            ]
+        else:
+            by_rows = [
+                sp.Add(*[Y[be, r] * fal[be] for be in self.alpha if Y[be, r] != 0 and fal[be] != 0]) - fa[r]
+                for r in range(len(self.a))
+            ]
+        forces = None if self.forces is None else tree_subs(list(self.forces), mm.on_C)
+        return mm.smallest(by_rows, mm.multipliers(forces))
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L − F(X_i)`` on C (zero for i ≤ m)."""

@@ -361,6 +361,46 @@ class Frame(Value):
         is derived from it does not depend on what was computed before)."""
         return self._coframe
 
+    @classmethod
+    def from_coframe(cls, chart: Chart, coframe: Any, v: str | Sequence[sp.Symbol] = "v") -> Frame:
+        r"""The frame dual to a coframe ``Θ`` (rows ``θ^i`` on ``chart``): ``X = (Θ^{-1})^T``, told its coframe.
+
+        The inverse is exact (:func:`~frames.algebra.solve_linear`, entries tidied), so the frame is regular
+        wherever ``Θ`` is invertible and dual to it by construction: neither is proved again, as
+        ``Frame(...).with_coframe(Θ)`` does (the import of a ``KanesMethod``: the speeds and the velocity
+        constraints are the coframe).
+
+        Raises
+        ------
+        RegularityError
+            If ``Θ`` is singular.
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> ch = fr.Chart("x y")
+        >>> F = fr.Frame.from_coframe(ch, [[1, ch.q[0]], [0, 1]])
+        >>> F.matrix
+        Matrix([
+        [ 1, 0],
+        [-x, 1]])
+        """
+        if not isinstance(chart, Chart):
+            raise InvalidExpressionError(f"Frame.from_coframe: chart: expected a Chart, got {type(chart).__name__}")
+        n = chart.dim
+        Th = sp.ImmutableMatrix(as_matrix(coframe, name="Frame.from_coframe: coframe", shape=(n, n)))
+        X = sp.ImmutableMatrix(solve_linear(Th, what="Frame.from_coframe: coframe", tidy=True).T)
+        vs = _quasi_symbols(v, n)
+        clash = set(vs) & (set(chart.q) | set(chart.u) | set(chart.params) | ({chart.t} if chart.t else set()))
+        if clash:
+            raise InvalidExpressionError(
+                f"Frame.from_coframe: v: quasi-velocity symbols {sorted(map(str, clash))} clash with chart symbols"
+            )
+        fields = tuple(VectorField._raw(chart, sp.ImmutableMatrix(list(X.row(i)))) for i in range(n))
+        return cls._from_fields(  # type: ignore[no-any-return]
+            fields=fields, v=vs, matrix=X, _det=None, _coframe=Th
+        )
+
     def with_coframe(self, coframe: Any) -> Frame:
         r"""This frame, told its dual coframe ``Θ`` (rows ``θ^i``, ``Θ = (X^T)^{-1}``) instead of inverting it.
 

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 import sympy as sp
 
-from ..algebra import RationalFunctions, UnsupportedExpression, canon, checkpoint
+from ..algebra import RationalFunctions, UnsupportedExpression, canon, checkpoint, tree_values
 from ._frame import coordinate_generators, vanishing_factors
 from ._frame import positive_polynomial as _positive
 from ._frame import uses_coordinates as _uses
@@ -293,9 +293,25 @@ def _sample_point(
     for vals in itertools.islice(itertools.product(*choices), 1024):
         checkpoint()
         pt = fixed | dict(zip(q, vals, strict=True))
-        if any(sp.expand(f.xreplace(pt)) == 0 for f in singular) and sp.expand(P.xreplace(pt)) != 0:
+        if any(_vanishes(f, pt) for f in singular) and not _vanishes(P, pt):
             return {x: pt[x] for x in q}
     return None
+
+
+#: a value at a point above this (to 40 digits) is not zero; below it the exact value decides
+_CLEARLY_NONZERO = 1e-15
+
+
+def _vanishes(f: sp.Expr, pt: dict[sp.Symbol, sp.Expr]) -> bool:
+    """Whether ``f`` is zero at the exact point ``pt``: its value to 40 digits when that is far from zero (each
+    shared node evaluated once), else the expanded exact value."""
+    try:
+        (val,) = tree_values([f], pt)
+        if abs(val) > _CLEARLY_NONZERO:
+            return False
+    except ValueError:  # a pole or a node that does not evaluate: the exact value decides
+        pass
+    return bool(sp.expand(f.xreplace(pt)) == 0)
 
 
 def _trig_args(exprs: Sequence[sp.Expr]) -> list[sp.Expr]:

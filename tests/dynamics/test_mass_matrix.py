@@ -127,3 +127,43 @@ def test_with_coframe_keeps_the_given_coframe_and_checks_it():
     assert G == F and G.coframe_matrix == sp.Matrix([[1, 2 * sp.sin(x) * sp.cos(x)], [0, 1]])
     with pytest.raises(fr.errors.SingularFrameError, match="not the dual coframe"):
         F.with_coframe([[1, 0], [0, 1]])
+
+
+def test_from_coframe_is_the_exact_dual_frame():
+    ch = fr.Chart("x y")
+    x, _ = ch.q
+    Th = [[1, sp.sin(x)], [0, sp.exp(x)]]
+    F = fr.Frame.from_coframe(ch, Th)
+    assert F == fr.Frame([fr.VectorField(ch, [1, 0]), fr.VectorField(ch, [-sp.sin(x) * sp.exp(-x), sp.exp(-x)])])
+    assert F.given_coframe == sp.Matrix(Th)
+    with pytest.raises(fr.errors.RegularityError, match="from_coframe"):
+        fr.Frame.from_coframe(ch, [[1, x], [2, 2 * x]])
+
+
+# ------------------------------------------------------------------ the multipliers as Lagrange eliminates them
+def test_simplest_pivots_eliminate_through_a_constant_entry():
+    x, y = sp.symbols("x y")
+    A = sp.Matrix([[sp.sin(x) + y**2 + 2, 1], [1, 0]])
+    b = sp.Matrix([sp.cos(y), x])
+    X = solve_linear(A, b, method="tree", pivots="simplest")
+    assert all(is_zero(r) for r in A * X - b)
+    assert X[0] == x  # the constant pivot of the second row solves the first unknown without a division
+    with pytest.raises(fr.errors.OptionError, match="pivots"):
+        solve_linear(A, b, method="tree", pivots="smallest")
+
+
+@SETTINGS
+@given(st.data())
+def test_lagranges_multipliers_equal_the_canonical_ones_on_random_constrained_systems(data):
+    ch = data.draw(fst.charts(min_dim=3, max_dim=3))
+    L = data.draw(fst.quadratic_lagrangians(ch))
+    q1, q2, q3 = ch.q
+    u1, u2, u3 = ch.u
+    row = data.draw(st.sampled_from([sp.sin(q1 - q3), sp.exp(q2 / 2), q1**2 + 1]))
+    cons = fr.LinearConstraints(ch, [u1 - row * u2 + u3])
+    nh = fr.NonholonomicSystem.from_constraints(L, cons)
+    lam = nh._mass_matrix.multipliers()
+    assert lam is not None  # the complement is the constraint row, orthogonal to D
+    canonical = nh.multipliers(canonical=True)
+    assert all(is_zero(a - b) for a, b in zip(lam, canonical, strict=True))
+    assert all(is_zero(a - b) for a, b in zip(nh.multipliers(), canonical, strict=True))
