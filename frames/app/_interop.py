@@ -421,9 +421,10 @@ class MechanicsImport(DynamicsMethod, Record):
             raise NoMultipliersError("MechanicsImport.multipliers: the imported method has no constraints (m = n)")
         return system.multipliers()
 
-    def ode_system(self, **options: Any) -> OdeSystem:
-        """The first-order system of the imported motion (the method protocol)."""
-        return self.system.ode_system(**options)
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None, **options: Any) -> OdeSystem:
+        """The first-order system of the imported motion (the method protocol; ``options``: the imported system's
+        own, such as a nonholonomic system's ``form``)."""
+        return self.system.ode_system(subs=subs, **options)
 
     def to_frames(self, expr: Any) -> sp.Expr:
         """A mechanics expression in frames symbols (q, the chart's u and, for Kane, the frame's v)."""

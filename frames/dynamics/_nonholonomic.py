@@ -13,6 +13,7 @@ and the multipliers are ``λ_a = Γ(X_a^V L) − X_a^C L``. In coordinates
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -468,7 +469,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
 
     @budgeted("NonholonomicSystem.multipliers")
     @cached_method
-    def multipliers(self, *, canonical: bool | None = None) -> tuple[sp.Expr, ...]:
+    def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         r"""``λ_a = Γ(X_a^V L) − X_a^C L − F(X_a)`` on C, a = m+1..n (the components of ε in the coframe; ``F`` the
         forces, if any), in ``(q, v^α)``.
 
@@ -488,7 +489,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
                 return Multipliers(trees, first=self.m + 1)
             return self.multipliers(canonical=True)
         if not as_flag(canonical, name="NonholonomicSystem.multipliers: canonical"):
-            return tuple(self._tree_multipliers())
+            return Multipliers(self._tree_multipliers(), first=self.m + 1)
         G = self._canonical_field.Gamma
         with step("NonholonomicSystem.multipliers: g_aβ Γ^β − b_a"):
             rows = sp.Matrix([[self._hessian_rows[a, be] for be in self.alpha] for a in self.a])
@@ -673,14 +674,14 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
             self.lagrangian.chart, list(self.accelerations()), constraints=natural_constraints(self.frame, self.m)
         )
 
-    def ode_system(self, *, form: str = "reduced", **options: Any) -> OdeSystem:
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None, form: str = "reduced", **options: Any) -> OdeSystem:
         r"""The first-order system of the nonholonomic motion (the method protocol).
 
         ``form="reduced"``: state ``(q, v^α)``, ``q̇ = v^α X_α``, ``v̇^α = Γ^α`` (the constraints hold by
         construction); ``form="multiplier"``: state ``(q, u)`` with ``q̈`` from :meth:`accelerations`. The
         multipliers and the energy are recorded along the motion. See :func:`frames.ode_system`.
         """
-        return nonholonomic_ode(self, form, **options)
+        return nonholonomic_ode(self, form, subs=subs, **options)
 
     def multipliers_natural(self) -> tuple[sp.Expr, ...]:
         """The multipliers ``λ_a`` written in natural coordinates ``(q, u)``."""

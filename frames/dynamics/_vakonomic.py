@@ -22,7 +22,7 @@ of ``L̃ = L − Φ_a v^a`` for any extension ``Φ_a`` of ``φ_a``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
 from typing import Any
@@ -735,13 +735,13 @@ class VakonomicSystem(AdaptedIndices, DynamicsMethod):
             constraints=natural_constraints(self.frame, self.m),
         )
 
-    def ode_system(self, **options: Any) -> OdeSystem:
+    def ode_system(self, *, subs: Mapping[Any, Any] | None = None) -> OdeSystem:
         r"""The vakonomic field of Proposition 4 on ``C × R^{n−m}``: state ``(q, v^α, μ_a)`` (the method protocol).
 
         ``q̇ = v^α X_α``, ``v̇^α = Γ^α(q, v, μ)``, ``μ̇_a = A_a(q, v, μ)``; ``subs=`` specialises the right-hand
         sides. See :func:`frames.ode_system`.
         """
-        return vakonomic_ode(self, **options)
+        return vakonomic_ode(self, subs=subs)
 
     def multipliers(self, *, canonical: bool | None = None) -> Multipliers:
         r"""The vakonomic multipliers ``(μ_{m+1}, …, μ_n)``: states of the motion, so their symbols."""
