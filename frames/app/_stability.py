@@ -395,7 +395,7 @@ def speed_parameter(model: Model) -> str | None:
     """The one parameter the velocities of the model's operating point depend on (a forward speed ``V``), if one."""
     params = {s for s in model.params.values() if isinstance(s, sp.Symbol)}
     vel = set(model.chart.u) | set(model.frame.v[: model.m])
-    free = {x for s, v in model.operating_point.items() if s in vel for x in sp.sympify(v).free_symbols} & params
+    free = {x for s, v in model.operating_point.items() if s in vel for x in sp.sympify(v, strict=True).free_symbols} & params
     return next(iter(free)).name if len(free) == 1 else None
 
 
