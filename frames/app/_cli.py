@@ -67,7 +67,8 @@ from ..errors import (
     IntegrationBudgetError,
 )
 from ..geometry import Frame, VectorField
-from ..numeric import MAX_SPAN, ProgressBar, Trajectory, image_path, integrate, labelled, plot_eigenvalues, write_csv
+from ..numeric import Trajectory, integrate, plot_eigenvalues
+from ..numeric.internal import MAX_SPAN, ProgressBar, image_path, labelled, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze

@@ -17,7 +17,8 @@ from sympy.core.function import UndefinedFunction
 
 from .._value import Value
 from ..algebra import is_zero
-from ..dynamics import Lagrangian, Load, NonholonomicSystem, load_one_form
+from ..dynamics import Lagrangian, NonholonomicSystem, load_one_form
+from ..dynamics.internal import Load
 from ..errors import (
     ChartMismatchError,
     ConstraintError,

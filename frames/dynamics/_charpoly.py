@@ -24,7 +24,8 @@ import mpmath
 import sympy as sp
 
 from .._value import Value
-from ..algebra import checkpoint, is_zero, op_count, tidy
+from ..algebra import is_zero, op_count, tidy
+from ..algebra.internal import checkpoint
 from ..errors import ArgumentError
 
 __all__ = [

@@ -18,14 +18,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_flag,
-    as_subs,
-    budgeted,
-    expect,
-    step,
-    tidy,
-)
+from ..algebra import expect, step, tidy
+from ..algebra.internal import as_flag, as_subs, budgeted
 from ..errors import ArgumentError
 from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide

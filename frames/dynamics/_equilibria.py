@@ -24,19 +24,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_expr,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    factor,
-    harmonic_form,
-    is_zero,
-    op_count,
-    tidy,
-    trig_normal,
-)
+from ..algebra import derivative, expect, harmonic_form, is_zero, op_count, tidy
+from ..algebra.internal import as_expr, canon, checkpoint, factor, trig_normal
 from ..errors import ArgumentError
 from ._method import ModelLike
 from ._model_of import nonholonomic_of

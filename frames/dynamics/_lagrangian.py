@@ -20,8 +20,9 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
 from .._value import Value, cached_method
-from ..algebra import as_expr, as_flag, budgeted, canon, derivative, expect, hessian, is_zero, solve_linear, tidy
-from ..algebra import short_repr as _short
+from ..algebra import derivative, expect, hessian, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_flag, budgeted, canon
+from ..algebra.internal import short_repr as _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry import Chart, Frame, SecondOrderField, VectorField
 from ._checks import check_forces

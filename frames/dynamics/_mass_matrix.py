@@ -30,7 +30,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import checkpoint, solve_linear, tree_derivative, tree_subs
+from ..algebra import solve_linear
+from ..algebra.internal import checkpoint, tree_derivative, tree_subs
 from ..geometry import Frame
 from ._lagrangian import Lagrangian
 

@@ -45,7 +45,8 @@ from typing import Any, Protocol, dataclass_transform, runtime_checkable
 import sympy as sp
 
 from .._value import Value, _ValueMeta
-from ..algebra import as_flag, canon, tidy
+from ..algebra import tidy
+from ..algebra.internal import as_flag, canon
 from ..errors import NoMultipliersError
 from ..geometry import Chart, Frame
 from ._lagrangian import Equations

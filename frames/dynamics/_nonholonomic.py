@@ -19,36 +19,20 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, cached_method
-from ..algebra import (
+from ..algebra import compact, derivative, expect, generic_rank, harmonic_form, is_zero, solve_linear, step, tidy
+from ..algebra.internal import (
     COMPACT_SECONDS,
     UnsupportedExpression,
     as_flag,
     budgeted,
     canon,
-    compact,
     cramer_size_bound,
-    derivative,
-    expect,
-    generic_rank,
-    harmonic_form,
-    is_zero,
-    solve_linear,
-    step,
-    tidy,
     tidy_affine,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
-from ..geometry import (
-    AdaptedIndices,
-    Distribution,
-    Frame,
-    FrobeniusResult,
-    LinearConstraints,
-    SecondOrderField,
-    complete_frame,
-    natural_accelerations,
-)
+from ..geometry import Distribution, Frame, FrobeniusResult, LinearConstraints, SecondOrderField, complete_frame
+from ..geometry.internal import AdaptedIndices, natural_accelerations
 from ._checks import check_forces, check_m
 from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers

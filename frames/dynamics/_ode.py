@@ -33,7 +33,8 @@ from typing import Any, Protocol, runtime_checkable
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, expect, hessian
+from ..algebra import expect, hessian
+from ..algebra.internal import as_expr, as_exprs, as_int, as_subs
 from ..errors import ArgumentError, FramesError, InvalidExpressionError
 from ..geometry import Chart, Frame, SecondOrderField
 from ._lagrangian import Lagrangian

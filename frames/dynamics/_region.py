@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import checkpoint, tree_subs
+from ..algebra.internal import checkpoint, tree_subs
 from ..errors import ArgumentError
 from ._charpoly import _Inexact, berkowitz, classify, coefficients_at, hurwitz_determinant, iv_precision
 

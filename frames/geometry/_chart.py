@@ -15,7 +15,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_flag, as_subs, derivative, expect
+from ..algebra import derivative, expect
+from ..algebra.internal import as_expr, as_exprs, as_flag, as_subs
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 
 __all__ = ["Chart"]

@@ -22,22 +22,18 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import (
-    RationalFunctions,
+from ..algebra import RationalFunctions, derivative, expect, is_zero, solve_linear
+from ..algebra.internal import (
     UnsupportedExpression,
     as_expr,
     as_int,
     as_matrix,
     canon,
     checkpoint,
-    derivative,
     determinant,
     entries,
-    expect,
-    is_zero,
     proved_full_rank,
     proved_nonsingular,
-    solve_linear,
     structure_functions,
 )
 from ..errors import (

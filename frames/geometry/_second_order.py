@@ -9,19 +9,8 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import (
-    as_expr,
-    as_int,
-    as_subs,
-    budgeted,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    is_zero,
-    replace_atoms,
-    tidy,
-)
+from ..algebra import derivative, expect, is_zero, tidy
+from ..algebra.internal import as_expr, as_int, as_subs, budgeted, canon, checkpoint, replace_atoms
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._frame import Frame

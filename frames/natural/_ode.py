@@ -7,7 +7,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..dynamics import OdeSystem, assembled_ode, substituted
+from ..dynamics import OdeSystem, substituted
+from ..dynamics.internal import assembled_ode
 from ..errors import InvalidExpressionError
 
 __all__ = ["mvm_ode"]

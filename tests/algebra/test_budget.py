@@ -148,7 +148,8 @@ def test_cli_analyze_budget_exit_3_names_the_step_and_prints_progress(capsys):
 
 
 def test_step_opens_a_budget_only_when_asked():
-    from frames.algebra import current_budget, step
+    from frames.algebra import step
+    from frames.algebra.internal import current_budget
 
     with step("alone"):
         assert current_budget() is None

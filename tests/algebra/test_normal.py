@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import RationalFunctions, is_zero, solve_linear, trig_normal
+from frames.algebra import RationalFunctions, is_zero, solve_linear
 from frames.algebra._solve import _gauss_jordan
+from frames.algebra.internal import trig_normal
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import decide_zero, harmonic_form, is_zero, op_count, tidy, trig_normal
+from frames.algebra import decide_zero, harmonic_form, is_zero, op_count, tidy
+from frames.algebra.internal import trig_normal
 
 A, B, C = sp.symbols("a b c")
 X = sp.Symbol("x")

@@ -31,7 +31,7 @@ from sympy.physics.mechanics import (
 )
 
 import frames as fr
-from frames.natural import from_dynamic, to_dynamic
+from frames.natural.internal import from_dynamic, to_dynamic
 
 T = dynamicsymbols._t
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -1,0 +1,45 @@
+"""Layer internals of ``frames.dynamics``: the dynamics helpers the layers above use (argument checks, ODE assembly, frame changes).
+
+Not the user vocabulary (that is :mod:`frames.dynamics`): a plain module re-exporting, for the layers
+above, the names they need from this layer's private modules (the ``equinox.internal`` pattern).
+"""
+
+from ._checks import (
+    check_flag_choice,
+    check_symbols,
+    exprs_on_TQ,
+    index_pairs,
+    n_exprs_on_TQ,
+    optional_time,
+    prefix_symbols,
+    sequence,
+    symbol_values,
+)
+from ._frame_change import change_of_adapted_frame, transform_multipliers
+from ._loads import Load
+from ._method import motion_equations
+from ._ode import assembled_ode, check_ode_form, check_ode_sources, field_ode, free_params, natural_ode
+from ._sections import split_conditions
+
+__all__ = [
+    "Load",
+    "assembled_ode",
+    "change_of_adapted_frame",
+    "check_flag_choice",
+    "check_ode_form",
+    "check_ode_sources",
+    "check_symbols",
+    "exprs_on_TQ",
+    "field_ode",
+    "free_params",
+    "index_pairs",
+    "motion_equations",
+    "n_exprs_on_TQ",
+    "natural_ode",
+    "optional_time",
+    "prefix_symbols",
+    "sequence",
+    "split_conditions",
+    "symbol_values",
+    "transform_multipliers",
+]
