@@ -29,7 +29,7 @@ from ._equilibria import (
     reduced_equations,
     relative_equilibria,
 )
-from ._frame_change import transform_field
+from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, Stability, linearize
 from ._loads import BodyTorque, PointForce, load_one_form
@@ -40,11 +40,14 @@ from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem
 from ._ode import OdeSystem, specialised, substituted
 from ._region import StabilityCell, StabilityRegion
-from ._sections import SectionFamily, find_sections
+from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
 
 __all__ = [
+    "change_of_adapted_frame",
+    "transform_multipliers",
+    "split_conditions",
     "CartanSolution",
     "CartanSystem",
     "ChaplyginSystem",

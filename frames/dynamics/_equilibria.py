@@ -70,7 +70,7 @@ def reduced_equations(
     nh = nonholonomic_of(system, "reduced_equations: system")
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     G = nh.field(canonical=True).Gamma
-    qdot = [sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)]
+    qdot = list(F.velocities(m))
     vdot = [G[al] for al in range(m)]
     keep: set[sp.Symbol] = set()
     while True:

@@ -265,9 +265,8 @@ class Lagrangian(Value):
         t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
         n = F.dim
         R = F.anholonomy
-        qf = [sp.Function(str(q))(t) for q in self.chart.q]
-        vf = [sp.Function(str(v))(t) for v in F.v]
-        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(F.v, vf, strict=True))
+        sub = self.chart.in_time(*F.v)
+        qf = [sub[q] for q in self.chart.q]
         eqs = []
         for i in range(n):
             dv = derivative(Lv, F.v[i])

@@ -15,16 +15,13 @@ from ._checks import (
     sequence,
     symbol_values,
 )
-from ._frame_change import change_of_adapted_frame, transform_multipliers
 from ._loads import Load
 from ._method import motion_equations
 from ._ode import assembled_ode, check_ode_form, check_ode_sources, field_ode, free_params, natural_ode
-from ._sections import split_conditions
 
 __all__ = [
     "Load",
     "assembled_ode",
-    "change_of_adapted_frame",
     "check_flag_choice",
     "check_ode_form",
     "check_ode_sources",
@@ -39,7 +36,5 @@ __all__ = [
     "optional_time",
     "prefix_symbols",
     "sequence",
-    "split_conditions",
     "symbol_values",
-    "transform_multipliers",
 ]

@@ -14,13 +14,14 @@ from ._chart import Chart
 from ._distribution import Distribution, FrobeniusResult, LinearConstraints
 from ._fields import OneForm, VectorField, bracket
 from ._forms import Form
-from ._frame import Frame, complete_frame
+from ._frame import Frame, anholonomy_after_change, complete_frame
 from ._growth import BracketFlag, bracket_flag
 from ._nilpotent import NilpotentApproximation
 from ._second_order import SecondOrderField
 from ._tangent import TangentVectorField, derivation
 
 __all__ = [
+    "anholonomy_after_change",
     "BracketFlag",
     "Chart",
     "Distribution",

@@ -159,6 +159,37 @@ class Chart(Value):
         """A chart with the same coordinates and an explicit time symbol."""
         return Chart(self.q, self.u, time=time, params=self.params)
 
+    def in_time(self, *extra: sp.Symbol) -> dict[sp.Symbol, sp.Expr]:
+        r"""The substitution ``q → q(t)``, ``u → q̇(t)`` that writes a function on TQ along a motion.
+
+        Each symbol of ``extra`` (quasi-velocities, extra states) becomes a function ``x(t)`` too; ``t`` is
+        the chart's time, else ``Symbol("t")``. The one place where this substitution is built.
+
+        Parameters
+        ----------
+        *extra : sympy.Symbol
+            Further symbols written as functions of time.
+
+        Returns
+        -------
+        dict
+            ``{q^j: q^j(t), u^j: Derivative(q^j(t), t), x: x(t)}``.
+
+        Examples
+        --------
+        >>> Chart("x").in_time(sp.Symbol("v1"))
+        {x: x(t), u_x: Derivative(x(t), t), v1: v1(t)}
+        """
+        t = self.t if self.t is not None else sp.Symbol("t")
+        qf = [sp.Function(str(q))(t) for q in self.q]
+        sub: dict[sp.Symbol, sp.Expr] = dict(zip(self.q, qf, strict=True))
+        sub |= {u: sp.Derivative(f, t) for u, f in zip(self.u, qf, strict=True)}
+        for x in extra:
+            if not isinstance(x, sp.Symbol):
+                raise InvalidExpressionError(f"Chart.in_time: extra: {x!r} is not a sympy Symbol")
+            sub[x] = sp.Function(str(x))(t)
+        return sub
+
     # ------------------------------------------------------------ validation
     @property
     def _time_set(self) -> frozenset[sp.Symbol]:

@@ -6,12 +6,10 @@ above, the names they need from this layer's private modules (the ``equinox.inte
 
 from ._distribution import AdaptedIndices
 from ._forms import vector_components
-from ._frame import anholonomy_after_change
 from ._second_order import natural_accelerations
 
 __all__ = [
     "AdaptedIndices",
-    "anholonomy_after_change",
     "natural_accelerations",
     "vector_components",
 ]

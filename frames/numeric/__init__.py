@@ -78,10 +78,11 @@ from ._locus import draw_eigenvalues, plot_eigenvalues
 from ._region_plot import draw_stability_region, plot_stability_region
 from ._resolve import ode_system
 from ._solvers import BDF, DOP853, LSODA, RK4, RK23, RK45, LDAMidpoint, NumbaRK4, NumbaRK45, Radau, ScipySolver, Solver
-from ._sweep import IntegrateJob, sweep
+from ._sweep import IntegrateJob, grid_points, sweep
 from ._trajectory import Trajectory, TrajectoryBatch
 
 __all__ = [
+    "grid_points",
     "Solver",
     "RK45",
     "RK23",

@@ -7,7 +7,6 @@ above, the names they need from this layer's private modules (the ``equinox.inte
 from ._inputs import MAX_SPAN
 from ._plot import IMAGE_FORMATS, PANELS, Panel, image_path, plot_panels, trajectory_panels, write_csv
 from ._progress import ProgressBar
-from ._sweep import grid_points
 from ._trajectory import labelled
 
 __all__ = [
@@ -16,7 +15,6 @@ __all__ = [
     "PANELS",
     "Panel",
     "ProgressBar",
-    "grid_points",
     "image_path",
     "labelled",
     "plot_panels",

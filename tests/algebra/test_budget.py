@@ -104,7 +104,7 @@ def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch
         with fr.algebra.step("long"):
             budget_clock.tick = 0.01  # 30 checkpoints are 0.3 s of the budget's clock, whatever the machine's load
             for _ in range(30):
-                fr.algebra.checkpoint()
+                fr.algebra.internal.checkpoint()
     assert seen[0] == "long" and any(s.startswith("long (running, ") for s in seen[1:]), seen
     assert len(seen) < 10  # every HEARTBEAT seconds, not at every checkpoint
 

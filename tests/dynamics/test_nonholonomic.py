@@ -16,8 +16,7 @@ import frames as fr
 from frames import models
 from frames import strategies as fst
 from frames.algebra import is_zero
-from frames.dynamics import transform_field
-from frames.dynamics.internal import change_of_adapted_frame, transform_multipliers
+from frames.dynamics import change_of_adapted_frame, transform_field, transform_multipliers
 from frames.natural import lagranges_method_accelerations
 
 
