@@ -1,8 +1,4 @@
-"""Layer internals of ``frames.algebra``: the exact-algebra helpers the layers above use.
-
-Not the user vocabulary (that is :mod:`frames.algebra`): a plain module re-exporting, for the layers
-above, the names they need from this layer's private modules (the ``equinox.internal`` pattern).
-"""
+"""Layer internals of ``frames.algebra`` for the layers above, not user API (the ``equinox.internal`` pattern)."""
 
 from ._budget import budgeted, checkpoint, current_budget, publishing_steps
 from ._coerce import _short as short_repr

@@ -1,8 +1,4 @@
-"""Layer internals of ``frames.dynamics``: the dynamics helpers the layers above use (argument checks, ODE assembly, frame changes).
-
-Not the user vocabulary (that is :mod:`frames.dynamics`): a plain module re-exporting, for the layers
-above, the names they need from this layer's private modules (the ``equinox.internal`` pattern).
-"""
+"""Layer internals of ``frames.dynamics`` for the layers above, not user API (the ``equinox.internal`` pattern)."""
 
 from ._checks import (
     check_flag_choice,

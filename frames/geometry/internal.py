@@ -1,8 +1,4 @@
-"""Layer internals of ``frames.geometry``: the geometry helpers the layers above use.
-
-Not the user vocabulary (that is :mod:`frames.geometry`): a plain module re-exporting, for the layers
-above, the names they need from this layer's private modules (the ``equinox.internal`` pattern).
-"""
+"""Layer internals of ``frames.geometry`` for the layers above, not user API (the ``equinox.internal`` pattern)."""
 
 from ._distribution import AdaptedIndices
 from ._forms import vector_components
