@@ -30,7 +30,7 @@ try:
 except ImportError:  # running from a source checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import frames as fr
-from frames.algebra import entries
+from frames.algebra.internal import entries
 
 
 def random_frame(n: int, rng: random.Random, density: float) -> fr.Frame:

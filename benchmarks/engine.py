@@ -57,7 +57,7 @@ from benchmarks.bicycle import bicycle as whipple_bicycle
 from benchmarks.nonholonomic import _kane_bodies
 from benchmarks.nonholonomic import build as build_catalogue
 from frames.algebra import tidy
-from frames.natural import from_dynamic, to_dynamic
+from frames.natural.internal import from_dynamic, to_dynamic
 
 SCRIPT = os.path.abspath(__file__)
 #: the per-measurement limit, handed to the measuring subprocesses

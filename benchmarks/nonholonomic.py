@@ -35,7 +35,7 @@ import frames as fr
 from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
 from frames import models
 from frames.algebra import tidy
-from frames.natural import from_dynamic, to_dynamic
+from frames.natural.internal import from_dynamic, to_dynamic
 
 
 def build(case: str) -> fr.models.Model:

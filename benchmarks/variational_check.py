@@ -33,7 +33,7 @@ import frames as fr
 from benchmarks._harness import fmt_o, fmt_t, in_subprocess, speed
 from frames.algebra import _ratfunc as _simplify  # RationalFunctions, UnsupportedExpression
 from frames.algebra import is_zero, tidy
-from frames.natural import from_dynamic, to_dynamic
+from frames.natural.internal import from_dynamic, to_dynamic
 
 
 def build(case: str) -> tuple[fr.VakonomicSystem, tuple, dict]:

@@ -11,13 +11,15 @@ imported) and fails on
 * a registry: a ``global`` statement, or a module-level call of a ``register*`` function, by which a lower
   layer would be handed an object of a higher one at import time;
 * an import of another layer's private module (``from ..geometry._frame import Frame``): other layers are
-  reached through each package's ``__init__``;
+  reached through each package's ``__init__`` (the user vocabulary) or its ``internal`` module;
+* a name of a door's ``__all__`` (``frames`` and each layer package) missing from ``docs/api.md``;
 * a module without a docstring stating its one concern (modules are split by concern, not by length).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -241,12 +243,17 @@ def _layer(name: str) -> str | None:
 
 
 def test_other_layers_are_reached_through_their_package():
-    """``from ..geometry import Frame``, never ``from ..geometry._frame import Frame`` (outside geometry)."""
+    """``from ..geometry import Frame``, never ``from ..geometry._frame import Frame`` (outside geometry).
+
+    A layer's package is its door (``frames.geometry``, the user vocabulary) and its ``internal`` module
+    (``frames.geometry.internal``, what the layers above need besides).
+    """
     bad = []
     for name, v in GRAPH.items():
         for t in v.runtime | v.typing:
             lt = _layer(t)
-            if lt is not None and lt != _layer(name) and t != f"frames.{lt}" and _rank(name) < DOORS:
+            door = t in (f"frames.{lt}", f"frames.{lt}.internal")
+            if lt is not None and lt != _layer(name) and not door and _rank(name) < DOORS:
                 bad.append(f"{name} imports {t}")
     assert not bad, f"{len(bad)} imports of another layer's private modules:\n" + "\n".join(sorted(bad))
 
@@ -300,3 +307,27 @@ def test_cold_import_loads_no_heavy_optional_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def _door_names(path: Path) -> list[str]:
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+            assert isinstance(node.value, (ast.List, ast.Tuple))
+            return [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return []
+
+
+def _undocumented(doors: dict[str, list[str]], api: str) -> list[str]:
+    return [f"{door}.{n}" for door, names in doors.items() for n in names if not re.search(rf"\b{re.escape(n)}\b", api)]
+
+
+def test_every_door_name_is_in_the_api_reference():
+    """Every name of ``frames.__all__`` and of each layer door's ``__all__`` appears in ``docs/api.md``:
+    a door carries only the documented user vocabulary (the rest is in ``frames.<layer>.internal``)."""
+    doors = {"frames": _door_names(PKG / "__init__.py")}
+    doors |= {f"frames.{layer}": _door_names(PKG / layer / "__init__.py") for layer in LAYERS}
+    assert all(doors.values())
+    api = (PKG.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    missing = _undocumented(doors, api)
+    assert not missing, f"{len(missing)} door names missing from docs/api.md: {missing}"
+    assert _undocumented({"frames.x": ["not_a_documented_name"]}, api) == ["frames.x.not_a_documented_name"]

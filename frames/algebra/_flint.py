@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -294,6 +295,19 @@ def flint_cancel(num: Any, den: Any) -> tuple[Any, Any] | None:
     return _back(a, ring), _back(b, ring)
 
 
+def swap_pivot(M: list[list[Any]], c: int, size: Callable[[Any], int], nonzero: Callable[[Any], bool]) -> int:
+    """Bring to row ``c`` the row at or below it whose entry in column ``c`` is nonzero and smallest by ``size``
+    (the one pivot choice of the fraction-free eliminations): -1 after a swap, 1 without, 0 if there is none."""
+    rows = [r for r in range(c, len(M)) if nonzero(M[r][c])]
+    if not rows:
+        return 0
+    r = min(rows, key=lambda i: size(M[i][c]))
+    if r == c:
+        return 1
+    M[c], M[r] = M[r], M[c]
+    return -1
+
+
 def flint_solve_den(A: list[list[Any]], B: list[list[Any]], force: bool = False) -> tuple[list[list[Any]], Any] | None:
     """``(xnum, xden)`` with ``xden = det A`` and ``xnum = adj(A) B`` (so ``A xnum = xden B``), by FLINT.
 
@@ -315,13 +329,10 @@ def flint_solve_den(A: list[list[Any]], B: list[list[Any]], force: bool = False)
     prev = ctx.from_dict({(0,) * ring.ngens: 1})
     sign = 1
     for c in range(n):
-        rows = [r for r in range(c, n) if not M[r][c].is_zero()]
-        if not rows:
+        swap = swap_pivot(M, c, len, lambda x: not x.is_zero())
+        if not swap:
             raise ZeroDivisionError("solve_linear: singular matrix")
-        r = min(rows, key=lambda i: len(M[i][c]))
-        if r != c:
-            M[c], M[r] = M[r], M[c]
-            sign = -sign
+        sign *= swap
         p, row_c = M[c][c], M[c]
         for i in range(n):
             if i == c:

@@ -31,7 +31,7 @@ from sympy.polys.polyerrors import ExactQuotientFailed
 
 from ._budget import checkpoint
 from ._flint import enabled as _flint_enabled
-from ._flint import flint_cancel, flint_product, flint_quotient
+from ._flint import flint_cancel, flint_product, flint_quotient, swap_pivot
 
 __all__ = ["bareiss", "cancel_coprime", "exact_domain", "exact_quotient", "lcm", "poly_expr"]
 
@@ -384,15 +384,12 @@ def bareiss(
     size = (lambda x: len(x)) if n and hasattr(M[0][0], "__len__") else (lambda x: 0)
     for c in range(n):
         checkpoint()
-        rows = [r for r in range(c, n) if M[r][c]]
-        if not rows:
+        swap = swap_pivot(M, c, size, bool)
+        if not swap:
             if not jordan:
                 return [], M[c][c] - M[c][c]  # the domain's zero: det A = 0
             raise ZeroDivisionError("solve_linear: singular matrix")
-        r = min(rows, key=lambda i: size(M[i][c]))
-        if r != c:
-            M[c], M[r] = M[r], M[c]
-            sign = -sign
+        sign *= swap
         p, row_c = M[c][c], M[c]
         for i in range(n) if jordan else range(c + 1, n):
             if i == c:

@@ -11,7 +11,7 @@
 * ``_interop`` — :mod:`sympy.physics.mechanics` interop (``from_mechanics``, ``Model.to_mechanics``).
 """
 
-from ._cli import console, find_model, main
+from ._cli import console, main
 from ._interop import MechanicsImport, from_mechanics, mechanics_import, mechanics_rates
 from ._latex import latex_equations
 from ._model import Model
@@ -27,7 +27,6 @@ __all__ = [
     "display_form",
     "dump_model",
     "dumps_model",
-    "find_model",
     "from_mechanics",
     "latex_equations",
     "load_model",

@@ -70,17 +70,8 @@ from ..errors import (
     IntegrationBudgetError,
 )
 from ..geometry import Frame, VectorField
-from ..numeric import (
-    MAX_SPAN,
-    ProgressBar,
-    Trajectory,
-    image_path,
-    integrate,
-    labelled,
-    plot_eigenvalues,
-    plot_stability_region,
-    write_csv,
-)
+from ..numeric import Trajectory, integrate, plot_eigenvalues, plot_stability_region
+from ..numeric.internal import MAX_SPAN, ProgressBar, image_path, labelled, write_csv
 from . import _models as models
 from ._hardlimit import supervise
 from ._report import DISPLAY_OPS_LIMIT, SECTIONS, analyze

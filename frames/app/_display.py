@@ -13,15 +13,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.mul import _keep_coeff
 
-from ..algebra import (
-    RationalFunctions,
-    UnsupportedExpression,
-    as_expr,
-    factor,
-    harmonic_form,
-    is_known_tidy,
-    op_count,
-)
+from ..algebra import RationalFunctions, harmonic_form, op_count
+from ..algebra.internal import UnsupportedExpression, as_expr, factor, is_known_tidy
 
 __all__ = ["FACTOR_OPS_LIMIT", "display_form"]
 

@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..algebra import publishing_steps
+from ..algebra.internal import publishing_steps
 from ._parallel import _die_with_parent, available
 
 __all__ = ["GRACE", "available", "supervise"]

@@ -53,7 +53,8 @@ from sympy.core.function import AppliedUndef
 
 from .._lazy import LazyModule
 from .._value import Multipliers, Record
-from ..algebra import canon, checkpoint, compact, is_zero, solve_linear, step, tidy, trig_normal
+from ..algebra import compact, is_zero, solve_linear, step, tidy
+from ..algebra.internal import canon, checkpoint, trig_normal
 from ..dynamics import CartanSystem, DynamicsMethod, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,

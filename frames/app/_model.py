@@ -17,7 +17,8 @@ from sympy.core.function import UndefinedFunction
 
 from .._value import Value
 from ..algebra import is_zero
-from ..dynamics import Lagrangian, Load, NonholonomicSystem, load_one_form
+from ..dynamics import Lagrangian, NonholonomicSystem, load_one_form
+from ..dynamics.internal import Load
 from ..errors import (
     ChartMismatchError,
     ConstraintError,
@@ -381,20 +382,26 @@ class Model(Value):
             if num is None or not math.isfinite(num):
                 raise self._fail("param_values", f"{sym} = {val!r} is not a finite real number", ParameterError)
 
+    def _parameter_expr(self, part: str, sym: sp.Symbol, val: Any) -> sp.Expr:
+        """``val`` as an expression in the parameters (a number or an expression), else a :class:`StateError`
+        naming ``part`` and ``sym``: the one check of the values of initial data and operating points."""
+        try:
+            e = sp.sympify(val, strict=True)
+        except (sp.SympifyError, TypeError):
+            e = None
+        if not isinstance(e, sp.Expr) or not e.free_symbols <= set(self.chart.params):
+            raise self._fail(
+                part, f"{sym} = {val!r} is neither a number nor an expression in the parameters", StateError
+            )
+        return e
+
     def _check_initial_data(self) -> None:
         ch = self.chart
         for part, vals, allowed, what in (("q0", self.q0, ch.q, "coordinates"), ("u0", self.u0, ch.u, "velocities")):
             for sym, val in vals.items():
                 if sym not in allowed:
                     raise self._fail(part, f"{sym!r} is not one of the {what} {allowed}", StateError)
-                try:
-                    e = sp.sympify(val, strict=True)
-                except (sp.SympifyError, TypeError):
-                    e = None
-                if not isinstance(e, sp.Expr) or not e.free_symbols <= set(ch.params):
-                    raise self._fail(
-                        part, f"{sym} = {val!r} is neither a number nor an expression in the parameters", StateError
-                    )
+                e = self._parameter_expr(part, sym, val)
                 num = _number(e, self.param_values)
                 if num is not None and not math.isfinite(num):
                     raise self._fail(part, f"{sym} = {val!r} is not finite", StateError)
@@ -501,16 +508,7 @@ class Model(Value):
                     f"{sym!r} is neither a coordinate, a velocity nor an input {sorted(map(str, allowed))}",
                     StateError,
                 )
-            try:
-                e = sp.sympify(val, strict=True)
-            except (sp.SympifyError, TypeError):
-                e = None
-            if not isinstance(e, sp.Expr) or not e.free_symbols <= set(ch.params):
-                raise self._fail(
-                    "operating_point",
-                    f"{sym} = {val!r} is neither a number nor an expression in the parameters",
-                    StateError,
-                )
+            e = self._parameter_expr("operating_point", sym, val)
             op[sym] = e
         self.operating_point = op
         if not all(s in op for s in (*ch.q, *ch.u)):

@@ -19,7 +19,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import as_expr, solve_linear
+from ..algebra import solve_linear
+from ..algebra.internal import as_expr
 from ..dynamics import Lagrangian
 from ..errors import FramesError
 from ..geometry import Chart, Frame, LinearConstraints, VectorField

@@ -50,7 +50,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import budget, current_budget
+from ..algebra import budget
+from ..algebra.internal import current_budget
 
 try:
     import fcntl

@@ -30,13 +30,8 @@ import sympy as sp
 
 from .._version import __version__
 from ..algebra import budget as _budget
-from ..algebra import (
-    current_budget,
-    op_count,
-    step,
-    tidy,
-    trig_normal,
-)
+from ..algebra import op_count, step, tidy
+from ..algebra.internal import current_budget, trig_normal
 from ..dynamics import ChaplyginSystem, VakonomicSystem, invariant_measure, strong_consistency, weak_consistency
 from ..errors import ArgumentError, FramesError
 from ..geometry import bracket_flag

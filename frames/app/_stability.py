@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import budget, current_budget, op_count
+from ..algebra import budget, op_count
+from ..algebra.internal import current_budget
 from ..dynamics import CriticalValue, Linearization, StabilityRegion, linearize
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError, RegularityError, StateError
 from ._model import Model
@@ -395,7 +396,9 @@ def speed_parameter(model: Model) -> str | None:
     """The one parameter the velocities of the model's operating point depend on (a forward speed ``V``), if one."""
     params = {s for s in model.params.values() if isinstance(s, sp.Symbol)}
     vel = set(model.chart.u) | set(model.frame.v[: model.m])
-    free = {x for s, v in model.operating_point.items() if s in vel for x in sp.sympify(v, strict=True).free_symbols} & params
+    free = {
+        x for s, v in model.operating_point.items() if s in vel for x in sp.sympify(v, strict=True).free_symbols
+    } & params
     return next(iter(free)).name if len(free) == 1 else None
 
 

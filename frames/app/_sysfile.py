@@ -800,15 +800,13 @@ def load_model(path: str | os.PathLike[str], *, timeout: float | None = LOAD_SEC
     ----------
     path : str or os.PathLike
         The file.
-    timeout : float or None
-        Wall-clock seconds allowed for checking the system (see :func:`loads_model`).
-    check_u0 : bool, default True
-        False: ``[initial.u]`` is read but not checked against D (``frames simulate --project``, ``--v0``).
+    timeout, check_u0
+        As for :func:`loads_model`.
 
     Returns
     -------
     Model
-        The validated model (:class:`frames.models.Model`).
+        The validated model, as :func:`loads_model` returns it.
 
     Raises
     ------

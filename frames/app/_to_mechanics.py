@@ -16,7 +16,7 @@ from .._lazy import LazyModule
 from ..algebra import is_zero, tidy
 from ..dynamics import is_model
 from ..errors import ArgumentError, RegularityError
-from ..natural import to_dynamic
+from ..natural.internal import to_dynamic
 
 if TYPE_CHECKING:
     from sympy.physics import mechanics as me

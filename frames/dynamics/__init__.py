@@ -19,18 +19,7 @@
 from ._cartan import CartanSolution, CartanSystem
 from ._chaplygin import ChaplyginSystem, RouthianReduction
 from ._charpoly import CharPoly, CriticalValue
-from ._checks import (
-    check_flag_choice,
-    check_forces,
-    check_symbols,
-    exprs_on_TQ,
-    index_pairs,
-    n_exprs_on_TQ,
-    optional_time,
-    prefix_symbols,
-    sequence,
-    symbol_values,
-)
+from ._checks import check_forces
 from ._consistency import ConsistencyResult, VakonomicLift, strong_consistency, vakonomic_lift, weak_consistency
 from ._dimensions import dimension_terms, is_dimensionally_homogeneous
 from ._equilibria import (
@@ -43,29 +32,22 @@ from ._equilibria import (
 from ._frame_change import change_of_adapted_frame, transform_field, transform_multipliers
 from ._lagrangian import Equations, Lagrangian
 from ._linearize import Linearization, Stability, linearize
-from ._loads import BodyTorque, Load, PointForce, load_one_form
+from ._loads import BodyTorque, PointForce, load_one_form
 from ._measure import InvariantMeasure, invariant_measure
-from ._method import DynamicsMethod, ModelLike, canonical_option, is_model, motion_equations
+from ._method import DynamicsMethod, ModelLike, canonical_option, is_model
 from ._model_of import nonholonomic_of
 from ._motion_consistency import MotionConsistency, consistency_along_motion
 from ._nonholonomic import NonholonomicSystem
-from ._ode import (
-    OdeSystem,
-    assembled_ode,
-    check_ode_form,
-    check_ode_sources,
-    field_ode,
-    free_params,
-    natural_ode,
-    specialised,
-    substituted,
-)
+from ._ode import OdeSystem, specialised, substituted
 from ._region import StabilityCell, StabilityRegion
 from ._sections import SectionFamily, find_sections, split_conditions
 from ._subriemannian import MartinetAbnormals, martinet_abnormals, subriemannian
 from ._vakonomic import VakonomicField, VakonomicSystem, VakonomicTangentField, VariationalCheck
 
 __all__ = [
+    "change_of_adapted_frame",
+    "transform_multipliers",
+    "split_conditions",
     "CartanSolution",
     "CartanSystem",
     "ChaplyginSystem",
@@ -87,7 +69,6 @@ __all__ = [
     "RelativeEquilibrium",
     "EquilibriumFamilies",
     "EquilibriumObstruction",
-    "assembled_ode",
     "RouthianReduction",
     "SectionFamily",
     "VakonomicField",
@@ -95,41 +76,22 @@ __all__ = [
     "VakonomicSystem",
     "VakonomicTangentField",
     "VariationalCheck",
-    "change_of_adapted_frame",
-    "check_flag_choice",
-    "check_ode_form",
-    "check_ode_sources",
-    "check_symbols",
     "consistency_along_motion",
     "dimension_terms",
-    "exprs_on_TQ",
-    "field_ode",
     "find_sections",
-    "free_params",
-    "index_pairs",
     "invariant_measure",
     "linearize",
     "is_dimensionally_homogeneous",
     "martinet_abnormals",
-    "motion_equations",
-    "n_exprs_on_TQ",
-    "natural_ode",
-    "optional_time",
-    "prefix_symbols",
     "reduced_equations",
     "relative_equilibria",
-    "sequence",
-    "split_conditions",
     "strong_consistency",
     "subriemannian",
     "substituted",
-    "symbol_values",
     "transform_field",
-    "transform_multipliers",
     "vakonomic_lift",
     "weak_consistency",
     "BodyTorque",
-    "Load",
     "PointForce",
     "load_one_form",
     "ModelLike",

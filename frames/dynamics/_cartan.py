@@ -20,19 +20,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record, cached_method, latex_of
-from ..algebra import (
-    as_expr,
-    as_exprs,
-    as_flag,
-    as_int,
-    canon,
-    derivative,
-    expect,
-    is_zero,
-    reduce_conditions,
-    solve_linear,
-    tidy,
-)
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_exprs, as_flag, as_int, canon, reduce_conditions
 from ..errors import InvalidExpressionError
 from ..geometry import Form, Frame, SecondOrderField, TangentVectorField
 from ._checks import check_m, check_symbols, prefix_symbols

@@ -28,24 +28,11 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record, cached_method
-from ..algebra import (
-    as_expr,
-    as_exprs,
-    as_flag,
-    as_int,
-    budgeted,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    hessian,
-    is_zero,
-    solve_linear,
-    tidy,
-    trig_normal,
-)
+from ..algebra import derivative, expect, hessian, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_exprs, as_flag, as_int, budgeted, canon, checkpoint, trig_normal
 from ..errors import ArgumentError, BudgetExceededError, ConstraintError
-from ..geometry import AdaptedIndices, Frame, SecondOrderField, TangentVectorField, VectorField
+from ..geometry import Frame, SecondOrderField, TangentVectorField, VectorField
+from ..geometry.internal import AdaptedIndices
 from ._checks import check_flag_choice, prefix_symbols, sequence
 from ._consistency import ConsistencyResult, strong_consistency, weak_consistency
 from ._lagrangian import Equations, Lagrangian, frame_el_terms

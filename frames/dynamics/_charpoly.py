@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +24,8 @@ import mpmath
 import sympy as sp
 
 from .._value import Value
-from ..algebra import checkpoint, is_zero, op_count, tidy
+from ..algebra import is_zero, op_count, tidy
+from ..algebra.internal import checkpoint
 from ..errors import ArgumentError
 
 __all__ = [
@@ -234,6 +235,15 @@ def _to_fraction(x: sp.Basic) -> Fraction:
     raise _Inexact
 
 
+def fold_args(e: sp.Basic, ev: Callable[[sp.Basic], Any]) -> Any:
+    """The value of a sum or a product from the values ``ev`` of its arguments, combined left to right (the one
+    fold of the node-by-node evaluators: intervals, exact fractions, arrays)."""
+    val = ev(e.args[0])
+    for a in e.args[1:]:
+        val = val + ev(a) if e.is_Add else val * ev(a)
+    return val
+
+
 def evaluate(exprs: Sequence[sp.Expr], point: Mapping[sp.Symbol, Any], exact: bool) -> list[Any]:
     """The values of ``exprs`` at the rational ``point``: exact :class:`~fractions.Fraction` s (``exact``; raises
     ``_Inexact`` at an irrational node) or ``mpmath.iv`` intervals at the working precision, each distinct node
@@ -260,14 +270,8 @@ def evaluate(exprs: Sequence[sp.Expr], point: Mapping[sp.Symbol, Any], exact: bo
             if exact:
                 raise _Inexact
             val = iv.pi
-        elif e.is_Add:
-            val = ev(e.args[0])
-            for a in e.args[1:]:
-                val = val + ev(a)
-        elif e.is_Mul:
-            val = ev(e.args[0])
-            for a in e.args[1:]:
-                val = val * ev(a)
+        elif e.is_Add or e.is_Mul:
+            val = fold_args(e, ev)
         elif e.is_Pow:
             b, x = e.args
             bv = ev(b)

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import as_expr, as_exprs, as_int, canon, expect
-from ..algebra import short_repr as _short
+from ..algebra import expect
+from ..algebra.internal import as_expr, as_exprs, as_int, canon
+from ..algebra.internal import short_repr as _short
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError, ObjectTypeError
 from ..geometry import Chart, Frame
 from ._loads import is_load, load_one_form

@@ -18,14 +18,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_flag,
-    as_subs,
-    budgeted,
-    expect,
-    step,
-    tidy,
-)
+from ..algebra import expect, step, tidy
+from ..algebra.internal import as_flag, as_subs, budgeted
 from ..errors import ArgumentError
 from ._pointwise import conditions_at_points
 from ._vakonomic import VakonomicField, VakonomicSystem, _decide
@@ -105,6 +99,22 @@ def _specialize(conds: Sequence[sp.Expr], subs: dict[sp.Basic, sp.Expr]) -> tupl
     return tuple(tidy(sp.sympify(c, strict=True).subs(subs)) for c in conds)
 
 
+def _consistency(kind: str, vk: Any, section: Any, subs: Any, pointwise: bool) -> ConsistencyResult:
+    """The weak or strong test (``kind``): the pointwise witness first when asked, else the conditions."""
+    what = f"{kind}_consistency"
+    vk = _check_vk(vk, what)
+    phi = vk._section(section, f"{what}: section")
+    sub = as_subs(subs, name=f"{what}: subs")
+    found = _pointwise(vk, phi, sub, pointwise, strong=kind == "strong", what=what)
+    if found is not None:
+        return ConsistencyResult(kind, phi, (), False, found[0], found[1])
+    conds = _weak_conditions(vk, phi)
+    if kind == "strong":
+        conds = conds + _strong_extra(vk, phi)
+    out = _specialize(conds, sub)
+    return ConsistencyResult(kind, phi, out, _decide(out))
+
+
 @budgeted("weak_consistency")
 def weak_consistency(
     vk: VakonomicSystem, section: Any, subs: Mapping[Any, Any] | None = None, pointwise: bool = False
@@ -128,14 +138,7 @@ def weak_consistency(
     >>> r = fr.weak_consistency(vk, [-mdl.chart.q[0] * vk.frame.v[1]]); r.holds, r.conditions
     (False, (q1*v2**2, -q1*v1*v2))
     """
-    vk = _check_vk(vk, "weak_consistency")
-    phi = vk._section(section, "weak_consistency: section")
-    sub = as_subs(subs, name="weak_consistency: subs")
-    found = _pointwise(vk, phi, sub, pointwise, strong=False, what="weak_consistency")
-    if found is not None:
-        return ConsistencyResult("weak", phi, (), False, found[0], found[1])
-    conds = _specialize(_weak_conditions(vk, phi), sub)
-    return ConsistencyResult("weak", phi, conds, _decide(conds))
+    return _consistency("weak", vk, section, subs, pointwise)
 
 
 @budgeted("strong_consistency")
@@ -164,14 +167,7 @@ def strong_consistency(
     >>> r = fr.strong_consistency(vk, [0]); r.holds, r.conditions
     (False, (0, 0, v1*v2/(q1**2 + 1)))
     """
-    vk = _check_vk(vk, "strong_consistency")
-    phi = vk._section(section, "strong_consistency: section")
-    sub = as_subs(subs, name="strong_consistency: subs")
-    found = _pointwise(vk, phi, sub, pointwise, strong=True, what="strong_consistency")
-    if found is not None:
-        return ConsistencyResult("strong", phi, (), False, found[0], found[1])
-    conds = _specialize(_weak_conditions(vk, phi) + _strong_extra(vk, phi), sub)
-    return ConsistencyResult("strong", phi, conds, _decide(conds))
+    return _consistency("strong", vk, section, subs, pointwise)
 
 
 # ------------------------------------------------------------ Theorem 2 (iii)

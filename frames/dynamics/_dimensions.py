@@ -7,11 +7,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import (
-    as_expr,
-    as_subs,
-    is_zero,
-)
+from ..algebra import is_zero
+from ..algebra.internal import as_expr, as_subs
 from ..errors import ArgumentError
 
 __all__ = ["dimension_terms", "is_dimensionally_homogeneous"]

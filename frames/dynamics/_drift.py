@@ -11,12 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import (
-    PolyFraction,
-    UnsupportedExpression,
-    _RationalAlgebra,
-    canon_element,
-)
+from ..algebra.internal import PolyFraction, UnsupportedExpression, _RationalAlgebra, canon_element
 from ..errors import BudgetExceededError
 
 __all__ = ["_DriftRing"]

@@ -24,19 +24,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_expr,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    factor,
-    harmonic_form,
-    is_zero,
-    op_count,
-    tidy,
-    trig_normal,
-)
+from ..algebra import derivative, expect, harmonic_form, is_zero, op_count, tidy
+from ..algebra.internal import as_expr, canon, checkpoint, factor, trig_normal
 from ..errors import ArgumentError
 from ._method import ModelLike
 from ._model_of import nonholonomic_of
@@ -81,7 +70,7 @@ def reduced_equations(
     nh = nonholonomic_of(system, "reduced_equations: system")
     chart, F, m = nh.lagrangian.chart, nh.frame, nh.m
     G = nh.field(canonical=True).Gamma
-    qdot = [sp.Add(*[F.v[al] * F.matrix[al, j] for al in range(m)]) for j in range(F.dim)]
+    qdot = list(F.velocities(m))
     vdot = [G[al] for al in range(m)]
     keep: set[sp.Symbol] = set()
     while True:

@@ -11,13 +11,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import (
-    as_exprs,
-    canon,
-    expect,
-    is_zero,
-    tidy,
-)
+from ..algebra import expect, is_zero, tidy
+from ..algebra.internal import as_exprs, canon
 from ..errors import ConstraintError
 from ..geometry import (
     Frame,

@@ -20,8 +20,9 @@ import sympy as sp
 from sympy.logic.boolalg import BooleanTrue
 
 from .._value import Value, cached_method
-from ..algebra import as_expr, as_flag, budgeted, canon, derivative, expect, hessian, is_zero, solve_linear, tidy
-from ..algebra import short_repr as _short
+from ..algebra import derivative, expect, hessian, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_flag, budgeted, canon
+from ..algebra.internal import short_repr as _short
 from ..errors import ArgumentError, FramesError, InvalidExpressionError, RegularityError
 from ..geometry import Chart, Frame, SecondOrderField, VectorField
 from ._checks import check_forces
@@ -264,9 +265,8 @@ class Lagrangian(Value):
         t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
         n = F.dim
         R = F.anholonomy
-        qf = [sp.Function(str(q))(t) for q in self.chart.q]
-        vf = [sp.Function(str(v))(t) for v in F.v]
-        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(F.v, vf, strict=True))
+        sub = self.chart.in_time(*F.v)
+        qf = [sub[q] for q in self.chart.q]
         eqs = []
         for i in range(n):
             dv = derivative(Lv, F.v[i])

@@ -22,17 +22,8 @@ import numpy as np
 import sympy as sp
 
 from .._value import Record, cached_method
-from ..algebra import (
-    as_expr,
-    is_zero,
-    op_count,
-    solve_linear,
-    step,
-    tidy,
-    tree_derivative,
-    tree_subs,
-    tree_values,
-)
+from ..algebra import is_zero, op_count, solve_linear, step, tidy
+from ..algebra.internal import as_expr, tree_derivative, tree_subs, tree_values
 from ..errors import (
     ArgumentError,
     BudgetExceededError,

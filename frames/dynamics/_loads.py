@@ -30,7 +30,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_exprs, canon, derivative
+from ..algebra import derivative
+from ..algebra.internal import as_exprs, canon
 from ..errors import ArgumentError, InvalidExpressionError
 from ..geometry import Chart
 

@@ -30,7 +30,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import checkpoint, is_zero, op_count, solve_linear, tree_derivative, tree_subs
+from ..algebra import is_zero, op_count, solve_linear
+from ..algebra.internal import checkpoint, tree_derivative, tree_subs
 from ..geometry import Frame
 from ._lagrangian import Lagrangian
 

@@ -76,8 +76,8 @@ from sympy.integrals.rationaltools import ratint
 from sympy.polys.polyerrors import BasePolynomialError
 
 from .._value import Record, latex_of
-from ..algebra import (
-    RationalFunctions,
+from ..algebra import RationalFunctions, derivative, expect, harmonic_form, is_zero, op_count, step, tidy
+from ..algebra.internal import (
     UnsupportedExpression,
     _brief,
     _depends,
@@ -88,14 +88,7 @@ from ..algebra import (
     budgeted,
     canon,
     checkpoint,
-    derivative,
     entries,
-    expect,
-    harmonic_form,
-    is_zero,
-    op_count,
-    step,
-    tidy,
     tree_values,
     trig_normal,
 )

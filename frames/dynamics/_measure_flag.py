@@ -15,7 +15,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import _ExprAlgebra, _RationalAlgebra, checkpoint, step
+from ..algebra import step
+from ..algebra.internal import _ExprAlgebra, _RationalAlgebra, checkpoint
 from ._nonholonomic import NonholonomicSystem
 
 __all__ = ["_Flag", "_flag_from_jets", "_flag_steps", "_pointwise_flag"]

@@ -14,7 +14,8 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from ..algebra import RationalFunctions, UnsupportedExpression, _depends, checkpoint
+from ..algebra import RationalFunctions
+from ..algebra.internal import UnsupportedExpression, _depends, checkpoint
 
 __all__ = ["_in_ratfunc", "_linear_rows_ratfunc", "_rref_solve", "_sampled_solve"]
 

@@ -31,18 +31,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import (
-    PolyFraction,
-    UnsupportedExpression,
-    _RationalAlgebra,
-    canon,
-    checkpoint,
-    derivative,
-    entries,
-    generic_rank,
-    is_zero,
-    step,
-)
+from ..algebra import derivative, generic_rank, is_zero, step
+from ..algebra.internal import PolyFraction, UnsupportedExpression, _RationalAlgebra, canon, checkpoint, entries
 from ..errors import BudgetExceededError, RegularityError
 from ._measure_flag import _Flag, _flag_from_jets, _transverse_coefficients
 from ._nonholonomic import NonholonomicSystem

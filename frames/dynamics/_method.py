@@ -45,7 +45,8 @@ from typing import Any, Protocol, dataclass_transform, runtime_checkable
 import sympy as sp
 
 from .._value import Value, _ValueMeta
-from ..algebra import as_flag, canon, tidy
+from ..algebra import tidy
+from ..algebra.internal import as_flag, canon
 from ..errors import NoMultipliersError
 from ..geometry import Chart, Frame
 from ._lagrangian import Equations
@@ -176,10 +177,8 @@ def motion_equations(
     (Eq(Derivative(x(t), (t, 2)), -x(t)),)
     """
     t = _time(chart)
-    qf = [sp.Function(str(q))(t) for q in chart.q]
-    sub: dict[sp.Basic, sp.Basic] = dict(zip(chart.q, qf, strict=True))
-    sub |= {u: sp.Derivative(f, t) for u, f in zip(chart.u, qf, strict=True)}
-    sub |= {x: sp.Function(str(x))(t) for x, _ in rates}
+    sub: dict[sp.Basic, sp.Basic] = dict(chart.in_time(*(x for x, _ in rates)))
+    qf = [sub[q] for q in chart.q]
     eqs = [
         sp.Eq(sp.Derivative(f, (t, 2)), sp.sympify(a, strict=True).xreplace(sub), evaluate=False)
         for f, a in zip(qf, accelerations, strict=True)

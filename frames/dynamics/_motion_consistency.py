@@ -12,12 +12,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_exprs,
-    derivative,
-    is_zero,
-    tidy,
-)
+from ..algebra import derivative, is_zero, tidy
+from ..algebra.internal import as_exprs
 from ..errors import ConstraintError, UndecidedError
 from ._checks import optional_time, sequence, symbol_values
 from ._consistency import _check_vk

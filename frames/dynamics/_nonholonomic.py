@@ -21,13 +21,7 @@ import sympy as sp
 
 from .._value import Multipliers, cached_method
 from ..algebra import (
-    COMPACT_SECONDS,
-    UnsupportedExpression,
-    as_flag,
-    budgeted,
-    canon,
     compact,
-    cramer_size_bound,
     derivative,
     expect,
     generic_rank,
@@ -37,21 +31,21 @@ from ..algebra import (
     solve_linear,
     step,
     tidy,
+)
+from ..algebra.internal import (
+    COMPACT_SECONDS,
+    UnsupportedExpression,
+    as_flag,
+    budgeted,
+    canon,
+    cramer_size_bound,
     tidy_affine,
     tree_subs,
     trig_normal,
 )
 from ..errors import BudgetExceededError, ConstraintError, RegularityError
-from ..geometry import (
-    AdaptedIndices,
-    Distribution,
-    Frame,
-    FrobeniusResult,
-    LinearConstraints,
-    SecondOrderField,
-    complete_frame,
-    natural_accelerations,
-)
+from ..geometry import Distribution, Frame, FrobeniusResult, LinearConstraints, SecondOrderField, complete_frame
+from ..geometry.internal import AdaptedIndices, natural_accelerations
 from ._checks import check_forces, check_m
 from ._drift import _DriftRing
 from ._frame_change import _change_of_adapted_frame, transform_field, transform_multipliers

@@ -33,7 +33,8 @@ from typing import Any, Protocol, runtime_checkable
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, expect, hessian
+from ..algebra import expect, hessian
+from ..algebra.internal import as_expr, as_exprs, as_int, as_subs
 from ..errors import ArgumentError, FramesError, InvalidExpressionError
 from ..geometry import Chart, Frame, SecondOrderField
 from ._lagrangian import Lagrangian
@@ -283,6 +284,35 @@ def assembled_ode(
     )
 
 
+def _frame_ode(
+    F: Frame,
+    m: int,
+    states: tuple[sp.Symbol, ...],
+    rhs: tuple[Any, ...],
+    initial: tuple[Any, ...],
+    observables: dict[str, tuple[sp.Expr, ...]],
+    **rest: Any,
+) -> OdeSystem:
+    """:func:`assembled_ode` of a system in the frame ``F`` constrained to its first ``m`` fields: the constraint
+    rows ``θ^a`` (a > m) of the coframe, the frame's matrices, and ``q``, ``u``, the states and ``t`` known."""
+    ch = F.chart
+    t = ch.t if ch.t is not None else sp.Symbol("t")
+    A = sp.ImmutableMatrix(F.coframe_matrix[m:, :]) if m < F.dim else None
+    return assembled_ode(
+        states=states,
+        rhs=rhs,
+        time=t,
+        chart=ch,
+        initial=initial,
+        observables=observables,
+        known=set(states) | set(ch.u) | set(ch.q) | {t},
+        constraint_matrix=A,
+        distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
+        frame_matrix=sp.ImmutableMatrix(F.matrix) if A is not None else None,
+        **rest,
+    )
+
+
 def _denominator_guard(exprs: Iterable[sp.Expr]) -> sp.Expr | None:
     dens: list[sp.Expr] = []
     for e in exprs:
@@ -327,7 +357,6 @@ def field_ode(
     n = F.dim
     m = n if field.m is None else field.m
     q, u, v = ch.q, ch.u, F.v
-    t = ch.t if ch.t is not None else sp.Symbol("t")
     if system is not None:
         if system.frame != F:
             raise InvalidExpressionError("ode_system: the system's frame differs from the field's frame")
@@ -346,7 +375,6 @@ def field_ode(
         )
     energy = None if lagrangian is None else lagrangian.energy()
     metric = None if lagrangian is None else sp.ImmutableMatrix(sp.hessian(lagrangian.expr, u))
-    A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None
     obs: dict[str, tuple[sp.Expr, ...]] = {"q": tuple(q)}
     names: dict[str, tuple[str, ...]] = {"q": tuple(map(str, q)), "u": tuple(map(str, u)), "v": tuple(map(str, v))}
     acc = tuple(field.accelerations())
@@ -365,22 +393,7 @@ def field_ode(
         guard = _denominator_guard(acc)
     if "multipliers" in obs:
         names["multipliers"] = tuple(f"lambda{a + 1}" for a in range(m, n))
-    return assembled_ode(
-        states=states,
-        rhs=rhs,
-        time=t,
-        chart=ch,
-        initial=initial,
-        observables=obs,
-        known=set(states) | set(u) | set(q) | {t},
-        constraint_matrix=A,
-        metric=metric,
-        guard=guard,
-        form=form,
-        names=names,
-        distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
-        frame_matrix=sp.ImmutableMatrix(F.matrix) if A is not None else None,
-    )
+    return _frame_ode(F, m, states, rhs, initial, obs, metric=metric, guard=guard, form=form, names=names)
 
 
 def nonholonomic_ode(
@@ -501,7 +514,6 @@ def reduced_ode(
     if not isinstance(form, str):
         raise ArgumentError(f"{w}: form must be a str, got {form!r}")
     q, u, v = ch.q, ch.u, F.v
-    t = ch.t if ch.t is not None else sp.Symbol("t")
     on_C = F.on_constraint(m)
     Th = F.coframe_matrix
     u_of_v = tuple(sp.sympify(e, strict=True).xreplace(on_C) for e in F.u_in_v)
@@ -540,23 +552,8 @@ def reduced_ode(
         obs[name] = tuple(e.xreplace(on_C) for e in vals)
     if guard is None:
         guard = _denominator_guard(Gam + tuple(ex_rhs))
-    A = sp.ImmutableMatrix(Th[m:, :]) if m < n else None
-    return assembled_ode(
-        states=states,
-        rhs=rhs,
-        time=t,
-        chart=ch,
-        initial=initial,
-        observables=obs,
-        known=set(states) | set(u) | set(q) | {t},
-        constraint_matrix=A,
-        metric=metric,
-        guard=guard,
-        extra_inputs=extra_inputs,
-        form=form,
-        names=names,
-        distribution_matrix=sp.ImmutableMatrix(F.matrix[:m, :]) if A is not None else None,
-        frame_matrix=sp.ImmutableMatrix(F.matrix) if A is not None else None,
+    return _frame_ode(
+        F, m, states, rhs, initial, obs, metric=metric, guard=guard, extra_inputs=extra_inputs, form=form, names=names
     )
 
 

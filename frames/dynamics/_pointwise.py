@@ -14,7 +14,8 @@ from typing import Any
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from ..algebra import RationalFunctions, UnsupportedExpression, derivative
+from ..algebra import RationalFunctions, derivative
+from ..algebra.internal import UnsupportedExpression
 from ..geometry import derivation
 from ._vakonomic import VakonomicSystem
 

@@ -21,9 +21,9 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import checkpoint, tree_subs
+from ..algebra.internal import checkpoint, tree_subs
 from ..errors import ArgumentError
-from ._charpoly import _Inexact, berkowitz, classify, coefficients_at, hurwitz_determinant, iv_precision
+from ._charpoly import _Inexact, berkowitz, classify, coefficients_at, fold_args, hurwitz_determinant, iv_precision
 
 __all__ = ["StabilityCell", "StabilityRegion", "region_of"]
 
@@ -92,14 +92,8 @@ def evaluate_array(exprs: Sequence[sp.Expr], point: Mapping[sp.Symbol, Any]) -> 
             val = point[e]
         elif e.is_Number or isinstance(e, sp.NumberSymbol):
             val = float(e)
-        elif e.is_Add:
-            val = ev(e.args[0])
-            for a in e.args[1:]:
-                val = val + ev(a)
-        elif e.is_Mul:
-            val = ev(e.args[0])
-            for a in e.args[1:]:
-                val = val * ev(a)
+        elif e.is_Add or e.is_Mul:
+            val = fold_args(e, ev)
         elif e.is_Pow:
             b, x = e.args
             val = (

@@ -13,15 +13,9 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .._value import Record
-from ..algebra import (
-    as_exprs,
-    budgeted,
-    canon,
-    is_zero,
-    tidy,
-    trig_normal,
-)
-from ..algebra import short_repr as _short
+from ..algebra import is_zero, tidy
+from ..algebra.internal import as_exprs, budgeted, canon, trig_normal
+from ..algebra.internal import short_repr as _short
 from ..errors import ArgumentError
 from ._checks import check_flag_choice, check_symbols, sequence
 from ._consistency import ConsistencyResult, _check_vk, strong_consistency, weak_consistency

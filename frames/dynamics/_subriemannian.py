@@ -35,7 +35,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import as_matrix, canon, is_zero, tidy, trig_normal
+from ..algebra import is_zero, tidy
+from ..algebra.internal import as_matrix, canon, trig_normal
 from ..errors import ArgumentError, ConstraintError, RegularityError
 from ..geometry import Distribution, VectorField, complete_frame
 from ._checks import prefix_symbols

@@ -30,7 +30,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, Record, cached_method
-from ..algebra import (
+from ..algebra import compact, expect, generic_rank, hessian, is_zero, op_count, solve_linear, step, tidy
+from ..algebra.internal import (
     COMPACT_SECONDS,
     as_expr,
     as_exprs,
@@ -38,20 +39,12 @@ from ..algebra import (
     as_subs,
     budgeted,
     canon,
-    compact,
     cramer_size_bound,
-    expect,
-    generic_rank,
-    hessian,
-    is_zero,
-    op_count,
-    solve_linear,
-    step,
-    tidy,
     tidy_affine,
 )
 from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
-from ..geometry import AdaptedIndices, Frame, SecondOrderField, natural_accelerations
+from ..geometry import Frame, SecondOrderField
+from ..geometry.internal import AdaptedIndices, natural_accelerations
 from ._checks import prefix_symbols, sequence
 from ._lagrangian import Equations, Lagrangian, frame_el_terms
 from ._method import DynamicsMethod, motion_equations, natural_constraints

@@ -11,17 +11,17 @@ Crampin–Mestdag section 2. Knows no Lagrangian.
 """
 
 from ._chart import Chart
-from ._distribution import AdaptedIndices, Distribution, FrobeniusResult, LinearConstraints
+from ._distribution import Distribution, FrobeniusResult, LinearConstraints
 from ._fields import OneForm, VectorField, bracket
-from ._forms import Form, vector_components
+from ._forms import Form
 from ._frame import Frame, anholonomy_after_change, complete_frame
 from ._growth import BracketFlag, bracket_flag
 from ._nilpotent import NilpotentApproximation
-from ._second_order import SecondOrderField, natural_accelerations
+from ._second_order import SecondOrderField
 from ._tangent import TangentVectorField, derivation
 
 __all__ = [
-    "AdaptedIndices",
+    "anholonomy_after_change",
     "BracketFlag",
     "Chart",
     "Distribution",
@@ -34,11 +34,8 @@ __all__ = [
     "SecondOrderField",
     "TangentVectorField",
     "VectorField",
-    "anholonomy_after_change",
     "bracket",
     "bracket_flag",
     "complete_frame",
-    "natural_accelerations",
     "derivation",
-    "vector_components",
 ]

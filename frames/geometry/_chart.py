@@ -15,7 +15,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_flag, as_subs, derivative, expect
+from ..algebra import derivative, expect
+from ..algebra.internal import as_expr, as_exprs, as_flag, as_subs
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 
 __all__ = ["Chart"]
@@ -157,6 +158,37 @@ class Chart(Value):
     def with_time(self, time: str | sp.Symbol | bool = True) -> Chart:
         """A chart with the same coordinates and an explicit time symbol."""
         return Chart(self.q, self.u, time=time, params=self.params)
+
+    def in_time(self, *extra: sp.Symbol) -> dict[sp.Symbol, sp.Expr]:
+        r"""The substitution ``q → q(t)``, ``u → q̇(t)`` that writes a function on TQ along a motion.
+
+        Each symbol of ``extra`` (quasi-velocities, extra states) becomes a function ``x(t)`` too; ``t`` is
+        the chart's time, else ``Symbol("t")``. The one place where this substitution is built.
+
+        Parameters
+        ----------
+        *extra : sympy.Symbol
+            Further symbols written as functions of time.
+
+        Returns
+        -------
+        dict
+            ``{q^j: q^j(t), u^j: Derivative(q^j(t), t), x: x(t)}``.
+
+        Examples
+        --------
+        >>> Chart("x").in_time(sp.Symbol("v1"))
+        {x: x(t), u_x: Derivative(x(t), t), v1: v1(t)}
+        """
+        t = self.t if self.t is not None else sp.Symbol("t")
+        qf = [sp.Function(str(q))(t) for q in self.q]
+        sub: dict[sp.Symbol, sp.Expr] = dict(zip(self.q, qf, strict=True))
+        sub |= {u: sp.Derivative(f, t) for u, f in zip(self.u, qf, strict=True)}
+        for x in extra:
+            if not isinstance(x, sp.Symbol):
+                raise InvalidExpressionError(f"Chart.in_time: extra: {x!r} is not a sympy Symbol")
+            sub[x] = sp.Function(str(x))(t)
+        return sub
 
     # ------------------------------------------------------------ validation
     @property

@@ -21,7 +21,8 @@ import sympy as sp
 from sympy.matrices.utilities import dotprodsimp
 
 from .._value import Record, Value
-from ..algebra import canon, derivative, expect, is_zero
+from ..algebra import derivative, expect, is_zero
+from ..algebra.internal import canon
 from ..errors import ArgumentError, ConstraintError, SingularFrameWarning
 from ._chart import Chart
 from ._fields import VectorField

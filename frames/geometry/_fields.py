@@ -13,7 +13,8 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_int, canon, derivative, expect, is_zero
+from ..algebra import derivative, expect, is_zero
+from ..algebra.internal import as_expr, as_int, canon
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._tangent import TangentVectorField, derivation

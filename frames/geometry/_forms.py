@@ -31,7 +31,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import as_expr, as_exprs, as_int, as_subs, canon, derivative, expect, is_zero, tidy
+from ..algebra import derivative, expect, is_zero, tidy
+from ..algebra.internal import as_expr, as_exprs, as_int, as_subs, canon
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._tangent import TangentVectorField
 

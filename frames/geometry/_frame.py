@@ -22,22 +22,18 @@ from typing import Any
 import sympy as sp
 
 from .._value import Value
-from ..algebra import (
-    RationalFunctions,
+from ..algebra import RationalFunctions, derivative, expect, is_zero, solve_linear
+from ..algebra.internal import (
     UnsupportedExpression,
     as_expr,
     as_int,
     as_matrix,
     canon,
     checkpoint,
-    derivative,
     determinant,
     entries,
-    expect,
-    is_zero,
     proved_full_rank,
     proved_nonsingular,
-    solve_linear,
     structure_functions,
 )
 from ..errors import (
@@ -492,10 +488,38 @@ class Frame(Value):
         return all(is_zero(r) for r in entries(self.anholonomy))
 
     # -------------------------------------------------------- quasi-velocities
+    def velocities(self, m: int | None = None) -> tuple[sp.Expr, ...]:
+        r"""``u^j = v^α X_α^j`` (α = 1..m): the natural velocities from the quasi-velocities.
+
+        The one place where this sum is written; with ``m`` the sum runs over the first ``m`` fields (on the
+        constraint submanifold C, ``v^a = 0``). The sums are not normalised (:attr:`u_in_v` is, for all ``n``).
+
+        Parameters
+        ----------
+        m : int, optional
+            The number of fields summed over; all ``n`` when None.
+
+        Returns
+        -------
+        tuple of sympy.Expr
+            ``(u^1, …, u^n)`` in terms of ``q`` and ``v^1 … v^m``.
+
+        Examples
+        --------
+        >>> import frames as fr
+        >>> fr.Frame.coordinate(fr.Chart("x y")).velocities(1)
+        (v1, 0)
+        """
+        m = self.dim if m is None else m
+        if not (isinstance(m, int) and not isinstance(m, bool) and 0 <= m <= self.dim):
+            raise InvalidExpressionError(f"Frame.velocities: m: {m!r} is not an integer in 0..{self.dim}")
+        X = self.matrix
+        return tuple(sp.Add(*[self.v[al] * X[al, j] for al in range(m)]) for j in range(self.dim))
+
     @cached_property
     def u_in_v(self) -> sp.ImmutableMatrix:
-        """``u^j = v^i X_i^j`` as a column, in terms of ``v``."""
-        return canon(self.matrix.T * sp.Matrix(self.v))
+        """``u^j = v^i X_i^j`` as a column, in terms of ``v`` (:meth:`velocities`, normalised)."""
+        return canon(sp.ImmutableMatrix(self.velocities()))
 
     def on_constraint(self, m: int) -> dict[sp.Symbol, sp.Expr]:
         r"""The substitution ``v^a = 0`` (a = m+1..n) that restricts a function of ``(q, v)`` to C.

@@ -42,7 +42,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import as_expr, as_int, checkpoint, is_zero, step
+from ..algebra import is_zero, step
+from ..algebra.internal import as_expr, as_int, checkpoint
 from ..errors import ArgumentError, BudgetExceededError, InvalidExpressionError
 from ._chart import Chart
 from ._fields import VectorField

@@ -56,19 +56,8 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import (
-    as_expr,
-    as_exprs,
-    as_int,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    is_zero,
-    solve_linear,
-    step,
-    tidy,
-)
+from ..algebra import derivative, expect, is_zero, solve_linear, step, tidy
+from ..algebra.internal import as_expr, as_exprs, as_int, canon, checkpoint
 from ..errors import ArgumentError, ConstraintError, FramesError, InvalidExpressionError
 from ._chart import Chart
 from ._fields import VectorField

@@ -33,7 +33,8 @@ from typing import Any, NamedTuple
 
 import sympy as sp
 
-from ..algebra import RationalFunctions, UnsupportedExpression, canon, checkpoint, tree_values
+from ..algebra import RationalFunctions
+from ..algebra.internal import UnsupportedExpression, canon, checkpoint, tree_values
 from ._frame import coordinate_generators, vanishing_factors
 from ._frame import positive_polynomial as _positive
 from ._frame import uses_coordinates as _uses

@@ -9,19 +9,8 @@ import numpy as np
 import sympy as sp
 
 from .._value import Value
-from ..algebra import (
-    as_expr,
-    as_int,
-    as_subs,
-    budgeted,
-    canon,
-    checkpoint,
-    derivative,
-    expect,
-    is_zero,
-    replace_atoms,
-    tidy,
-)
+from ..algebra import derivative, expect, is_zero, tidy
+from ..algebra.internal import as_expr, as_int, as_subs, budgeted, canon, checkpoint, replace_atoms
 from ..errors import ArgumentError, ChartMismatchError, InvalidExpressionError
 from ._chart import Chart
 from ._frame import Frame
@@ -187,9 +176,9 @@ class SecondOrderField(Value):
     def equations(self) -> list[sp.Eq]:
         """The equations of motion ``q̇ = v^i X_i``, ``v̇^i = Γ^i`` as sympy equations."""
         t = self.chart.t if self.chart.t is not None else sp.Symbol("t")
-        qf = [sp.Function(str(q))(t) for q in self.chart.q]
-        vf = [sp.Function(str(v))(t) for v in self.frame.v]
-        sub = dict(zip(self.chart.q, qf, strict=True)) | dict(zip(self.frame.v, vf, strict=True))
+        sub = self.chart.in_time(*self.frame.v)
+        qf = [sub[q] for q in self.chart.q]
+        vf = [sub[v] for v in self.frame.v]
         eqs = [
             sp.Eq(
                 sp.Derivative(qf[j], t), self.frame.u_in_v[j].xreplace(self.on_constraint).xreplace(sub), evaluate=False

@@ -16,14 +16,8 @@ from typing import Any, Protocol
 import sympy as sp
 
 from .._value import Value
-from ..algebra import (
-    as_expr,
-    as_exprs,
-    canon,
-    derivative,
-    expect,
-    is_zero,
-)
+from ..algebra import derivative, expect, is_zero
+from ..algebra.internal import as_expr, as_exprs, canon
 from ..errors import ArgumentError, ChartMismatchError
 from ._chart import Chart
 

@@ -27,7 +27,7 @@ from ._cortes import Candidate, ComparisonAlgorithm, ComparisonBranch, Compariso
 from ._displacements import DisplacementClasses, DisplacementClassTest, compare_chetaev_with_vakonomic
 from ._kozlov import KozlovSystem
 from ._kozlov_frame import KozlovFrameComparison, compare_kozlov_with_frame
-from ._mechanics import from_dynamic, lagranges_method_accelerations, to_dynamic
+from ._mechanics import lagranges_method_accelerations
 from ._motion_comparison import MotionComparison, compare_motion
 from ._mvm import ModifiedVakonomic
 from ._mvm_chetaev import MVMChetaevComparison, compare_mvm_with_chetaev
@@ -35,10 +35,8 @@ from ._mvm_equivalence import (
     MVMEquivalence,
     PartialAuxiliaries,
     compare_mvm_with_nonholonomic,
-    d_block_holonomic,
     hamel_transpositional,
     w_from_partial_auxiliaries,
-    weak_consistency_expression,
 )
 from ._mvm_w import w_from_coordinates, w_from_frame
 
@@ -64,13 +62,9 @@ __all__ = [
     "compare_motion",
     "compare_mvm_with_chetaev",
     "compare_mvm_with_nonholonomic",
-    "d_block_holonomic",
-    "from_dynamic",
     "hamel_transpositional",
     "lagranges_method_accelerations",
-    "to_dynamic",
     "w_from_coordinates",
     "w_from_frame",
     "w_from_partial_auxiliaries",
-    "weak_consistency_expression",
 ]

@@ -26,8 +26,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, Record, cached_method
-from ..algebra import as_expr, as_flag, as_matrix, as_subs, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_flag_choice, exprs_on_TQ, natural_ode
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_flag, as_matrix, as_subs, canon
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem
+from ..dynamics.internal import check_flag_choice, exprs_on_TQ, natural_ode
 from ..errors import ArgumentError
 from ..geometry import Chart
 from ._kozlov import KozlovSystem, check_constrained, multiplier_symbols

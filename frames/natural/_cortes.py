@@ -21,9 +21,11 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record, Value, latex_of
-from ..algebra import as_expr, as_exprs, as_int, budgeted, canon, checkpoint, derivative, expect, is_zero, tidy
+from ..algebra import derivative, expect, is_zero, tidy
 from ..algebra import step as budget_step
-from ..dynamics import VakonomicSystem, check_symbols, sequence
+from ..algebra.internal import as_expr, as_exprs, as_int, budgeted, canon, checkpoint
+from ..dynamics import VakonomicSystem
+from ..dynamics.internal import check_symbols, sequence
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 
 __all__ = [

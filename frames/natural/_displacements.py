@@ -19,8 +19,9 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record, Value
-from ..algebra import as_matrix, as_subs, budgeted, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import check_flag_choice, prefix_symbols
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import as_matrix, as_subs, budgeted, canon
+from ..dynamics.internal import check_flag_choice, prefix_symbols
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._chetaev import ChetaevSystem, span_minors, transpositional_matrix
 

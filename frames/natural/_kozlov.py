@@ -22,8 +22,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, cached_method
-from ..algebra import as_expr, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_symbols, exprs_on_TQ, natural_ode
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, canon
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem
+from ..dynamics.internal import check_symbols, exprs_on_TQ, natural_ode
 from ..errors import ConstraintError, InvalidExpressionError, NoMultipliersError, RegularityError
 from ..geometry import Chart
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import sympy as sp
 
 from .._value import Record
-from ..algebra import canon, expect, is_zero, tidy
+from ..algebra import expect, is_zero, tidy
+from ..algebra.internal import canon
 from ..dynamics import VakonomicSystem
 from ..geometry import SecondOrderField
 from ._kozlov import KozlovSystem

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from .._lazy import LazyModule
-from ..algebra import as_flag, canon, derivative, expect, solve_linear
-from ..dynamics import Lagrangian, exprs_on_TQ
+from ..algebra import derivative, expect, solve_linear
+from ..algebra.internal import as_flag, canon
+from ..dynamics import Lagrangian
+from ..dynamics.internal import exprs_on_TQ
 from ..errors import ConstraintError, InvalidExpressionError
 from ..geometry import Chart
 

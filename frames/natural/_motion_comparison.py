@@ -17,8 +17,9 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import as_expr, canon, derivative, expect, is_zero, tidy
-from ..dynamics import optional_time, symbol_values
+from ..algebra import derivative, expect, is_zero, tidy
+from ..algebra.internal import as_expr, canon
+from ..dynamics.internal import optional_time, symbol_values
 from ..errors import ArgumentError, ConstraintError, InvalidExpressionError
 from ._kozlov import KozlovSystem
 

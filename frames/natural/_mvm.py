@@ -25,8 +25,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Multipliers, cached_method
-from ..algebra import as_expr, as_exprs, as_int, as_matrix, canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_forces, check_symbols, exprs_on_TQ
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import as_expr, as_exprs, as_int, as_matrix, canon
+from ..dynamics import DynamicsMethod, Equations, Lagrangian, OdeSystem, check_forces
+from ..dynamics.internal import check_symbols, exprs_on_TQ
 from ..errors import ConstraintError, NoMultipliersError, RegularityError
 from ..geometry import Chart, Frame, VectorField
 from ._mvm_w import jacobian_and_offset, w_from_coordinates, w_from_frame

@@ -10,7 +10,8 @@ from __future__ import annotations
 import sympy as sp
 
 from .._value import Record
-from ..algebra import budgeted, canon, derivative, expect, is_zero, tidy
+from ..algebra import derivative, expect, is_zero, tidy
+from ..algebra.internal import budgeted, canon
 from ..errors import ArgumentError
 from ._chetaev import ChetaevSystem
 from ._mvm import ModifiedVakonomic

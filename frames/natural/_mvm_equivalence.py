@@ -17,8 +17,10 @@ from typing import Any
 import sympy as sp
 
 from .._value import Record
-from ..algebra import canon, derivative, expect, is_zero, solve_linear, tidy
-from ..dynamics import Lagrangian, check_forces, exprs_on_TQ, index_pairs
+from ..algebra import derivative, expect, is_zero, solve_linear, tidy
+from ..algebra.internal import canon
+from ..dynamics import Lagrangian, check_forces
+from ..dynamics.internal import exprs_on_TQ, index_pairs
 from ..errors import ConstraintError, InvalidExpressionError
 from ._mvm import ModifiedVakonomic
 

@@ -27,8 +27,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..algebra import canon, derivative, is_zero, solve_linear, tidy
-from ..dynamics import check_symbols, n_exprs_on_TQ, prefix_symbols
+from ..algebra import derivative, is_zero, solve_linear, tidy
+from ..algebra.internal import canon
+from ..dynamics.internal import check_symbols, n_exprs_on_TQ, prefix_symbols
 from ..errors import ConstraintError
 from ..geometry import Chart, Frame, VectorField
 

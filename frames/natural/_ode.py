@@ -7,7 +7,8 @@ from typing import Any
 
 import sympy as sp
 
-from ..dynamics import OdeSystem, assembled_ode, substituted
+from ..dynamics import OdeSystem, substituted
+from ..dynamics.internal import assembled_ode
 from ..errors import InvalidExpressionError
 
 __all__ = ["mvm_ode"]
@@ -35,9 +36,8 @@ def mvm_ode(mvm: Any, *, subs: Mapping[Any, Any] | None = None, form: str = "mvm
     Examples
     --------
     >>> import frames as fr, sympy as sp
-    >>> mdl = fr.models.rolling_coin_incline()
+    >>> mdl = fr.models.rolling_coin_incline(); R = mdl.params["R"]
     >>> x, y, phi, th = mdl.chart.q; ux, uy, uphi, uth = mdl.chart.u
-    >>> R = mdl.params["R"]
     >>> mvm = fr.ModifiedVakonomic(mdl.lagrangian, [ux - R*sp.sin(th)*uphi, uy - R*sp.cos(th)*uphi], [uphi, uth])
     >>> ode = fr.ode_system(mvm)
     >>> len(ode.states), ode.extra_inputs["lambda"]

@@ -72,53 +72,40 @@ Examples
 
 from ..dynamics import OdeSystem
 from ._compiled import CompiledSystem
-from ._inputs import MAX_SPAN
 from ._integrate import integrate
 from ._laws import TimeLaw
 from ._locus import draw_eigenvalues, plot_eigenvalues
-from ._plot import IMAGE_FORMATS, PANELS, Panel, image_path, plot_panels, trajectory_panels, write_csv
-from ._progress import ProgressBar
 from ._region_plot import draw_stability_region, plot_stability_region
 from ._resolve import ode_system
 from ._solvers import BDF, DOP853, LSODA, RK4, RK23, RK45, LDAMidpoint, NumbaRK4, NumbaRK45, Radau, ScipySolver, Solver
 from ._sweep import IntegrateJob, grid_points, sweep
-from ._trajectory import Trajectory, TrajectoryBatch, labelled
+from ._trajectory import Trajectory, TrajectoryBatch
 
 __all__ = [
-    "IMAGE_FORMATS",
-    "image_path",
-    "Solver",
-    "RK45",
-    "RK23",
-    "DOP853",
-    "Radau",
     "BDF",
-    "LSODA",
-    "RK4",
-    "LDAMidpoint",
-    "NumbaRK45",
-    "NumbaRK4",
-    "TimeLaw",
-    "ScipySolver",
-    "MAX_SPAN",
-    "PANELS",
     "CompiledSystem",
+    "DOP853",
     "IntegrateJob",
+    "LDAMidpoint",
+    "LSODA",
+    "NumbaRK4",
+    "NumbaRK45",
     "OdeSystem",
-    "Panel",
-    "ProgressBar",
+    "RK23",
+    "RK4",
+    "RK45",
+    "Radau",
+    "ScipySolver",
+    "Solver",
+    "TimeLaw",
     "Trajectory",
     "TrajectoryBatch",
     "draw_eigenvalues",
+    "draw_stability_region",
     "grid_points",
     "integrate",
-    "labelled",
     "ode_system",
     "plot_eigenvalues",
     "plot_stability_region",
-    "draw_stability_region",
-    "plot_panels",
     "sweep",
-    "trajectory_panels",
-    "write_csv",
 ]

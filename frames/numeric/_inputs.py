@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..algebra import as_expr
+from ..algebra.internal import as_expr
 from ..errors import InconsistentInitialDataError, ParameterError, SingularFrameError, StateError
 from ..geometry import Chart
 from ._compiled import CompiledSystem

@@ -589,6 +589,47 @@ def _raise_status(
         )
 
 
+def _run_members(
+    comp: Any,
+    method: int,
+    t0: float,
+    t1: float,
+    Y0: np.ndarray,
+    p: Any,
+    t_eval: np.ndarray,
+    args: tuple[float, float, float, int],
+    n_steps: int,
+    timeout: float | None,
+    what: str,
+    limit: int,
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], int]:
+    """Run the compiled driver (``method`` 0: RK4, 1: RK45) over the members of ``Y0``, in chunks.
+
+    Returns the output ``(B, len(t_eval), n_state)``, the per-member accepted and rejected step counts and
+    ``B``; a member's failure is raised by :func:`_raise_status` (``limit``: the step limit it names).
+    """
+    rhs = rhs_kernel(comp)
+    drive = _driver() if Y0.shape[1] != 1 else _serial_driver()
+    Y, Pm = _members(Y0, p)
+    nb, ns = Y.shape
+    te = np.array(t_eval, dtype=float, order="C")
+    out = np.empty((nb, te.shape[0], ns))
+    status = np.zeros(nb, dtype=np.int64)
+    tfail = np.zeros(nb)
+    yfail = np.zeros((nb, ns))
+    nst = np.zeros(nb, dtype=np.int64)
+    nrej = np.zeros(nb, dtype=np.int64) if method else nst
+
+    def run(lo: int, hi: int) -> None:
+        drive(
+            method, rhs, float(t0), float(t1), Y, Pm, te, *args, n_steps, lo, hi, out, status, tfail, yfail, nst, nrej
+        )
+
+    _launch(run, nb, timeout, what, float(t0), Y)
+    _raise_status(comp, what, status, tfail, yfail, p, t1, limit)
+    return out, (nst, nrej), nb
+
+
 def rk4_numba(
     comp: Any,
     t0: float,
@@ -618,25 +659,8 @@ def rk4_numba(
         raise OptionError(f"integrate(method='RK4'): n_steps={n_steps!r} must be a positive integer")
     if max_steps is not None and n_steps > max_steps:
         raise OptionError(f"integrate(method='RK4'): n_steps={n_steps} exceeds max_steps={max_steps}")
-    rhs = rhs_kernel(comp)
-    drive = _driver() if Y0.shape[1] != 1 else _serial_driver()
-    Y, Pm = _members(Y0, p)
-    nb, ns = Y.shape
-    te = np.array(t_eval, dtype=float, order="C")
-    out = np.empty((nb, te.shape[0], ns))
-    status = np.zeros(nb, dtype=np.int64)
-    tfail = np.zeros(nb)
-    yfail = np.zeros((nb, ns))
-    nst = np.zeros(nb, dtype=np.int64)
     unused = (1.0, 1.0, 1.0, 1)  # rtol, atol, max_step, max_steps of RK45
-
-    def run(lo: int, hi: int) -> None:
-        drive(
-            0, rhs, float(t0), float(t1), Y, Pm, te, *unused, int(n_steps), lo, hi, out, status, tfail, yfail, nst, nst
-        )
-
-    _launch(run, nb, timeout, "numba RK4", float(t0), Y)
-    _raise_status(comp, "numba RK4", status, tfail, yfail, p, t1, int(n_steps))
+    out, _, nb = _run_members(comp, 0, t0, t1, Y0, p, t_eval, unused, int(n_steps), timeout, "numba RK4", int(n_steps))
     info = {"steps": int(n_steps), "rejected": 0, "nfev": (4 * int(n_steps) + 1) * nb, "backend": "numba"}
     return np.ascontiguousarray(out.transpose(1, 2, 0)), info
 
@@ -667,24 +691,8 @@ def dp45_numba(
     IntegrationBudgetError
         ``max_steps`` (per member) or ``timeout`` (between chunks of members) exceeded.
     """
-    rhs = rhs_kernel(comp)
-    drive = _driver() if Y0.shape[1] != 1 else _serial_driver()
-    Y, Pm = _members(Y0, p)
-    nb, ns = Y.shape
-    te = np.array(t_eval, dtype=float, order="C")
-    out = np.empty((nb, te.shape[0], ns))
-    status = np.zeros(nb, dtype=np.int64)
-    tfail = np.zeros(nb)
-    yfail = np.zeros((nb, ns))
-    nst = np.zeros(nb, dtype=np.int64)
-    nrej = np.zeros(nb, dtype=np.int64)
     args = (float(rtol), float(atol), float(max_step), int(max_steps))
-
-    def run(lo: int, hi: int) -> None:
-        drive(1, rhs, float(t0), float(t1), Y, Pm, te, *args, 1, lo, hi, out, status, tfail, yfail, nst, nrej)
-
-    _launch(run, nb, timeout, "numba RK45", float(t0), Y)
-    _raise_status(comp, "numba RK45", status, tfail, yfail, p, t1, max_steps)
+    out, (nst, nrej), nb = _run_members(comp, 1, t0, t1, Y0, p, t_eval, args, 1, timeout, "numba RK45", max_steps)
     info = {
         "steps": int(nst.max()) if nb else 0,
         "rejected": int(nrej.sum()),

@@ -7,16 +7,9 @@ import weakref
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..dynamics import (
-    DynamicsMethod,
-    NonholonomicSystem,
-    OdeSystem,
-    VakonomicSystem,
-    check_ode_form,
-    check_ode_sources,
-    field_ode,
-)
+from ..dynamics import DynamicsMethod, NonholonomicSystem, OdeSystem, VakonomicSystem
 from ..dynamics import is_model as _is_model
+from ..dynamics.internal import check_ode_form, check_ode_sources, field_ode
 from ..errors import ArgumentError, InvalidExpressionError, OptionError
 from ..geometry import SecondOrderField
 from ..natural import ModifiedVakonomic

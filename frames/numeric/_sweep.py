@@ -13,7 +13,7 @@ import numpy as np
 
 # ----------------------------------------------------------------------------- sweeps
 from .._value import Value
-from ..algebra import as_flag, as_int
+from ..algebra.internal import as_flag, as_int
 from ..dynamics import OdeSystem
 from ..errors import ArgumentError, ParameterError
 from ._compiled import CompiledSystem

@@ -104,7 +104,7 @@ def test_a_budget_installs_no_signal_handler_and_reports_a_long_step(monkeypatch
         with fr.algebra.step("long"):
             budget_clock.tick = 0.01  # 30 checkpoints are 0.3 s of the budget's clock, whatever the machine's load
             for _ in range(30):
-                fr.algebra.checkpoint()
+                fr.algebra.internal.checkpoint()
     assert seen[0] == "long" and any(s.startswith("long (running, ") for s in seen[1:]), seen
     assert len(seen) < 10  # every HEARTBEAT seconds, not at every checkpoint
 
@@ -148,7 +148,8 @@ def test_cli_analyze_budget_exit_3_names_the_step_and_prints_progress(capsys):
 
 
 def test_step_opens_a_budget_only_when_asked():
-    from frames.algebra import current_budget, step
+    from frames.algebra import step
+    from frames.algebra.internal import current_budget
 
     with step("alone"):
         assert current_budget() is None

@@ -15,10 +15,11 @@ from sympy.polys.domains import QQ
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import canon, is_zero, solve_linear, trig_normal
+from frames.algebra import is_zero, solve_linear
 from frames.algebra._poly import _Canceller
 from frames.algebra._ratfunc import RationalFunctions
 from frames.algebra._solve import _ratfunc_solve
+from frames.algebra.internal import canon, trig_normal
 
 Q = sp.symbols("q1:4")
 ATOMS = [Q[0], Q[1], sp.sin(Q[0]), sp.cos(Q[0]), sp.exp(Q[1]), sp.exp(2 * Q[1]), sp.exp(-Q[2] / 2), Q[2]]
@@ -331,7 +332,8 @@ def test_cancel_by_trial_division_equals_sympy_cancel(a, b, c, k):
 def test_replace_atoms_of_a_remembered_form_is_xreplace(a, b, c, k):
     """``replace_atoms`` writes a large remembered normal form again over the substituted atoms
     (``q -> q(t)``): exactly ``xreplace``'s expression, the canonical argument order included."""
-    from frames.algebra import _convert, replace_atoms
+    from frames.algebra import _convert
+    from frames.algebra.internal import replace_atoms
 
     t = sp.Symbol("t")
     e = sp.expand((a + b + 3) ** k) / (c**2 + 1)
@@ -583,7 +585,8 @@ def test_pythagorean_reduction_equals_remainder(a, b):
 @given(st.data())
 def test_tidy_affine_equals_tidy_of_the_sum(data):
     """``tidy_affine(M, x, b)`` is ``tidy(M x + b)`` row by row."""
-    from frames.algebra import tidy, tidy_affine
+    from frames.algebra import tidy
+    from frames.algebra.internal import tidy_affine
 
     M = sp.Matrix(2, 2, lambda i, j: data.draw(entries()))
     x = [data.draw(entries()) / (data.draw(entries()) + 7) for _ in range(2)]
@@ -676,7 +679,7 @@ def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
     for i, r in enumerate(rows):
         assert is_zero(r + nh._drift_of(i)), (i, r)
         if large and r != 0:
-            assert fr.algebra.is_known_tidy(r)
+            assert fr.algebra.internal.is_known_tidy(r)
         elif not large:
             # canon's form (idempotent), and the expression route's up to sin² + cos² = 1: the ring's conversion of
             # the data may already have used it (cos³ − cos for −sin² cos), so the written forms can differ there
@@ -689,7 +692,7 @@ def test_drift_in_the_ring_equals_the_expression_derivative(data, large):
 def test_determinant_with_exponentials_equals_sympy_determinant(cells, with_denominator):
     """:func:`frames.algebra.determinant` of a matrix with exponentials (powers of ``exp(r/d)``) and sin/cos,
     computed fraction-free in the ring, equals sympy's Berkowitz determinant, and is in ``canon``'s form."""
-    from frames.algebra import determinant
+    from frames.algebra.internal import determinant
 
     M = sp.Matrix(3, 3, cells)
     if with_denominator:
@@ -751,7 +754,7 @@ def products(draw):
 def test_factor_equals_sympy_factor(name, num, den, expanded):
     """:func:`frames.algebra.factor` (FLINT's factorisation of each polynomial when installed) returns
     :func:`sympy.factor`'s expression, structurally, for expanded and unexpanded quotients."""
-    from frames.algebra import factor
+    from frames.algebra.internal import factor
 
     e = num / den
     if expanded:
@@ -845,7 +848,8 @@ def test_derivative_equals_sympy_diff(e, g):
 def test_factor_and_derivative_of_noncommutative_or_merged_input_are_sympys():
     """Review findings: non-commutative input goes to sympy (``factor_nc``; the order of a derivative's factors),
     and a factor met under two generator sets is not merged (``x**n (y + 1)**n / sqrt(x)`` stays as sympy writes it)."""
-    from frames.algebra import derivative, factor
+    from frames.algebra import derivative
+    from frames.algebra.internal import factor
 
     A, B, xn = sp.symbols("A B xn", commutative=False)
     x, y = sp.symbols("x y")

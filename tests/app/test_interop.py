@@ -31,7 +31,7 @@ from sympy.physics.mechanics import (
 )
 
 import frames as fr
-from frames.natural import from_dynamic, to_dynamic
+from frames.natural.internal import from_dynamic, to_dynamic
 
 T = dynamicsymbols._t
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -307,7 +307,7 @@ def _kane_rates(model, km: KanesMethod) -> sp.Matrix:
     on_c = F.on_constraint(model.m)
 
     def tr(e):
-        return fr.algebra.canon(from_dynamic(e.xreplace(speeds), ch, qf, qd, t).xreplace(on_c))
+        return fr.algebra.internal.canon(from_dynamic(e.xreplace(speeds), ch, qf, qd, t).xreplace(on_c))
 
     return fr.algebra.solve_linear(km.mass_matrix.applyfunc(tr), km.forcing.applyfunc(tr))
 

@@ -23,7 +23,7 @@ import frames.app._parallel as par
 import frames.app._report as rep_mod
 import frames.strategies as fst
 from frames import models
-from frames.algebra import checkpoint
+from frames.algebra.internal import checkpoint
 from frames.app._report import Item, Section, analyze
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")

@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 
 import frames as fr
-from frames.algebra import as_expr
+from frames.algebra.internal import as_expr
 
 PKG = Path(fr.__file__).resolve().parent
 DOOR = PKG / "algebra" / "_coerce.py"

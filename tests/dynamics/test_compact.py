@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import COMPACT_OPS, compact, is_zero, op_count
+from frames.algebra import compact, is_zero, op_count
+from frames.algebra.internal import COMPACT_OPS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 

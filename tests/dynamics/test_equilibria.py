@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import frames as fr
-from frames.algebra import is_zero, op_count, trig_normal
+from frames.algebra import is_zero, op_count
+from frames.algebra.internal import trig_normal
 from frames.dynamics import RelativeEquilibrium, reduced_equations, relative_equilibria
 
 

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import is_zero, solve_linear, tree_derivative, tree_subs, tree_values
+from frames.algebra import is_zero, solve_linear
+from frames.algebra.internal import tree_derivative, tree_subs, tree_values
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import canon, entries, is_zero
+from frames.algebra import is_zero
 from frames.algebra._sparse import structure_functions
+from frames.algebra.internal import canon, entries
 
 
 @given(fst.chart_and_fields(count=2))

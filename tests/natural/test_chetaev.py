@@ -5,7 +5,8 @@ import sympy as sp
 from _natural_protocol import check_protocol
 
 import frames as fr
-from frames.algebra import canon, is_zero
+from frames.algebra import is_zero
+from frames.algebra.internal import canon
 from frames.natural._chetaev import span_minors
 
 

@@ -2,7 +2,8 @@
 
 import frames as fr
 from frames.algebra import is_zero
-from frames.natural import from_dynamic, lagranges_method_accelerations, to_dynamic
+from frames.natural import lagranges_method_accelerations
+from frames.natural.internal import from_dynamic, to_dynamic
 
 
 def test_lagranges_method_agrees_with_proposition_2_on_the_constraint():

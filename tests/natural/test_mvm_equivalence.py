@@ -4,12 +4,8 @@ import pytest
 
 import frames as fr
 from frames.algebra import is_zero
-from frames.natural import (
-    compare_mvm_with_nonholonomic,
-    d_block_holonomic,
-    hamel_transpositional,
-    weak_consistency_expression,
-)
+from frames.natural import compare_mvm_with_nonholonomic, hamel_transpositional
+from frames.natural.internal import d_block_holonomic, weak_consistency_expression
 
 
 def test_the_inclined_coin_is_equivalent_and_its_d_block_is_holonomic(coin):

@@ -15,12 +15,8 @@ from hypothesis import strategies as st
 
 import frames as fr
 from frames.algebra import is_zero
-from frames.natural import (
-    compare_mvm_with_nonholonomic,
-    d_block_holonomic,
-    hamel_transpositional,
-    weak_consistency_expression,
-)
+from frames.natural import compare_mvm_with_nonholonomic, hamel_transpositional
+from frames.natural.internal import d_block_holonomic, weak_consistency_expression
 from frames.strategies import frames_on, functions_on_Q
 
 Rat = sp.Rational

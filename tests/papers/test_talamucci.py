@@ -8,7 +8,8 @@ import pytest
 import sympy as sp
 
 import frames as fr
-from frames.algebra import canon, is_zero
+from frames.algebra import is_zero
+from frames.algebra.internal import canon
 from frames.natural import DisplacementClasses, compare_chetaev_with_vakonomic
 
 

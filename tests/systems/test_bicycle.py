@@ -17,7 +17,7 @@ import pytest
 import sympy as sp
 
 import frames as fr
-from frames.algebra import tree_values
+from frames.algebra.internal import tree_values
 
 _SPEC = importlib.util.spec_from_file_location(
     "whipple_bicycle", Path(__file__).resolve().parents[2] / "examples" / "whipple_bicycle.py"

@@ -20,7 +20,8 @@ import sympy as sp
 from sympy.physics.mechanics import KanesMethod, dynamicsymbols
 
 import frames as fr
-from frames.algebra import derivative, is_zero, tree_subs, tree_values
+from frames.algebra import derivative, is_zero
+from frames.algebra.internal import tree_subs, tree_values
 
 _spec = importlib.util.spec_from_file_location(
     "rolling_bodies", Path(__file__).resolve().parents[2] / "examples" / "rolling_bodies.py"
