@@ -9,8 +9,12 @@ For each N, in fresh subprocesses with a time limit:
   parameters), ``Linearization.charpoly`` (exact, the structural zeros named) and
   ``certified_critical_values(V, (-2, 2), ...)`` at rational parameters: the jackknife, exactly ``V = 0``
   (unstable reversing, asymptotically stable forwards once the structural zeros are set aside);
-- **SymPy**: ``LagrangesMethod(L, q, nonhol_coneqs=...)``, ``form_lagranges_equations()`` and
-  ``linearize(..., A_and_B=True, simplify=False)`` about the same motion (its time, not including our build).
+- **SymPy Lagrange**: ``LagrangesMethod(L, q, nonhol_coneqs=...)``, ``form_lagranges_equations()`` and
+  ``linearize(..., A_and_B=True, simplify=False)`` about the same motion (its time, not including our build);
+- **SymPy Kane**: the same car and trailers as rigid bodies (:func:`chain_kane`: ``u = q̇``, the no-slip
+  conditions as ``velocity_constraints``, ``u_x, u_θ`` independent), ``kanes_equations()`` and
+  ``linearize(A_and_B=True, op_point=..., simplify=False)`` (its time includes building the model). Once a SymPy
+  column exceeds the limit, the larger N are not run for it (``> limit``).
 
 The fitted exponent ``t ∝ N^k`` of ``linearize`` and of ``charpoly`` is printed (a least-squares line through
 ``log t`` against ``log N`` over the N that finished).
@@ -27,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+if str(ROOT) not in sys.path:  # the subprocesses measure this checkout's ``frames``, not an installed one
+    sys.path.insert(1, str(ROOT))
 
 
 def _example():
@@ -69,6 +75,62 @@ def chain(n: int):
     return fr.NonholonomicSystem.from_constraints(L, fr.Distribution(fields), complement)
 
 
+def chain_kane(n: int, values: dict | None = None):
+    """SymPy's ``KanesMethod`` for the car with ``n`` trailers of :func:`chain`, equations formed.
+
+    The car (mass ``m``, inertia ``J``) is a body at ``(x, y)`` with heading ``θ``; trailer ``i`` (mass ``m_t``,
+    inertia ``J_t`` at its axle) has heading ``θ_i`` and its axle a distance ``d`` behind the previous axle. The
+    generalized speeds are ``u = q̇``; ``u_x, u_θ`` are independent, ``u_y, u_{θ_i}`` dependent through the no-slip
+    conditions (the velocity of each axle along its body's ``y``), given as ``velocity_constraints``.
+    """
+    import sympy as sp
+    from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, dot, dynamicsymbols, inertia
+
+    names = ("m", "J", "d", "m_t", "J_t")
+    m, J, d, mt, Jt = sp.symbols(names) if values is None else (values[k] for k in names)
+    q = dynamicsymbols(" ".join(["x", "y", "theta"] + [f"theta{i}" for i in range(1, n + 1)]))
+    u = dynamicsymbols(" ".join(f"u{i}" for i in range(n + 3)))
+    t = dynamicsymbols._t
+    N = ReferenceFrame("N")
+    O = Point("O")
+    O.set_vel(N, 0)
+    P = O.locatenew("P", q[0] * N.x + q[1] * N.y)
+    P.set_vel(N, u[0] * N.x + u[1] * N.y)
+    B = N.orientnew("B", "Axis", [q[2], N.z])
+    B.set_ang_vel(N, u[2] * N.z)
+    bodies = [RigidBody("car", P, B, m, (inertia(B, 0, 0, J), P))]
+    cons = [dot(P.vel(N), B.y)]
+    prev = P
+    for i in range(1, n + 1):
+        Ti = N.orientnew(f"T{i}", "Axis", [q[2 + i], N.z])
+        Ti.set_ang_vel(N, u[2 + i] * N.z)
+        Qi = prev.locatenew(f"Q{i}", -d * Ti.x)
+        Qi.v2pt_theory(prev, N, Ti)
+        bodies.append(RigidBody(f"trailer{i}", Qi, Ti, mt, (inertia(Ti, 0, 0, Jt), Qi)))
+        cons.append(dot(Qi.vel(N), Ti.y))
+        prev = Qi
+    KM = KanesMethod(
+        N, q, [u[0], u[2]], kd_eqs=[ui - qi.diff(t) for ui, qi in zip(u, q, strict=True)],
+        u_dependent=[u[1], *u[3:]], velocity_constraints=cons, bodies=bodies, forcelist=[],
+    )  # fmt: skip
+    KM.kanes_equations()
+    return KM
+
+
+def kane_linearize(KM, V):
+    """``KM.linearize(A_and_B=True, simplify=False)`` about straight motion at speed ``V`` along ``x`` (all
+    coordinates and the other speeds zero, ``u̇ = 0``): ``(A, B)``."""
+    import sympy as sp
+    from sympy.physics.mechanics import dynamicsymbols
+
+    t = dynamicsymbols._t
+    qs, us = list(KM.q), list(KM.u)
+    op = {q: 0 for q in qs} | {q.diff(t): 0 for q in qs} | {u: 0 for u in us} | {u.diff(t): 0 for u in us}
+    op |= {us[0]: V, qs[0].diff(t): V}
+    A, B, _r = KM.linearize(A_and_B=True, op_point=op, simplify=False)
+    return sp.Matrix(A), B
+
+
 def one(method: str, case: str) -> dict:
     import sympy as sp
 
@@ -100,6 +162,11 @@ def one(method: str, case: str) -> dict:
             "reverse": f"{back.reduced}",
             "forward": f"{fwd.reduced}",
         }
+    if method == "kane":
+        t0 = time.perf_counter()
+        A, _B = kane_linearize(chain_kane(n), V)
+        t1 = time.perf_counter()
+        return {"time": t1 - t0, "states": A.shape[0]}
     from sympy.physics.mechanics import LagrangesMethod, dynamicsymbols
 
     L, cons = _example().car_with_trailers_parts(n)
@@ -153,13 +220,27 @@ def main(argv: list[str] | None = None) -> None:
     del argparse
     print(
         "| N | states | build | frames linearize | charpoly | certify | SymPy Lagrange linearize | speed-up | "
-        "structural | critical V | reversing | forwards |"
+        "SymPy Kane linearize | speed-up | structural | critical V | reversing | forwards |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ns, tl, tc = [], [], []
+    sympy_ns: dict[str, list[int]] = {"sympy": [], "kane": []}
+    sympy_ts: dict[str, list[float]] = {"sympy": [], "kane": []}
+    over: set[str] = set()  # the SymPy columns that exceeded the limit: not run for larger N
     for n in range(1, top + 1):
         f = in_subprocess(__file__, "frames", str(n), timeout)
-        s = in_subprocess(__file__, "sympy", str(n), timeout)
+        col = {}
+        for m in ("sympy", "kane"):
+            if m in over:
+                col[m] = "> limit"
+                continue
+            r = in_subprocess(__file__, m, str(n), timeout)
+            if r.get("time") is None and "timeout" in r:
+                over.add(m)
+            elif r.get("time") is not None:
+                sympy_ns[m].append(n)
+                sympy_ts[m].append(r["time"])
+            col[m] = f"{fmt_t(r)} | {speed(r, f)}"
         if f.get("time") is not None:
             ns.append(n)
             tl.append(f["time"])
@@ -168,12 +249,18 @@ def main(argv: list[str] | None = None) -> None:
         cp = f"{f['charpoly']:.3f} s" if f.get("charpoly") is not None else "—"
         ce = f"{f['certify']:.3f} s" if f.get("certify") is not None else "—"
         bu = f"{f['build']:.2f} s" if f.get("build") is not None else "—"
+        lag = col["sympy"] if col["sympy"] != "> limit" else "> limit | —"
+        kan = col["kane"] if col["kane"] != "> limit" else "> limit | —"
         print(
-            f"| {n} | {f.get('states', '—')} | {bu} | {fmt_t(f)} | {cp} | {ce} | {fmt_t(s)} | {speed(s, f)} | "
+            f"| {n} | {f.get('states', '—')} | {bu} | {fmt_t(f)} | {cp} | {ce} | {lag} | {kan} | "
             f"{f.get('structural', '—')} | {crit} | {f.get('reverse', '—')} | {f.get('forward', '—')} |",
             flush=True,
         )
     print(f"\nfitted exponent t ∝ N^k: linearize k = {_exponent(ns, tl)}, charpoly k = {_exponent(ns, tc)}")
+    print(
+        f"SymPy (over the N that finished): Lagrange linearize k = {_exponent(sympy_ns['sympy'], sympy_ts['sympy'])}, "
+        f"Kane linearize k = {_exponent(sympy_ns['kane'], sympy_ts['kane'])}"
+    )
 
 
 if __name__ == "__main__":
