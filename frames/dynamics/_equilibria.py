@@ -167,10 +167,7 @@ class RelativeEquilibrium(Record):
         sol = {s: canon(v.xreplace(free)) if free else v for s, v in self.solution.items()}
         q = {x: sol[x] if x in sol else rem.get(x, sp.S.Zero) for x in chart.q}
         v = {F.v[al]: sol[F.v[al]] for al in range(m)}
-        u = {
-            chart.u[k]: canon(sp.Add(*[v[F.v[al]] * F.matrix[al, k] for al in range(m)]).xreplace(q))
-            for k in range(F.dim)
-        }
+        u = {uk: canon(e.xreplace(v).xreplace(q)) for uk, e in zip(chart.u, F.velocities(m), strict=True)}
         return q | u
 
     def __repr__(self) -> str:

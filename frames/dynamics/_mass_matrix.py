@@ -54,10 +54,9 @@ class MassMatrixForm:
         self.lagrangian, self.frame, self.m = lagrangian, frame, m
         ch = lagrangian.chart
         n = frame.dim
-        X = frame.matrix
         self.n = n
         self.q, self.u = list(ch.q), list(ch.u)
-        self.on_C = {self.u[k]: sp.Add(*[frame.v[al] * X[al, k] for al in range(m) if X[al, k] != 0]) for k in range(n)}
+        self.on_C = dict(zip(self.u, frame.velocities(m), strict=True))
         L = lagrangian.expr
         self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
         self._H: dict[tuple[int, int], sp.Expr] = {}

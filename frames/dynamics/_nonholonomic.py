@@ -175,9 +175,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
     @cached_property
     def u_on_C(self) -> dict[sp.Symbol, sp.Expr]:
         r"""The natural velocities on C: ``u^k = v^α X_α^k`` (α ≤ m), as a substitution."""
-        F = self.frame
-        u = self.lagrangian.chart.u
-        return {u[k]: sp.Add(*[F.v[al] * F.matrix[al, k] for al in self.alpha]) for k in range(self.n)}
+        return dict(zip(self.lagrangian.chart.u, self.frame.velocities(self.m), strict=True))
 
     @cached_property
     def _on_C(self) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
@@ -543,11 +541,10 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         Written in functions ``q^j(t)``, ``v^α(t)`` with ``v^a = 0`` (Crampin–Mestdag, end of section 3).
         """
         eqs = self.lagrangian.hamel_equations(self.frame)[: self.m]
-        t = self.lagrangian.chart.t if self.lagrangian.chart.t is not None else sp.Symbol("t")
-        sub = {sp.Function(str(self.frame.v[a]))(t): 0 for a in self.a}
+        fun = self.lagrangian.chart.in_time(*self.frame.v)
+        sub = {fun[self.frame.v[a]]: 0 for a in self.a}
         if self.forces is None:
             return [sp.Eq(e.lhs.subs(sub).doit(), 0) for e in eqs]
-        fun = {x: sp.Function(str(x))(t) for x in (*self.lagrangian.chart.q, *self.frame.v[: self.m])}
         return [
             sp.Eq(e.lhs.subs(sub).doit(), self._force(al).xreplace(fun)) for al, e in zip(self.alpha, eqs, strict=True)
         ]
