@@ -42,7 +42,7 @@ from ..algebra.internal import (
     cramer_size_bound,
     tidy_affine,
 )
-from ..errors import ChartMismatchError, ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
+from ..errors import ConstraintError, InvalidExpressionError, RegularityError, UndecidedError
 from ..geometry import Frame, SecondOrderField
 from ..geometry.internal import AdaptedIndices, natural_accelerations
 from ._checks import prefix_symbols, sequence
@@ -927,11 +927,6 @@ class VakonomicSystem(AdaptedIndices, DynamicsMethod):
                 diff = [canon(Gt[i] - tf.Gamma[i].subs(sub)) for i in range(self.n)]
                 same = _decide(diff)
         return VariationalCheck(Lt, res, tang, holds, elf, same)
-
-
-def _check_same_chart(a: Any, b: Any, what: str) -> None:
-    if a.chart.q != b.chart.q:
-        raise ChartMismatchError(f"{what}: objects on different charts")
 
 
 def _require_nonsingular(M: sp.MatrixBase, message: Callable[[], str]) -> None:
