@@ -56,9 +56,13 @@ from ._ode import OdeSystem, nonholonomic_ode
 
 __all__ = ["NonholonomicSystem", "check_adapted"]
 
-#: the default field keeps trees of more operations than this without trying their canonical form
-#: (:meth:`NonholonomicSystem.field`)
+#: above this many operations the default field tries the canonical form of its trees only for
+#: :data:`FIELD_TRY_SECONDS` (:meth:`NonholonomicSystem.field`)
 FIELD_TRY_OPS = 2000
+#: the short attempt at the canonical form of large trees: on the random systems and the car with two trailers of
+#: ``benchmarks/swell.py`` the canonical form is the larger and the attempt is refused, on the ball on a rotating
+#: table (8,122 operations of trees) it takes 0.07 s and holds 38 operations
+FIELD_TRY_SECONDS = 0.3
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
@@ -336,7 +340,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         raw: SecondOrderField = self._raw_field()
         if raw is self._canonical_or_none():
             return raw
-        seconds = None if self._refuse_canonical(raw) else COMPACT_SECONDS
+        seconds = self._attempt_budget(raw)
         G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma), seconds)
         return raw if G is None else self._canonical_field
 
@@ -349,13 +353,17 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         funcs = (sp.sin, sp.cos, sp.tan, sp.exp, sp.sinh, sp.cosh, sp.tanh)
         return any(not f.args[0].is_Symbol for e in exprs for f in e.atoms(*funcs))
 
-    def _refuse_canonical(self, raw: SecondOrderField) -> bool:
-        """Whether the compact policy keeps the field's trees without trying the canonical form: with compound
-        angles (:attr:`_compound_arguments`), or trees of more than :data:`FIELD_TRY_OPS` operations, where the
-        canonical form is the larger (it puts the field over the common denominator of the elimination's pivots:
-        3 to 10 times the trees on the random systems and the car with two trailers of ``benchmarks/swell.py``)
-        and its attempt costs more than the trees."""
-        return self._compound_arguments or sum(op_count(g, FIELD_TRY_OPS) for g in raw.Gamma) > FIELD_TRY_OPS
+    def _attempt_budget(self, raw: SecondOrderField) -> float | None:
+        """The seconds the compact policy spends on the canonical form of the field's trees: none with compound
+        angles (:attr:`_compound_arguments`: the canonical form multiplies them out), :data:`FIELD_TRY_SECONDS` for
+        trees of more than :data:`FIELD_TRY_OPS` operations (where the canonical form is usually the larger: 3 to
+        10 times the trees on the random systems and the car with two trailers of ``benchmarks/swell.py``, but
+        not always: the ball on a rotating table), else :data:`~frames.algebra.COMPACT_SECONDS`."""
+        if self._compound_arguments:
+            return None
+        if sum(op_count(g, FIELD_TRY_OPS) for g in raw.Gamma) > FIELD_TRY_OPS:
+            return FIELD_TRY_SECONDS
+        return COMPACT_SECONDS
 
     def _canonical_or_none(self) -> SecondOrderField | None:
         return self.computed("_canonical_field")

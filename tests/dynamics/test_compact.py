@@ -64,8 +64,13 @@ def test_a_large_result_is_held_as_trees_and_equals_the_canonical_form():
     assert _size(nh.accelerations(canonical=True)) > _size(nh.accelerations())
 
 
-@pytest.mark.parametrize("name", ["nonholonomic-particle", "knife-edge", "chaplygin-sleigh", "two-wheeled-carriage"])
-def test_small_results_are_the_canonical_forms(name):
+@pytest.mark.parametrize(
+    "name",
+    ["nonholonomic-particle", "knife-edge", "chaplygin-sleigh", "two-wheeled-carriage", "ball-on-rotating-table"],
+)
+def test_small_results_are_the_canonical_forms(name, budget_clock):
+    # the clock stands still (budget_clock): the attempt at the canonical form is never cut short by the machine's load.
+    # The ball's trees hold 8,122 operations, its canonical field 38: large trees are tried too (briefly)
     nh = fr.models.get(name).nonholonomic()
     assert nh.field() == nh.field(canonical=True)
     assert nh.accelerations() == nh.accelerations(canonical=True)
