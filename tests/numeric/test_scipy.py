@@ -184,7 +184,7 @@ def test_status_and_message_of_the_numba_backend():
     pytest.importorskip("numba")
     nb = run((0.0, 1.0), backend="numba")
     assert nb.status == 0 and "numba" in nb.message and nb.sol is None and nb.t_events is None
-    with pytest.raises(fr.errors.OptionError, match=r"events need one of scipy's methods .*backend='numba'"):
+    with pytest.raises(fr.errors.OptionError, match=r"events need one of scipy's methods.*backend='numba'"):
         run((0.0, 1.0), backend="numba", events=x_half)
 
 
