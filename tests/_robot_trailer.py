@@ -9,6 +9,7 @@ inputs; straight motion at speed ``V`` needs ``F = c V + c_t V``.
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 from sympy.physics.mechanics import KanesMethod, Point, ReferenceFrame, RigidBody, dot, dynamicsymbols, inertia
 
@@ -100,3 +101,15 @@ def kane_qddot(KM: KanesMethod, values: dict[str, float], fwd: float, w: float) 
         qd = kd[q.diff(T)]
         out.append(float(sum(at(qd.diff(s)) * rates[k] for k, s in enumerate(xs))))
     return out
+
+
+def frames_and_kane(
+    acc: sp.MatrixBase, chart: fr.Chart, KM: KanesMethod, vals: dict[str, float], fwd: float, w: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """frames' accelerations ``acc`` and Kane's ``q̈`` at the state on C with forward speed ``fwd`` and yaw rate ``w``
+    (``vals``: the coordinates and the parameters), evaluated with 30 digits."""
+    th, ph = vals["theta"], vals["phi"]
+    u = {"u_x": fwd * np.cos(th), "u_y": fwd * np.sin(th), "u_theta": w, "u_phi": -fwd * np.sin(ph) / vals["d"] - w}
+    sub = {s: sp.Float((vals | u)[s.name], 30) for s in (*chart.q, *chart.u, *chart.params)}
+    mine = np.array([float(sp.sympify(a).xreplace(sub).evalf(30)) for a in acc])
+    return mine, np.array(kane_qddot(KM, vals, fwd, w))
