@@ -24,9 +24,10 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from ._budget import checkpoint
+from ._normal import op_count
 from ._zero import generic_points
 
-__all__ = ["tree_derivative", "tree_subs", "tree_values"]
+__all__ = ["tree_derivative", "tree_gather", "tree_subs", "tree_values"]
 
 #: digits of the numerical elimination that chooses the pivots
 DIGITS = 40
@@ -90,6 +91,27 @@ def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr
         return out
 
     return _each(exprs, walk)
+
+
+#: trees up to this many operations get their common factors gathered (:func:`tree_gather`)
+GATHER_OPS = 5000
+
+
+def tree_gather(e: sp.Expr, most: int = GATHER_OPS) -> sp.Expr:
+    """``e`` with the common factors of its sums pulled out (:func:`sympy.factor_terms`: no expansion, no
+    cancellation, no trigonometric rewriting; the same function), when ``e`` has at most ``most`` operations
+    (:func:`~frames.algebra.op_count`); larger trees are returned as they are (``factor_terms`` walks every path).
+
+    Examples
+    --------
+    >>> x, y, v = sp.symbols("x y v")
+    >>> tree_gather(2 * v * sp.sin(x) * y + 4 * v * sp.sin(x))
+    2*v*(y + 2)*sin(x)
+    """
+    if e.is_Atom or op_count(e, limit=most) > most:
+        return e
+    checkpoint()
+    return sp.factor_terms(e)
 
 
 def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = DIGITS) -> list[Any]:
