@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 
 import frames as fr
 from frames import strategies as fst
-from frames.algebra import is_zero, solve_linear
-from frames.algebra.internal import tree_derivative, tree_subs, tree_values
+from frames.algebra import is_zero, op_count, solve_linear
+from frames.algebra.internal import tree_derivative, tree_gather, tree_subs, tree_values
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -44,6 +44,28 @@ def test_tree_subs_is_xreplace(data):
     shared = f * (f + ch.q[0]) + sp.sin(f) ** 2  # the same sub-expression referenced several times
     sub = {ch.q[0]: ch.q[-1] + 1, ch.q[1]: 2 * ch.q[0]}
     assert tree_subs([shared], sub) == [shared.xreplace(sub)]
+
+
+@SETTINGS
+@given(st.data())
+def test_tree_gather_is_exact_and_no_larger(data):
+    ch = data.draw(fst.charts(min_dim=2, max_dim=3))
+    f = data.draw(fst.functions_on_Q(ch, trig=True, compound=True))
+    g = data.draw(fst.functions_on_Q(ch, trig=True, compound=True))
+    v = ch.u[0]
+    e = -2 * v * f * (f + g) - 4 * v * f * g * ch.q[0] + (-(f + 1)) * (-(f + 1)) * v**2 / 3 + 6 * g
+    out = tree_gather(e)
+    assert is_zero(out - e)
+    assert op_count(out) <= op_count(e)
+
+
+def test_tree_gather_pulls_the_common_factors_sign_and_content():
+    x, y, z = sp.symbols("x y z")
+    assert tree_gather(6 * x * y * sp.sin(z) - 4 * x**2 * sp.sin(z)) == 2 * x * sp.sin(z) * (3 * y - 2 * x)
+    assert op_count(tree_gather(-x * y - x * z)) == 3  # -x*(y + z)
+    assert tree_gather(x + y) == x + y
+    big = sp.Add(*[x**k * y for k in range(2000)])
+    assert tree_gather(big, most=100) is big  # over the limit: as it is
 
 
 @SETTINGS
