@@ -28,7 +28,7 @@ from ._budget import checkpoint
 from ._normal import op_count
 from ._zero import generic_points
 
-__all__ = ["tree_derivative", "tree_gather", "tree_subs", "tree_values"]
+__all__ = ["tree_derivative", "tree_gather", "tree_gather_all", "tree_subs", "tree_values"]
 
 #: digits of the numerical elimination that chooses the pivots
 DIGITS = 40
@@ -98,13 +98,14 @@ def tree_subs(exprs: Sequence[sp.Expr], mapping: dict[Any, Any]) -> list[sp.Expr
 GATHER_OPS = 50_000
 
 
-def tree_gather(e: sp.Expr, most: int = GATHER_OPS) -> sp.Expr:
+def tree_gather(e: sp.Expr, most: int | None = GATHER_OPS) -> sp.Expr:
     """``e`` with the common factors of its sums pulled out, inner sums first: in each sum, the factors every term
     has (to the least power), the rational content and, when every term can, the sign, where that is no larger
     (:func:`~frames.algebra.op_count`; a tie gathers, so that sums differing by a sign become one factor). What
     :func:`sympy.factor_terms` does, in one pass over the distinct nodes (20–40× faster on the mass-matrix
     trees); no expansion, no cancellation, no trigonometric rewriting. Trees of more than ``most`` operations
-    (:func:`~frames.algebra.op_count`) are returned as they are.
+    (:func:`~frames.algebra.op_count`) are returned as they are (None: no limit; the pass is linear in the
+    distinct nodes).
 
     Examples
     --------
@@ -114,9 +115,13 @@ def tree_gather(e: sp.Expr, most: int = GATHER_OPS) -> sp.Expr:
     >>> tree_gather(-(-x - y) * (x + y))
     (x + y)**2
     """
-    if e.is_Atom or op_count(e, limit=most) > most:
+    if e.is_Atom or (most is not None and op_count(e, limit=most) > most):
         return e
-    checkpoint()
+    return tree_gather_all([e])[0]
+
+
+def tree_gather_all(exprs: Sequence[sp.Expr]) -> list[sp.Expr]:
+    """:func:`tree_gather` of each of ``exprs``, whatever their size, the sub-trees they share gathered once."""
     memo: dict[sp.Basic, sp.Basic] = {}
     sizes: dict[sp.Basic, int] = {}
 
@@ -140,7 +145,11 @@ def tree_gather(e: sp.Expr, most: int = GATHER_OPS) -> sp.Expr:
         memo[x] = out
         return out
 
-    return walk(e)
+    out = []
+    for e in exprs:
+        checkpoint()
+        out.append(walk(e))
+    return out
 
 
 def _factors(t: sp.Expr) -> tuple[sp.Expr, dict[sp.Expr, int]]:

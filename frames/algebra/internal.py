@@ -11,7 +11,7 @@ from ._ratfunc import PolyFraction, UnsupportedExpression
 from ._solve import cramer_size_bound, tidy_affine
 from ._solve_general import reduce_conditions
 from ._sparse import determinant, structure_functions
-from ._tree import tree_derivative, tree_gather, tree_subs, tree_values
+from ._tree import tree_derivative, tree_gather, tree_gather_all, tree_subs, tree_values
 from ._zero import proved_full_rank, proved_nonsingular
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "tidy_affine",
     "tree_derivative",
     "tree_gather",
+    "tree_gather_all",
     "tree_subs",
     "tree_values",
     "trig_normal",

@@ -40,6 +40,7 @@ from ..algebra.internal import (
     canon,
     cramer_size_bound,
     tidy_affine,
+    tree_gather_all,
     tree_subs,
     trig_normal,
 )
@@ -403,7 +404,10 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         if G is None:  # no point proves the block nonsingular: the exact solve decides (or raises)
             return self._canonical_field
         return SecondOrderField._trees(
-            self.frame, [*G, *[sp.S.Zero] * (self.n - self.m)], self.m, self.lagrangian.time_dependent
+            self.frame,
+            [*tree_gather_all(list(G)), *[sp.S.Zero] * (self.n - self.m)],
+            self.m,
+            self.lagrangian.time_dependent,
         )
 
     @cached_method
@@ -517,7 +521,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
                 for r in range(len(self.a))
             ]
         forces = None if self.forces is None else tree_subs(list(self.forces), mm.on_C)
-        return mm.smallest(by_rows, mm.multipliers(forces))
+        return tree_gather_all(mm.smallest(by_rows, mm.multipliers(forces)))
 
     def epsilon_components(self) -> tuple[sp.Expr, ...]:
         """All components ``ε_i = Γ(X_i^V L) − X_i^C L − F(X_i)`` on C (zero for i ≤ m)."""
@@ -655,7 +659,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
     def _tree_accelerations(self) -> sp.ImmutableMatrix:
         """The natural accelerations on trees: ``Γ^α X_α + a`` from the fast path's field, with ``v^α`` written in the
         natural velocities on C (:meth:`MassMatrixForm.accelerations`)."""
-        return sp.ImmutableMatrix(self._mass_matrix.accelerations(self.field(canonical=False).Gamma))
+        return sp.ImmutableMatrix(tree_gather_all(self._mass_matrix.accelerations(self.field(canonical=False).Gamma)))
 
     def equations(self) -> Equations:
         r"""The equations of motion: ``q̈^j(t) = f^j`` (:meth:`accelerations`), then the constraints ``θ^a(q̇) = 0``.
