@@ -332,15 +332,35 @@ def _potential(
     return V, checks, Q
 
 
-def _check_kinematics(checks: Sequence[Any], names: _Names, frame: Frame, m: int) -> None:
-    """The velocities set on the method equal the true ones on C (else a constraint is hidden)."""
-    on_c = frame.on_constraint(m)
-    # on C: u = Σ_α v^α X_α, and v^a = 0 where the speeds bring v in
-    u_on_c = dict(zip(frame.chart.u, (u.xreplace(on_c) for u in frame.u_in_v), strict=True)) | on_c
+def _check_kinematics(
+    checks: Sequence[Any], names: _Names, frame: Frame, m: int, speeds: Mapping[Any, Any] | None = None
+) -> None:
+    """The velocities set on the method equal the true ones on C (else a constraint is hidden).
+
+    Each component is first compared on all of TQ, in ``q`` and ``q̇`` (Kane's speeds written ``u = W q̇``
+    through ``speeds``), by the ring's exact test: a difference that vanishes identically on TQ vanishes
+    on C. Only a component that does not (a velocity set about a rolling contact point, true on C only,
+    or outside the ring) is tested on C, where the chart velocities are the frame's fields in the
+    independent quasi-velocities: larger expressions (the solved constraints, radicals), the exact test
+    of :func:`~frames.algebra.is_zero`. A component checked once is not checked again (a load on a mass
+    centre repeats its body's velocity).
+    """
+    u_on_c: dict[Any, Any] | None = None
+    done: set[tuple[Any, Any]] = set()
     for where, vset, vtrue in checks:
         for i in range(3):
             checkpoint()
-            d = names(vset[i] - vtrue[i], where).xreplace(u_on_c)
+            if (vset[i], vtrue[i]) in done:
+                continue
+            done.add((vset[i], vtrue[i]))
+            diff = vset[i] - vtrue[i]
+            if is_zero(names(diff.xreplace(speeds) if speeds else diff, where), ring_only=True):
+                continue  # on all of TQ, hence on C
+            if u_on_c is None:
+                on_c = frame.on_constraint(m)
+                # on C: u = Σ_α v^α X_α, and v^a = 0 where the speeds bring v in
+                u_on_c = dict(zip(frame.chart.u, (u.xreplace(on_c) for u in frame.u_in_v), strict=True)) | on_c
+            d = names(diff, where).xreplace(u_on_c)
             if not is_zero(d):
                 raise ConstraintError(
                     f"{where}: the value set on the method differs from the time derivative of the "
@@ -701,7 +721,7 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
                     "velocity constraints; frames needs them among the velocity constraints"
                 )
     with step("from_mechanics: the kinematics checked"):
-        _check_kinematics([*checks, *checks2], names, frame, m)
+        _check_kinematics([*checks, *checks2], names, frame, m, speeds_in_qdot)
     with step("from_mechanics: the Lagrangian"):
         # tidied when small, or when that is quick and no larger (compact); else as the bodies give it
         tidied = compact([L], lambda: [tidy(L)])
