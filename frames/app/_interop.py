@@ -695,7 +695,8 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     try:
         with step("from_mechanics: the frame dual to the speeds"):
             frame = Frame.from_coframe(chart, Theta, v=v)
-            Pinv = solve_linear(P)
+            # Θ = P W, so P⁻¹ = W Θ⁻¹ = W Xᵀ: a product when W is constant (u = q̇: the identity), else solved
+            Pinv = W * frame.matrix.T if not any(x.free_symbols for x in W) else solve_linear(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except (ZeroDivisionError, FramesError) as exc:
