@@ -41,6 +41,7 @@ of the dependent speeds and acceleration constraints.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -76,6 +77,9 @@ else:  # imported on first use: sympy.physics loads its units (~0.2 s)
 __all__ = ["MechanicsImport", "from_mechanics", "mechanics_import", "mechanics_rates"]
 
 _T = sp.Symbol("t")  # = dynamicsymbols._t (without importing sympy.physics)
+#: the imported Lagrangian is not tidied when its expansion has more terms than this (estimated): its canonical form
+#: is then slow to reach (the Whipple bicycle's: about 900,000 terms, 3 s, and larger than the bodies' tree)
+_TIDY_TERMS = 100_000
 
 
 # ----------------------------------------------------------------------------- names
@@ -184,6 +188,34 @@ def _linear_rows(chart: Chart, exprs: Sequence[sp.Expr], labels: Sequence[str]) 
                 "frames needs constraints a(q)·q̇ = 0"
             )
     return list(exprs)
+
+
+def _expansion_terms(e: sp.Expr, limit: int = _TIDY_TERMS) -> int:
+    """An estimate of the terms of ``e`` expanded (``sin``/``cos`` of a sum of ``r`` terms: ``2^(r-1)``), each
+    shared node walked once; any value above ``limit`` may be returned as soon as it is reached."""
+    memo: dict[sp.Expr, int] = {}
+
+    def walk(x: sp.Expr) -> int:
+        got = memo.get(x)
+        if got is not None:
+            return got
+        if x.is_Add:
+            out = sum(walk(a) for a in x.args)
+        elif x.is_Mul:
+            out = 1
+            for a in x.args:
+                out = min(out * walk(a), limit + 1)
+        elif x.is_Pow and x.exp.is_Integer:
+            t, k = walk(x.base), abs(int(x.exp))
+            out = min(math.comb(t + k - 1, k) if t <= limit else limit + 1, limit + 1)
+        elif isinstance(x, sp.sin | sp.cos) and x.args[0].is_Add:
+            out = 2 ** min(len(x.args[0].args) - 1, 64)
+        else:
+            out = 1
+        memo[x] = out = min(out, limit + 1)
+        return out
+
+    return walk(e)
 
 
 # ------------------------------------------------------------------ kinematics from the configuration
@@ -695,15 +727,21 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     try:
         with step("from_mechanics: the frame dual to the speeds"):
             frame = Frame.from_coframe(chart, Theta, v=v)
-            # Θ = P W, so P⁻¹ = W Θ⁻¹ = W Xᵀ: a product when W is constant (u = q̇: the identity), else solved
-            Pinv = W * frame.matrix.T if not any(x.free_symbols for x in W) else solve_linear(P)
+            # Θ = P W, so P⁻¹ = W Θ⁻¹ = W Xᵀ: a product when W is constant (u = q̇: a permutation), else solved
+            constant = not any(x.free_symbols for x in W)
+            Pinv = W * frame.matrix.T if constant else solve_linear(P)
     except (BudgetExceededError, UndecidedError):  # a spent budget or an undecided test is not bad input
         raise
     except (ZeroDivisionError, FramesError) as exc:
         raise InvalidExpressionError(
             f"{what}: the speeds and velocity constraints do not form a coframe: {exc}"
         ) from None
-    names.speeds = {u: canon(x) for u, x in zip(us, Pinv * sp.Matrix(v), strict=True)}
+    # the speeds in the v: with W constant the frame's tidied entries (Pinv[j, i] = Σ W[j, l] X[i, l]), as they are
+    if constant and all(sum(x != 0 for x in W.row(j)) == 1 for j in range(n)):
+        speeds = [sp.Add(*(Pinv[j, i] * v[i] for i in range(n))) for j in range(n)]
+    else:
+        speeds = [canon(x) for x in Pinv * sp.Matrix(v)]
+    names.speeds = dict(zip(us, speeds, strict=True))
     m = p
     try:
         with step("from_mechanics: the constraints on the chart"):
@@ -724,8 +762,9 @@ def _import_kane(method: me.KanesMethod, what: str) -> MechanicsImport:
     with step("from_mechanics: the kinematics checked"):
         _check_kinematics([*checks, *checks2], names, frame, m, speeds_in_qdot)
     with step("from_mechanics: the Lagrangian"):
-        # tidied when small, or when that is quick and no larger (compact); else as the bodies give it
-        tidied = compact([L], lambda: [tidy(L)])
+        # tidied when small, or when that is quick and no larger (compact) and its expansion is not large;
+        # else as the bodies give it
+        tidied = compact([L], lambda: [tidy(L)]) if _expansion_terms(L) <= _TIDY_TERMS else None
         lag = Lagrangian(chart, L if tidied is None else tidied[0])
     params = {s.name: s for s in chart.params} | funcs
     with step("from_mechanics: the model"):

@@ -192,6 +192,19 @@ def test_kinematics_true_on_tq_or_only_on_c_import_and_wrong_on_c_is_refused():
             fr.from_mechanics(ns.KM)
 
 
+def test_the_expansion_estimate_that_decides_whether_the_imported_lagrangian_is_tidied():
+    """Sums add, products multiply, ``p**k`` has ``C(t + k − 1, k)`` terms, ``sin`` of a sum of ``r`` terms
+    ``2^(r−1)``; a large estimate stops at the limit (the bicycle's Lagrangian is kept as its bodies give it)."""
+    from frames.app._interop import _expansion_terms
+
+    a, b, c, x, y = symbols("a b c x y")
+    assert _expansion_terms((x + y) ** 2) == 3
+    assert _expansion_terms((x + y) * (a + b + c) + 1) == 7
+    assert _expansion_terms(sin(a + b + c) * cos(a + b) * x) == 8
+    assert _expansion_terms(sp.sqrt(x + y) * x) == 1
+    assert _expansion_terms(sp.Mul(*(s + 1 for s in symbols("z:30"))), limit=1000) == 1001
+
+
 def test_kane5_rolling_disc_round_trip():
     """test_kane5's disc (dependent speeds, LU constraint solver): Kane's u̇ = frames' Γ^α exactly, and
     frames' Γ reproduces the numbers SymPy's test prints."""
