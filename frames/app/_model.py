@@ -332,6 +332,9 @@ class Model(Value):
         if k != n - m:
             raise self._fail("m", f"must equal n − (number of constraints) = {n} − {k} = {n - k}", ConstraintError)
         A = self.constraints.matrix
+        Th = self.frame.given_coframe  # dual to the frame (by construction or checked): θ^i(X_α) = δ^i_α
+        if Th is not None and Th[m:, :] == A:
+            return  # the constraints are the coframe's last k rows: they vanish on X_1 … X_m
         for al in range(m):
             vals = A * self.frame.matrix.row(al).T
             if not all(is_zero(x) for x in vals):

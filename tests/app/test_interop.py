@@ -170,6 +170,41 @@ def test_kane_py_rolling_disc_round_trip():
     assert mdl.m == 3 and mdl.n == 5 and set(mdl.params) == {"g", "m", "r"}
 
 
+def test_kinematics_true_on_tq_or_only_on_c_import_and_wrong_on_c_is_refused():
+    """The velocities set on a method are compared with the derivatives of the positions on all of TQ first, then
+    on C. The disc's centre set about the contact point (``ω × r``) is true on C only (the contact point moves off
+    C): it imports through the test on C. Set with the contact point's velocity added it is true on TQ, and the
+    model is the same. With half the rotation it is wrong on C too: refused, the body and the point named."""
+    r, m, g = symbols("r m g")
+    on_c = fr.from_mechanics(rolling_disc(m, r, g).KM)
+    ns = rolling_disc(m, r, g)
+    ns.D.set_vel(ns.N, ns.P.vel(ns.N) + cross(ns.L.ang_vel_in(ns.N), ns.D.pos_from(ns.P)))
+    on_tq = fr.from_mechanics(ns.KM)
+    assert on_tq.frame == on_c.frame and zero(on_tq.lagrangian.expr - on_c.lagrangian.expr)
+    for wrong in (
+        cross(ns.R.ang_vel_in(ns.N), ns.D.pos_from(ns.P)) / 2,
+        ns.P.vel(ns.N) + cross(ns.R.ang_vel_in(ns.N), ns.D.pos_from(ns.P)) + ns.u[3] * ns.N.z,
+    ):
+        ns.D.set_vel(ns.N, wrong)
+        with pytest.raises(
+            fr.errors.ConstraintError, match=r"^from_mechanics: method\.bodies\[0\] \(disc\): velocity of D"
+        ):
+            fr.from_mechanics(ns.KM)
+
+
+def test_the_expansion_estimate_that_decides_whether_the_imported_lagrangian_is_tidied():
+    """Sums add, products multiply, ``p**k`` has ``C(t + k − 1, k)`` terms, ``sin`` of a sum of ``r`` terms
+    ``2^(r−1)``; a large estimate stops at the limit (the bicycle's Lagrangian is kept as its bodies give it)."""
+    from frames.app._interop import _expansion_terms
+
+    a, b, c, x, y = symbols("a b c x y")
+    assert _expansion_terms((x + y) ** 2) == 3
+    assert _expansion_terms((x + y) * (a + b + c) + 1) == 7
+    assert _expansion_terms(sin(a + b + c) * cos(a + b) * x) == 8
+    assert _expansion_terms(sp.sqrt(x + y) * x) == 1
+    assert _expansion_terms(sp.Mul(*(s + 1 for s in symbols("z:30"))), limit=1000) == 1001
+
+
 def test_kane5_rolling_disc_round_trip():
     """test_kane5's disc (dependent speeds, LU constraint solver): Kane's u̇ = frames' Γ^α exactly, and
     frames' Γ reproduces the numbers SymPy's test prints."""

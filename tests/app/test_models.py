@@ -172,6 +172,19 @@ def test_the_first_m_frame_fields_span_D(particle):
     assert "violates the constraints" in str(err)
 
 
+def test_a_frame_dual_to_a_coframe_ending_with_the_constraints_spans_D(particle):
+    """A frame told its coframe (``Frame.from_coframe``, as the import of a KanesMethod builds it) whose last rows
+    are the constraints spans D by duality; the same rows first, or scaled, are checked field by field."""
+    ch, q1 = particle.chart, particle.chart.q[0]
+    ok = fr.Frame.from_coframe(ch, [[1, 0, 0], [0, 1, 0], [0, q1, 1]])
+    assert dataclasses.replace(particle, frame=ok).frame is ok
+    scaled = fr.Frame.from_coframe(ch, [[1, 0, 0], [0, 1, 0], [0, 2 * q1, 2]])
+    assert dataclasses.replace(particle, frame=scaled).frame is scaled
+    first = fr.Frame.from_coframe(ch, [[0, q1, 1], [0, 1, 0], [1, 0, 0]])
+    err = _invalid(fr.errors.ConstraintError, "frame[0]", particle, frame=first)
+    assert "violates the constraints" in str(err)
+
+
 def test_the_span_test_is_exact_not_numerical(carriage):
     # X2 and the constraints agree only up to sin²θ + cos²θ = 1: an exact zero test accepts it
     ch = carriage.chart

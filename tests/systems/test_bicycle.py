@@ -54,6 +54,18 @@ def test_the_whipple_bicycle_imports_with_its_kinetic_energy_and_constraints():
     assert abs(sp.N(ours - kane, 30)) < sp.Float(10) ** -20 * (1 + abs(sp.N(kane, 30)))
 
 
+@pytest.mark.slow
+def test_a_bicycle_whose_frame_centre_velocity_is_wrong_on_c_is_refused():
+    """A velocity set on the method that differs from the derivative of the position on C (here by ``u2/1000``
+    along N.z, the steer's radicals in the difference) is refused with the library's error naming the body."""
+    KM = bicycle.bicycle()
+    N, body = KM._inertial, KM.bodies[0]
+    u2 = next(u for u in KM.u if u.func.__name__ == "u2")
+    body.masscenter.set_vel(N, body.masscenter.vel(N) + u2 * N.z / 1000)
+    with pytest.raises(fr.errors.ConstraintError, match=r"bodies\[0\] \(BodyFrame\): velocity of Frame_mc"):
+        fr.from_mechanics(KM)
+
+
 def _state(KM, hc, vc, pv, seed):
     """A random state on C: the independent coordinates and speeds at random, the pitch ``q4`` solved from the
     holonomic front-contact constraint, the dependent speeds from the velocity constraints (40 digits)."""
