@@ -36,11 +36,14 @@ from ._budget import checkpoint
 from ._flint import _module as _flint_module
 from ._flint import enabled as _flint_enabled
 from ._flint import flint_gcd
-from ._normal import canon_of_value, is_zero
+from ._normal import canon_of_value, is_zero, op_count
 from ._poly import cancel, lcm, poly_expr, product
 from ._ratfunc import RationalFunctions, UnsupportedExpression
 
 __all__ = ["canonical_nullspace", "lcm_as_sympy"]
+
+#: :func:`lcm_as_sympy` leaves polynomials of at most this many operations in all to ``sympy.lcm`` (milliseconds)
+SYMPY_LCM_OPS = 1000
 
 
 class _Outside(Exception):
@@ -211,8 +214,8 @@ def lcm_as_sympy(exprs: list[sp.Expr]) -> sp.Expr:
     generators (sorted as SymPy sorts them) when its interpolated candidate divides both (the case met on every
     system tested; a gcd recovered from a cofactor carries the cofactor's sign); FLINT's gcd is normalised so, in
     the same order. The products and quotients of the dense representation in 17 generators (a car with seven
-    trailers) took 11 s, 0.1 s here. Numbers, one generator, coefficients outside the integers, or no FLINT:
-    ``sympy.lcm`` itself.
+    trailers) took 11 s, 0.1 s here. Small polynomials (:data:`SYMPY_LCM_OPS`), numbers, one generator,
+    coefficients outside the integers, or no FLINT: ``sympy.lcm`` itself.
 
     Examples
     --------
@@ -221,7 +224,7 @@ def lcm_as_sympy(exprs: list[sp.Expr]) -> sp.Expr:
     >>> lcm_as_sympy([-2 * x - 2 * y, 3 * x * y + 3 * y**2]) == sp.lcm([-2 * x - 2 * y, 3 * x * y + 3 * y**2])
     True
     """
-    if not _flint_enabled() or all(e.is_number for e in exprs):
+    if not _flint_enabled() or all(e.is_number for e in exprs) or _ops(exprs) <= SYMPY_LCM_OPS:
         return sp.lcm(exprs)
     polys, opt = parallel_poly_from_expr(exprs)
     if len(opt.gens) < 2 or not opt.domain.is_ZZ:
@@ -249,3 +252,12 @@ def lcm_as_sympy(exprs: list[sp.Expr]) -> sp.Expr:
         c = math.lcm(c, gc)
     out = {m: int(a) * c for m, a in result.to_dict().items()}
     return sp.Poly.from_dict(out, *opt.gens, domain=opt.domain).as_expr()  # type: ignore[no-any-return]
+
+
+def _ops(exprs: list[sp.Expr]) -> int:
+    n = 0
+    for e in exprs:
+        n += op_count(e, SYMPY_LCM_OPS + 1)
+        if n > SYMPY_LCM_OPS:
+            break
+    return n
