@@ -48,6 +48,7 @@ __all__ = [
     "COMPACT_SECONDS",
     "canon",
     "canon_element",
+    "canon_of_value",
     "compact",
     "entries",
     "is_zero",
@@ -189,7 +190,36 @@ def _canon(e: sp.Expr) -> sp.Expr:
         ctx = RationalFunctions([e], pythagoras=False, exp=True)
     except UnsupportedExpression:  # radicals, log …: independent generators, in the ring
         return _canon_outside(e)
-    f = ctx.from_expr(e)
+    return _canon_in(ctx, e, ctx.from_expr(e))
+
+
+def canon_of_value(e: sp.Expr, value: sp.Expr) -> sp.Expr:
+    """:func:`canon` ``(e)``, given an expression ``value`` of the same rational function of independent
+    generators (``sin a``, ``cos a`` independent, as :func:`sympy.cancel` treats them), written over atoms of ``e``.
+
+    Every decision :func:`canon` takes on ``e`` is taken on ``e`` (its size, its denominators, its ring and the
+    order of its generators, hence the sign convention); only the conversion of ``e`` to the ring, which
+    multiplies out a large tree, is replaced by that of ``value``. The normal forms are unique, so the result
+    is ``canon(e)``, term for term, provided ``e`` has no exponential and no ``tan``, ``cot``, ``sec``, ``csc``
+    (a fraction written without a denominator); :class:`UnsupportedExpression` otherwise (the caller then
+    takes ``canon(e)``).
+    """
+    checkpoint()
+    if e.is_Atom or isinstance(e, sp.Derivative | sp.core.function.AppliedUndef):
+        return e
+    if e.has(sp.tan, sp.cot, sp.sec, sp.csc):
+        raise UnsupportedExpression("canon_of_value: e holds tan, cot, sec or csc (fractions without a denominator)")
+    if is_large_tidy_form(e) and _has_denominator(e):
+        return e
+    ctx = RationalFunctions([e], pythagoras=False, exp=True)
+    if ctx.has_exponentials:
+        raise UnsupportedExpression("canon_of_value: e holds an exponential")
+    return _canon_in(ctx, e, ctx.from_expr(value))
+
+
+def _canon_in(ctx: RationalFunctions, e: sp.Expr, f: Any) -> sp.Expr:
+    """:func:`canon` of ``e``, whose field element in ``ctx`` (the ring of ``e``, without the Pythagorean
+    identities) is ``f``."""
     # a polynomial in the generators (tan x = sin x / cos x and tanh x are fractions, though written without one)
     polynomial = not _has_denominator(e) and ctx.is_exp_monomial(f.denom)
     if polynomial:

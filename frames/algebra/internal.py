@@ -7,6 +7,7 @@ from ._convert import is_known_tidy, replace_atoms
 from ._diff_field import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._factor import factor
 from ._normal import COMPACT_OPS, COMPACT_SECONDS, canon, canon_element, entries, trig_normal
+from ._nullspace import canonical_nullspace, lcm_as_sympy
 from ._ratfunc import PolyFraction, UnsupportedExpression
 from ._solve import cramer_size_bound, tidy_affine
 from ._solve_general import reduce_conditions
@@ -33,6 +34,7 @@ __all__ = [
     "budgeted",
     "canon",
     "canon_element",
+    "canonical_nullspace",
     "checkpoint",
     "cramer_size_bound",
     "current_budget",
@@ -40,6 +42,7 @@ __all__ = [
     "entries",
     "factor",
     "is_known_tidy",
+    "lcm_as_sympy",
     "proved_full_rank",
     "proved_nonsingular",
     "publishing_steps",

@@ -22,7 +22,7 @@ from sympy.matrices.utilities import dotprodsimp
 
 from .._value import Record, Value
 from ..algebra import derivative, expect, is_zero
-from ..algebra.internal import canon
+from ..algebra.internal import canon, canonical_nullspace, lcm_as_sympy
 from ..errors import ArgumentError, ConstraintError, SingularFrameWarning
 from ._chart import Chart
 from ._fields import VectorField
@@ -314,9 +314,7 @@ class LinearConstraints(Value):
 
     @cached_property
     def _distribution(self) -> Distribution:
-        with dotprodsimp(False):  # sympy's intermediate simplification: the zero test decides, canon writes
-            basis = sp.Matrix(self.matrix).nullspace(iszerofunc=is_zero, simplify=False)
-        nullspace = [_cleared(list(b)) for b in basis]
+        nullspace = [_clear_denominators(b) for b in _canonical_nullspace(self.matrix)]
         chosen = regular_basis(self.matrix, nullspace, self.chart.q, self.chart.params)
         if chosen.regular is False:
             warnings.warn(_singular_message(self, chosen), SingularFrameWarning, stacklevel=_outside_level())
@@ -364,10 +362,26 @@ def _singular_message(cons: LinearConstraints, chosen: Any) -> str:
     )
 
 
+def _canonical_nullspace(M: sp.MatrixBase) -> list[list[sp.Expr]]:
+    """SymPy's null space basis of ``M`` (the zero test :func:`~frames.algebra.is_zero`, no intermediate
+    simplification), each entry in :func:`canon`'s form: computed in the ring when it can be
+    (:func:`~frames.algebra.internal.canonical_nullspace`, the same entries), else by SymPy."""
+    fast = canonical_nullspace(M)
+    if fast is not None:
+        return fast
+    with dotprodsimp(False):  # sympy's intermediate simplification: the zero test decides, canon writes
+        basis = sp.Matrix(M).nullspace(iszerofunc=is_zero, simplify=False)
+    return [[canon(x) for x in b] for b in basis]
+
+
 def _cleared(b: list[sp.Expr]) -> list[sp.Expr]:
     """The vector ``b`` times the lcm of its entries' denominators, cancelled."""
-    b = [canon(x) for x in b]
-    den = sp.lcm([sp.fraction(sp.together(x))[1] for x in b])
+    return _clear_denominators([canon(x) for x in b])
+
+
+def _clear_denominators(b: list[sp.Expr]) -> list[sp.Expr]:
+    """The vector ``b`` (entries in :func:`canon`'s form) times the lcm of its entries' denominators, cancelled."""
+    den = lcm_as_sympy([sp.fraction(sp.together(x))[1] for x in b])
     return [canon(x * den) for x in b]
 
 

@@ -115,6 +115,20 @@ def test_cars_with_two_trailers():
         _check_regular(cons, F, pt)
 
 
+def test_car_with_six_trailers_basis_of_D():
+    """The null space basis of nine coordinates is computed in the ring (SymPy's trees, multiplied out by canon,
+    took 35 s): its fields are annihilated by the constraints, and the basis is the one SymPy's elimination gives
+    (``tests/algebra/test_nullspace.py`` compares the two up to four trailers)."""
+    from frames.algebra.internal import canonical_nullspace
+
+    _, cons = car_with_trailers_parts(6)
+    assert canonical_nullspace(cons.matrix) is not None
+    D = cons.distribution()
+    assert D.rank == 2
+    for X in D.fields:
+        assert all(fr.algebra.is_zero(e) for e in cons.matrix * X.components)
+
+
 def test_snakeboard_frame_singular_only_where_the_constraints_are():
     nh = snakeboard()
     cons = fr.LinearConstraints(nh.frame.chart, [list(X.components) for X in nh.frame.fields[nh.m :]])
