@@ -68,6 +68,26 @@ def test_tree_gather_pulls_the_common_factors_sign_and_content():
     assert tree_gather(big, most=100) is big  # over the limit: as it is
 
 
+def test_tree_gather_leaves_non_commuting_sums_and_function_arguments():
+    A, B, C = sp.symbols("A B C", commutative=False)
+    x, y, z = sp.symbols("x y z")
+    f = sp.Function("f")
+    assert tree_gather(A * B * A + A, most=None) == A * B * A + A
+    assert tree_gather(B * A + C * A, most=None) == B * A + C * A
+    assert tree_gather(z * f(x * y + x) + 2 * z, most=None) == z * (f(x * y + x) + 2)
+
+
+def test_fast_field_with_an_unknown_potential_equals_the_canonical_one():
+    # the arguments of V stay as derived (a gathered 2 (x + y z) and 2 x + 2 y z are different to every zero test)
+    ch = fr.Chart("x y z")
+    x, y, z = ch.q
+    u = ch.u
+    L = (u[0] ** 2 + u[1] ** 2 + u[2] ** 2) / 2 - sp.Function("V")(2 * x + 2 * y * z)
+    nh = fr.NonholonomicSystem.from_constraints(fr.Lagrangian(ch, L), fr.LinearConstraints(ch, [x * u[1] + u[2]]))
+    fast, exact = nh.field(canonical=False).Gamma, nh.field(canonical=True).Gamma
+    assert all(is_zero(a - b) for a, b in zip(fast, exact, strict=True))
+
+
 @SETTINGS
 @given(st.data())
 def test_tree_solve_solves_nonsingular_systems_exactly(data):
