@@ -105,6 +105,13 @@ def decide_zero(expr: sp.Expr) -> ZeroDecision:
     num = ctx.reduce(f.numer)
     if not num:
         return ZeroDecision(e, True, reason="its canonical form is 0")
+    from ._normal import identified_applications  # (_normal builds on this module)
+
+    moved = identified_applications(ctx.atoms)
+    if moved:  # f(x y + x) and f(x (y + 1)): one value
+        return decide_zero(e.xreplace(moved))
+    if moved is None:
+        return _outside(e, "two applications of an undefined function at points not decided equal")
     witness, value = _ring_witness(ctx, num, ctx.reduce(f.denom))
     point, numeric = _numeric_point(e)
     return ZeroDecision(e, False, witness, value, point, numeric, reason="its canonical form is not 0")

@@ -405,3 +405,16 @@ def test_solve_linear_and_frames_with_radical_entries():
         fr.Frame([fr.VectorField(chart, [_R, 1]), fr.VectorField(chart, [_P, _R])])
     with pytest.raises(fr.errors.RegularityError):
         fr.algebra.solve_linear(sp.Matrix([[_R, 1], [_P, _R]]), b)
+
+
+def test_applications_of_an_undefined_function_at_equal_points_are_one_value():
+    # f(x y + x) and f(x (y + 1)) are one value: the zero test identifies applications at points it proves equal
+    x, y, z = sp.symbols("x y z")
+    f, g = sp.Function("f"), sp.Function("g")
+    assert is_zero(z * f(x * y + x) - z * f(x * (y + 1)))
+    assert is_zero(f(sp.sin(2 * x)) - f(2 * sp.sin(x) * sp.cos(x)))
+    assert is_zero(g(f(x * y + x)) - g(f(x * (y + 1))))
+    assert decide_zero(f(x * y + x) - f(x * (y + 1))).is_zero
+    assert not is_zero(f(x * y + x) - f(x * (y + 2)))
+    assert not is_zero(f(x, y) - f(y, x))
+    assert decide_zero(f(x * y + x) - f(x * (y + 2))).is_zero is False
