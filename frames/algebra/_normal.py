@@ -26,7 +26,7 @@ from ._convert import is_known_tidy
 from ._poly import cancel, poly_expr
 from ._ratfunc import RationalFunctions, UnsupportedExpression
 from ._scan import _scan_all
-from ._zero import _representable, decide_zero
+from ._zero import _representable, decide_zero, identified_applications
 
 #: expressions with more operations than this are cancelled in the polynomial ring (:func:`canon`)
 RING_CANCEL_OPS = 400
@@ -671,29 +671,6 @@ def _ring_is_zero(e: sp.Expr) -> bool | None:
     if moved is None:
         return None  # two applications of one function at points not decided equal or different
     return _ring_is_zero(e.xreplace(moved)) if moved else False
-
-
-def identified_applications(atoms: Sequence[sp.Expr]) -> dict[sp.Expr, sp.Expr] | None:
-    """``{f(b): f(a)}`` for the applications of one undefined function among ``atoms`` at points proved equal
-    (:func:`is_zero` of the differences of the arguments): ``f(x y + x)`` and ``f(x (y + 1))`` are one value, which
-    the ring, keyed by structure, would otherwise hold independent. None when a pair of points is undecided."""
-    reps: dict[tuple[Any, int], list[sp.Expr]] = {}
-    out: dict[sp.Expr, sp.Expr] = {}
-    for a in atoms:
-        if not isinstance(a, sp.core.function.AppliedUndef):
-            continue
-        group = reps.setdefault((a.func, len(a.args)), [])
-        for r in group:
-            try:
-                same = all(is_zero(x - y) for x, y in zip(a.args, r.args, strict=True))
-            except UndecidedError:
-                return None
-            if same:
-                out[a] = r
-                break
-        else:
-            group.append(a)
-    return out
 
 
 def entries(a: sp.NDimArray | sp.MatrixBase) -> list[sp.Expr]:

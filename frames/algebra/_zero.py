@@ -19,6 +19,7 @@ never calls ``sympy.simplify``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import field
 from functools import lru_cache
 from typing import Any
@@ -34,7 +35,15 @@ from ._ratfunc import RationalFunctions
 from ._scan import _is_undefined_derivative
 from ._witness import _GENERIC
 
-__all__ = ["ZeroDecision", "decide_zero", "generic_rank", "zero_test_form", "proved_full_rank", "proved_nonsingular"]
+__all__ = [
+    "ZeroDecision",
+    "decide_zero",
+    "generic_rank",
+    "identified_applications",
+    "zero_test_form",
+    "proved_full_rank",
+    "proved_nonsingular",
+]
 
 #: digits of the numerical evaluation that certifies a nonzero value outside the ring
 DIGITS = 30
@@ -105,8 +114,6 @@ def decide_zero(expr: sp.Expr) -> ZeroDecision:
     num = ctx.reduce(f.numer)
     if not num:
         return ZeroDecision(e, True, reason="its canonical form is 0")
-    from ._normal import identified_applications  # (_normal builds on this module)
-
     moved = identified_applications(ctx.atoms)
     if moved:  # f(x y + x) and f(x (y + 1)): one value
         return decide_zero(e.xreplace(moved))
@@ -115,6 +122,29 @@ def decide_zero(expr: sp.Expr) -> ZeroDecision:
     witness, value = _ring_witness(ctx, num, ctx.reduce(f.denom))
     point, numeric = _numeric_point(e)
     return ZeroDecision(e, False, witness, value, point, numeric, reason="its canonical form is not 0")
+
+
+def identified_applications(atoms: Sequence[sp.Expr]) -> dict[sp.Expr, sp.Expr] | None:
+    """``{f(b): f(a)}`` for the applications of one undefined function among ``atoms`` at points proved equal
+    (:func:`decide_zero` of the differences of the arguments): ``f(x y + x)`` and ``f(x (y + 1))`` are one value,
+    which the ring, keyed by structure, would otherwise hold independent. None when a pair of points is
+    undecided."""
+    reps: dict[tuple[Any, int], list[sp.Expr]] = {}
+    out: dict[sp.Expr, sp.Expr] = {}
+    for a in atoms:
+        if not isinstance(a, AppliedUndef):
+            continue
+        group = reps.setdefault((a.func, len(a.args)), [])
+        for r in group:
+            same = [decide_zero(x - y).is_zero for x, y in zip(a.args, r.args, strict=True)]
+            if None in same and False not in same:
+                return None
+            if all(same):
+                out[a] = r
+                break
+        else:
+            group.append(a)
+    return out
 
 
 def _ring_witness(ctx: RationalFunctions, num: Any, den: Any) -> tuple[dict[sp.Expr, sp.Rational], sp.Rational | None]:
