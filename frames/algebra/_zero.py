@@ -40,6 +40,7 @@ __all__ = [
     "decide_zero",
     "generic_rank",
     "identified_applications",
+    "tree_variables",
     "zero_test_form",
     "proved_full_rank",
     "proved_nonsingular",
@@ -244,9 +245,9 @@ def _value_at(x: sp.Expr, vals: dict[sp.Basic, sp.Rational]) -> complex:
     return complex(sp.N(x.xreplace(vals), DIGITS))
 
 
-def generic_points(exprs: list[sp.Expr], tries: int) -> list[dict[sp.Basic, sp.Rational]]:
-    """Rational points of the variables of ``exprs`` (symbols, undefined functions, derivatives; the library's
-    generic values), one per try. The variables are collected walking each shared node once."""
+def tree_variables(exprs: Sequence[sp.Expr]) -> set[sp.Basic]:
+    """The variables of ``exprs``: symbols, applications of undefined functions and their derivatives (those
+    found inside a derivative included), walking each shared node once."""
     atoms: set[sp.Basic] = set()
     seen: set[sp.Basic] = set()
     stack = list(exprs)
@@ -258,7 +259,13 @@ def generic_points(exprs: list[sp.Expr], tries: int) -> list[dict[sp.Basic, sp.R
         if isinstance(e, sp.Derivative | AppliedUndef) or e.is_Symbol:
             atoms.add(e)
         stack.extend(e.args)
-    order = sorted(atoms, key=sp.default_sort_key)
+    return atoms
+
+
+def generic_points(exprs: list[sp.Expr], tries: int) -> list[dict[sp.Basic, sp.Rational]]:
+    """Rational points of the variables of ``exprs`` (symbols, undefined functions, derivatives; the library's
+    generic values), one per try. The variables are collected walking each shared node once."""
+    order = sorted(tree_variables(exprs), key=sp.default_sort_key)
     # the derivatives first: a derivative's value is set on its own, before the function it differentiates
     order = [a for a in order if isinstance(a, sp.Derivative)] + [a for a in order if not isinstance(a, sp.Derivative)]
     return [

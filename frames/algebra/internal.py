@@ -13,7 +13,7 @@ from ._solve import cramer_size_bound, tidy_affine
 from ._solve_general import reduce_conditions
 from ._sparse import determinant, structure_functions
 from ._tree import tree_derivative, tree_gather, tree_gather_all, tree_subs, tree_values
-from ._zero import proved_full_rank, proved_nonsingular
+from ._zero import proved_full_rank, proved_nonsingular, tree_variables
 
 __all__ = [
     "UnsupportedExpression",
@@ -56,5 +56,6 @@ __all__ = [
     "tree_gather_all",
     "tree_subs",
     "tree_values",
+    "tree_variables",
     "trig_normal",
 ]
