@@ -648,9 +648,8 @@ def notes(results: dict[str, dict[str, dict]]) -> list[str]:
             lm = f"; Lagrange's largest λ {lag['max_mult']:,}" if lag.get("max_mult") is not None else ""
             co = f" (count_ops {m['max_count_ops']:,})" if "max_count_ops" in m else ""
             lco = f" (count_ops {lag['max_count_ops']:,})" if "max_count_ops" in lag and lm else ""
-            out.append(
-                f"- {label(case)}: largest element of the default multipliers {m['max']:,} operations{co}{lm}{lco}"
-            )
+            big = f"more than {COUNT_CAP:,}" if m.get("capped") else f"{m['max']:,}"
+            out.append(f"- {label(case)}: largest element of the default multipliers {big} operations{co}{lm}{lco}")
             if lag.get("ops_mult_C") is not None and m.get("ops") is not None:
                 ok = "PASS" if _le_ops(m, lag, "ops_mult_C") else "FAIL"
                 out.append(
