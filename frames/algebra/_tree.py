@@ -28,7 +28,7 @@ from ._budget import checkpoint
 from ._normal import op_count
 from ._zero import generic_points
 
-__all__ = ["tree_derivative", "tree_gather", "tree_gather_all", "tree_subs", "tree_values"]
+__all__ = ["tree_derivative", "tree_gather", "tree_gather_all", "tree_subs", "tree_values", "visibly_nonzero"]
 
 #: digits of the numerical elimination that chooses the pivots
 DIGITS = 40
@@ -234,6 +234,20 @@ def tree_values(exprs: Sequence[sp.Expr], point: dict[Any, Any], digits: int = D
             return _each(exprs, ev)
         except (_NotNumeric, ZeroDivisionError) as exc:
             raise ValueError(f"tree_values: cannot evaluate {exc}") from None
+
+
+def visibly_nonzero(e: sp.Expr, *, above: float = 1e-12, tries: int = 2) -> bool:
+    """True if ``e`` is far from 0 (``|value| > above``, evaluated to 30 digits, each shared node once) at one of
+    ``tries`` generic rational points of its variables: it does not vanish identically. False proves nothing (an
+    exact test decides); a point where ``e`` does not evaluate (a pole) is skipped."""
+    for point in generic_points([e], tries):
+        try:
+            value = complex(tree_values([e], point, digits=30)[0])
+        except (ValueError, TypeError):
+            continue
+        if abs(value) > above:
+            return True
+    return False
 
 
 def _number(e: sp.Basic) -> Any:

@@ -12,7 +12,7 @@ from ._ratfunc import PolyFraction, UnsupportedExpression
 from ._solve import cramer_size_bound, tidy_affine
 from ._solve_general import reduce_conditions
 from ._sparse import determinant, structure_functions
-from ._tree import tree_derivative, tree_gather, tree_gather_all, tree_subs, tree_values
+from ._tree import tree_derivative, tree_gather, tree_gather_all, tree_subs, tree_values, visibly_nonzero
 from ._zero import proved_full_rank, proved_nonsingular, tree_variables
 
 __all__ = [
@@ -57,5 +57,6 @@ __all__ = [
     "tree_subs",
     "tree_values",
     "tree_variables",
+    "visibly_nonzero",
     "trig_normal",
 ]

@@ -55,7 +55,7 @@ from sympy.core.function import AppliedUndef
 from .._lazy import LazyModule
 from .._value import Multipliers, Record
 from ..algebra import compact, is_zero, op_count, solve_linear, step, tidy
-from ..algebra.internal import canon, checkpoint, tree_values, trig_normal
+from ..algebra.internal import canon, checkpoint, trig_normal, visibly_nonzero
 from ..dynamics import CartanSystem, DynamicsMethod, Equations, Lagrangian, NonholonomicSystem, OdeSystem
 from ..errors import (
     ArgumentError,
@@ -366,21 +366,6 @@ def _potential(
     return V, checks, Q
 
 
-def _visibly_nonzero(d: sp.Expr) -> bool:
-    """True if ``d`` is far from 0 (above ``1e-12`` at 30 digits, each shared node evaluated once) at one of two
-    rational points: it does not vanish identically. False proves nothing (the exact test decides)."""
-    variables = sorted(d.free_symbols | d.atoms(AppliedUndef), key=sp.default_sort_key)
-    for k in range(2):
-        at = {x: sp.Rational(2 * i + 3 * k + 5, i + 7) for i, x in enumerate(variables)}
-        try:
-            value = complex(tree_values([d], at, digits=30)[0])
-        except (ValueError, TypeError):  # a pole, or a node that does not evaluate
-            continue
-        if abs(value) > 1e-12:
-            return True
-    return False
-
-
 def _check_kinematics(
     checks: Sequence[Any], names: _Names, frame: Frame, m: int, speeds: Mapping[Any, Any] | None = None
 ) -> None:
@@ -411,7 +396,7 @@ def _check_kinematics(
                 # on C: u = Σ_α v^α X_α, and v^a = 0 where the speeds bring v in
                 u_on_c = dict(zip(frame.chart.u, (u.xreplace(on_c) for u in frame.u_in_v), strict=True)) | on_c
             d = names(diff, where).xreplace(u_on_c)
-            if _visibly_nonzero(d) or not is_zero(d):
+            if visibly_nonzero(d) or not is_zero(d):
                 shown = (
                     tidy(d) if op_count(d, _SHOWN_OPS) <= _SHOWN_OPS else f"{str(d)[:200]}… ({op_count(d)} operations)"
                 )

@@ -23,7 +23,7 @@ import sympy as sp
 
 from .._value import Record, cached_method
 from ..algebra import budget, is_zero, op_count, solve_linear, step, tidy
-from ..algebra.internal import as_expr, current_budget, tree_derivative, tree_subs, tree_values
+from ..algebra.internal import as_expr, current_budget, tree_derivative, tree_subs, tree_values, visibly_nonzero
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -762,19 +762,12 @@ STEADY_SECONDS = 5.0
 def _vanishes_identically(e: sp.Expr, what: str) -> bool:
     """Whether ``e`` (a function of the states and the parameters) vanishes identically.
 
-    A value far from 0 at a random rational point (30 digits) proves it does not. Otherwise the exact test decides
+    A value far from 0 at a generic rational point (30 digits, :func:`~frames.algebra.internal.visibly_nonzero`)
+    proves it does not. Otherwise the exact test decides
     within :data:`STEADY_SECONDS`; past that (a bicycle's trees in 27 parameters, whose canonical form does not fit in
-    memory) the answer rests on the values at two random rational points, both 0 to 30 digits."""
-    free = sorted(sp.sympify(e, strict=True).free_symbols, key=str)
-    rng = np.random.default_rng(len(free))
-    for _ in range(2):
-        at = {s: sp.Rational(int(rng.integers(1, 97)), int(rng.integers(1, 89))) for s in free}
-        try:
-            val = tree_values([e], at, digits=30)[0]
-        except ValueError:  # a pole at this point: try another, then the exact test
-            continue
-        if abs(complex(val)) > 1e-20:
-            return False
+    memory) the answer rests on the values at two generic rational points, both 0 to 30 digits."""
+    if visibly_nonzero(sp.sympify(e, strict=True), above=1e-20):
+        return False
     outer = current_budget()
     try:
         with budget(STEADY_SECONDS):
