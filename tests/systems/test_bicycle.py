@@ -191,17 +191,8 @@ def _lean_steer_eigenvalues(lin, speed, digits=60):
     """The eigenvalues of the lean/steer block (the forward speed's zero row and column left out) at ``speed``
     and the exact benchmark parameters, by mpmath at ``digits`` digits, from frames' exact ``A`` evaluated by
     :func:`tree_values` (independent of the certified path's interval arithmetic)."""
-    zero = {s for s, _why in lin.charpoly().zero_states}
-    keep = [i for i, s in enumerate(lin.states) if s not in zero]
-    par = {sp.Symbol(k): v for k, v in bicycle.benchmark_parameters(None).items()}
     free = {s.name: s for e in lin.A for s in e.free_symbols}
-    point = {free[k.name]: v for k, v in par.items() if k.name in free} | {free["V"]: speed}
-    vals = tree_values([lin.A[i, j] for i in keep for j in keep], point, digits=digits + 20)
-    with mpmath.workdps(digits):
-        M = mpmath.matrix(len(keep), len(keep))
-        for k, x in enumerate(vals):
-            M[k // len(keep), k % len(keep)] = x
-        return list(mpmath.eig(M, left=False, right=False))
+    return _eigenvalues_at(lin, bicycle.benchmark_parameters(None), speed, free, digits)
 
 
 @pytest.mark.slow
