@@ -6,7 +6,7 @@ from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs
 from ._convert import is_known_tidy, replace_atoms
 from ._diff_field import _brief, _depends, _ExprAlgebra, _norm, _RationalAlgebra
 from ._factor import factor
-from ._normal import COMPACT_OPS, COMPACT_SECONDS, canon, canon_element, entries, trig_normal
+from ._normal import COMPACT_OPS, COMPACT_SECONDS, COMPACT_TRY_OPS, canon, canon_element, entries, trig_normal
 from ._nullspace import canonical_nullspace, lcm_as_sympy
 from ._ratfunc import PolyFraction, UnsupportedExpression
 from ._solve import cramer_size_bound, tidy_affine
@@ -24,6 +24,7 @@ __all__ = [
     "_norm",
     "COMPACT_OPS",
     "COMPACT_SECONDS",
+    "COMPACT_TRY_OPS",
     "PolyFraction",
     "as_expr",
     "as_exprs",

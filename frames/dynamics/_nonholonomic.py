@@ -21,6 +21,7 @@ import sympy as sp
 
 from .._value import Multipliers, cached_method
 from ..algebra import (
+    budget,
     compact,
     derivative,
     expect,
@@ -33,12 +34,15 @@ from ..algebra import (
     tidy,
 )
 from ..algebra.internal import (
+    COMPACT_OPS,
     COMPACT_SECONDS,
+    COMPACT_TRY_OPS,
     UnsupportedExpression,
     as_flag,
     budgeted,
     canon,
     cramer_size_bound,
+    current_budget,
     tidy_affine,
     tree_gather_all,
     tree_subs,
@@ -64,6 +68,8 @@ FIELD_TRY_OPS = 2000
 #: ``benchmarks/swell.py`` the canonical form is the larger and the attempt is refused, on the ball on a rotating
 #: table (8,122 operations of trees) it takes 0.07 s and holds 38 operations
 FIELD_TRY_SECONDS = 0.3
+#: the canonical linear system of the field is the normal form of the mass-matrix rows up to this many operations
+ROWS_NORMAL_OPS = 5_000
 
 
 def _normal_many(exprs: Any) -> list[sp.Expr]:
@@ -342,8 +348,30 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         if raw is self._canonical_or_none():
             return raw
         seconds = self._attempt_budget(raw)
+        if seconds is not None and self._canonical_predicted_larger(raw, seconds):
+            return raw
         G = compact(list(raw.Gamma), lambda: list(self._canonical_field.Gamma), seconds)
         return raw if G is None else self._canonical_field
+
+    def _canonical_predicted_larger(self, raw: SecondOrderField, seconds: float) -> bool:
+        """Whether Cramer's bound on the terms of the canonical field (:meth:`field_size_bound`, from the canonical
+        linear system, within ``seconds``) exceeds the operations of the trees ``raw``, each term being at least one
+        operation: the canonical field is then not solved (it is 4–13 times the trees on the engine's random
+        systems, whose bounds exceed the trees; the catalogue's bounds are 1–10 terms). Only for trees that
+        :func:`~frames.algebra.compact` would try: of more than ``COMPACT_OPS`` operations (fewer are always
+        written canonically) and at most ``COMPACT_TRY_OPS``. A linear system not derived within ``seconds``
+        predicts larger."""
+        size = sum(op_count(g, COMPACT_TRY_OPS) for g in raw.Gamma)
+        if not COMPACT_OPS < size <= COMPACT_TRY_OPS:  # canonical, or not tried (:func:`~frames.algebra.compact`)
+            return False
+        outer = current_budget()
+        try:
+            with budget(seconds):
+                return self.field_size_bound() > size
+        except BudgetExceededError:
+            if outer is not None and outer.remaining <= 0:
+                raise
+            return True
 
     @cached_property
     def _compound_arguments(self) -> bool:
@@ -412,6 +440,13 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
 
     @cached_method
     def _linear_system(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """``(g_αβ, b_α)`` in the canonical form: of the mass-matrix form's rows when those trees hold at most
+        :data:`ROWS_NORMAL_OPS` operations (the same functions; 5–50 times faster than the lifts' derivation on
+        the random systems and the cars of ``benchmarks/swell.py``, and cancelled where the drift's large
+        Pythagorean form is not), else :meth:`hessian_D` and the drift."""
+        M, f = self._mass_rows(list(self.alpha))
+        if sum(op_count(x, ROWS_NORMAL_OPS) for x in (*M, *f)) <= ROWS_NORMAL_OPS:
+            return sp.ImmutableMatrix(self.m, self.m, _normal_many(list(M))), sp.ImmutableMatrix(_normal_many(list(f)))
         rhs = sp.ImmutableMatrix(_normal_many([-self._drift(al) for al in self.alpha]))
         return (self.hessian_D(), rhs)
 

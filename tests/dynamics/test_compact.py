@@ -59,7 +59,12 @@ def test_a_large_result_is_held_as_trees_and_equals_the_canonical_form():
     L, cons, _m, _pos, _V = random_system(3)
     nh = fr.NonholonomicSystem.from_constraints(L, cons)
     # (equality with the canonical form: the property test above, and tests/systems against KanesMethod)
-    # the canonical field multiplies the angles out: larger than the trees, so the default keeps the trees
+    # Cramer's bound on the canonical field's terms exceeds the trees' operations: the default keeps the trees
+    # without solving the canonical field
+    default = nh.field()
+    assert nh.computed("_canonical_field") is None and default == nh.field(canonical=False)
+    assert nh.field_size_bound() > _size(default.Gamma) > COMPACT_OPS
+    # the canonical field multiplies the angles out: larger than the trees indeed
     assert _size(nh.field(canonical=True).Gamma) > _size(nh.field().Gamma)
     assert _size(nh.accelerations(canonical=True)) > _size(nh.accelerations())
 

@@ -112,6 +112,16 @@ def test_tree_solve_refuses_a_singular_system_and_tree_values_refuses_a_pole():
 
 
 # ------------------------------------------------------------------ the fast path of the dynamics
+def _natural_force_by_substitution(nh: fr.NonholonomicSystem, k: int) -> sp.Expr:
+    """``∂L/∂q^k − u^l ∂²L/∂q^l∂u^k − ∂²L/∂t∂u^k`` with ``u = v^α X_α`` substituted as it is."""
+    L, ch = nh.lagrangian, nh.lagrangian.chart
+    dLdu = tree_derivative([L.expr], {ch.u[k]: 1})[0]
+    e = tree_derivative([L.expr], {ch.q[k]: 1})[0] - tree_derivative([dLdu], dict(zip(ch.q, ch.u, strict=True)))[0]
+    if L.time_dependent:
+        e -= sp.diff(dLdu, ch.t)
+    return tree_subs([e], nh._mass_matrix.on_C)[0]
+
+
 def _agree(nh: fr.NonholonomicSystem) -> None:
     fast, exact = nh.field(canonical=False), nh.field()
     assert fast.frame == exact.frame and fast.m == exact.m
@@ -128,6 +138,9 @@ def _agree(nh: fr.NonholonomicSystem) -> None:
     assert all(is_zero(x - y) for x, y in zip(M, g, strict=True)) and all(
         is_zero(x - y) for x, y in zip(f, b, strict=True)
     )
+    # the canonical system (of the rows when small) equals the lifts' derivation, g = X_α^V X_β^V L and b = −drift
+    assert all(is_zero(x - y) for x, y in zip(g, nh.hessian_D(), strict=True))
+    assert all(is_zero(x + nh._drift(al)) for x, al in zip(b, nh.alpha, strict=True))
 
 
 @pytest.mark.parametrize("name", sorted(fr.models.catalogue()))
@@ -149,7 +162,14 @@ def test_the_fast_field_equals_the_canonical_field_on_random_systems_with_compou
     L = data.draw(fst.quadratic_lagrangians(ch))
     F = data.draw(fst.frames_on(ch, compound=True))
     m = data.draw(st.integers(min_value=1, max_value=ch.dim - 1))
-    _agree(fr.NonholonomicSystem(L, F, m))
+    nh = fr.NonholonomicSystem(L, F, m)
+    _agree(nh)
+    # E_k collected in the velocities before C (L is quadratic): exact, and no larger than substituted as it is
+    assert nh._mass_matrix._quadratic
+    for k in range(ch.dim):
+        direct = _natural_force_by_substitution(nh, k)
+        assert is_zero(nh._mass_matrix.natural_force(k) - direct)
+        assert op_count(nh._mass_matrix.natural_force(k)) <= op_count(tree_gather(direct))
 
 
 def test_the_fast_path_refers_a_singular_block_to_the_exact_decision():
@@ -210,3 +230,27 @@ def test_lagranges_multipliers_equal_the_canonical_ones_on_random_constrained_sy
     canonical = nh.multipliers(canonical=True)
     assert all(is_zero(a - b) for a, b in zip(lam, canonical, strict=True))
     assert all(is_zero(a - b) for a, b in zip(nh.multipliers(), canonical, strict=True))
+
+
+# ------------------------------------------------------------------ E_k collected in the velocities before C
+def test_the_natural_force_collected_on_a_compound_system_and_not_beyond_degree_two():
+    ch = fr.Chart("x y z")
+    x, y, z = ch.q
+    ux, uy, uz = ch.u
+    # a particle moved by compound angles; the constraint's dependent velocity ux is a sum on C
+    xdot = sp.cos(x + 2 * z) * ux + sp.sin(y - z) * uy + sp.exp(z / 2) * uz
+    ydot = sp.sin(2 * x - y) * ux - sp.cos(y + z) * uz
+    L = fr.Lagrangian(ch, (xdot**2 + ydot**2 + ux**2 + uy**2 + uz**2) / 2 - sp.cos(x - y))
+    cons = fr.LinearConstraints(ch, [ux - sp.cos(y + 2 * z) * uy + sp.exp(z / 2) * uz])
+    nh = fr.NonholonomicSystem.from_constraints(L, cons)
+    sizes = []
+    for k in range(3):
+        direct = _natural_force_by_substitution(nh, k)
+        assert is_zero(nh._mass_matrix.natural_force(k) - direct)
+        sizes.append((op_count(nh._mass_matrix.natural_force(k)), op_count(tree_gather(direct))))
+    assert sum(a for a, _ in sizes) < sum(b for _, b in sizes), sizes
+    # quartic in the velocities: E_k is not its quadratic Taylor polynomial, so nothing is collected
+    quartic = fr.NonholonomicSystem.from_constraints(fr.Lagrangian(ch, L.expr + ux**4 / 4), cons)
+    assert not quartic._mass_matrix._quadratic
+    for k in range(3):
+        assert is_zero(quartic._mass_matrix.natural_force(k) - _natural_force_by_substitution(quartic, k))
