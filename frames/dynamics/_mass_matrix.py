@@ -41,7 +41,8 @@ from ._lagrangian import Lagrangian
 
 __all__ = ["MassMatrixForm"]
 
-#: ``E_k`` (and ``L``) larger than this many operations are substituted on C as they are, not first collected
+#: ``E_k`` (and ``L``) larger than this many operations (``E_k`` on C: five times as many) are substituted on C as
+#: they are, not first collected
 COLLECT_OPS = 20_000
 
 
@@ -173,6 +174,9 @@ class MassMatrixForm:
         direct = tree_gather(tree_subs([e], self.on_C)[0])
         if not self._quadratic or op_count(e, COLLECT_OPS) > COLLECT_OPS:
             return direct
+        size = op_count(direct, 5 * COLLECT_OPS)  # a count walks every path: a larger tree is not compared
+        if size > 5 * COLLECT_OPS:
+            return direct
         u, zero = self.u, {x: 0 for x in self.u}
         parts = [tree_subs([e], zero)[0]]
         for l in range(self.n):
@@ -186,7 +190,7 @@ class MassMatrixForm:
                     inner.append((c / 2 if s == l else c) * u[s])
             parts.append(u[l] * tree_gather(sp.Add(*inner)))
         collected = tree_gather(tree_subs([sp.Add(*parts)], self.on_C)[0])
-        return collected if op_count(collected, op_count(direct)) < op_count(direct) else direct
+        return collected if op_count(collected, size) < size else direct
 
     def E(self, k: int) -> sp.Expr:
         r"""``E_k`` (module docstring), on C."""
