@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 
 from ..errors import BudgetExceededError, OptionError
 
-__all__ = ["Budget", "budget", "budgeted", "checkpoint", "current_budget", "publishing_steps", "step"]
+__all__ = ["Budget", "attempt", "budget", "budgeted", "checkpoint", "current_budget", "publishing_steps", "step"]
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("frames_budget", default=None)
 
@@ -209,6 +209,34 @@ def budget(seconds: float | None, *, progress: Callable[[str], Any] | None = Non
 
 
 _budget = budget  # the argument ``budget`` of step shadows the function there
+
+_T = TypeVar("_T")
+_U = TypeVar("_U")
+
+
+def attempt(seconds: float, fn: Callable[[], _T], otherwise: _U) -> _T | _U:
+    """``fn()`` tried within a budget of ``seconds`` inside the open one; ``otherwise`` when this attempt's budget
+    is spent.
+
+    Raises
+    ------
+    BudgetExceededError
+        When the open budget, not this attempt's, is spent.
+
+    Examples
+    --------
+    >>> attempt(1.0, lambda: 2 + 2, None)
+    4
+    """
+    outer = _CURRENT.get()
+    try:
+        with budget(seconds):
+            return fn()
+    except BudgetExceededError:
+        if outer is not None and outer.remaining <= 0:
+            raise
+        return otherwise
+
 
 _BUDGET_DOC = """
         budget : float, optional (keyword only)

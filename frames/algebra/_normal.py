@@ -19,8 +19,8 @@ import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
 from sympy.polys.polyutils import _sort_gens
 
-from ..errors import BudgetExceededError, InvalidExpressionError, UndecidedError
-from ._budget import budget, checkpoint, current_budget
+from ..errors import InvalidExpressionError, UndecidedError
+from ._budget import attempt, checkpoint
 from ._coerce import as_expr
 from ._convert import is_known_tidy
 from ._poly import cancel, poly_expr
@@ -132,15 +132,8 @@ def compact(
     size = _size(trees, COMPACT_TRY_OPS)
     if seconds is None or size > COMPACT_TRY_OPS:
         return None
-    outer = current_budget()
-    try:
-        with budget(seconds):
-            out = list(canonical())
-    except BudgetExceededError:
-        if outer is not None and outer.remaining <= 0:
-            raise
-        return None
-    return out if _size(out, size) <= size else None
+    tried = attempt(seconds, lambda: list(canonical()), None)
+    return tried if tried is not None and _size(tried, size) <= size else None
 
 
 def is_large_tidy_form(e: sp.Expr) -> bool:

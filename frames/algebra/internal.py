@@ -1,6 +1,6 @@
 """Layer internals of ``frames.algebra`` for the layers above, not user API (the ``equinox.internal`` pattern)."""
 
-from ._budget import budgeted, checkpoint, current_budget, publishing_steps
+from ._budget import attempt, budgeted, checkpoint, current_budget, publishing_steps
 from ._coerce import _short as short_repr
 from ._coerce import as_expr, as_exprs, as_flag, as_int, as_matrix, as_subs
 from ._convert import is_known_tidy, replace_atoms
@@ -32,6 +32,7 @@ __all__ = [
     "as_int",
     "as_matrix",
     "as_subs",
+    "attempt",
     "budgeted",
     "canon",
     "canon_element",

@@ -22,8 +22,15 @@ import numpy as np
 import sympy as sp
 
 from .._value import Record, cached_method
-from ..algebra import budget, is_zero, op_count, solve_linear, step, tidy
-from ..algebra.internal import as_expr, current_budget, tree_derivative, tree_subs, tree_values, visibly_nonzero
+from ..algebra import is_zero, op_count, solve_linear, step, tidy
+from ..algebra.internal import (
+    as_expr,
+    attempt,
+    tree_derivative,
+    tree_subs,
+    tree_values,
+    visibly_nonzero,
+)
 from ..errors import (
     ArgumentError,
     BudgetExceededError,
@@ -768,14 +775,7 @@ def _vanishes_identically(e: sp.Expr, what: str) -> bool:
     memory) the answer rests on the values at two generic rational points, both 0 to 30 digits."""
     if visibly_nonzero(sp.sympify(e, strict=True), above=1e-20):
         return False
-    outer = current_budget()
-    try:
-        with budget(STEADY_SECONDS):
-            return _vanishes(e, what)
-    except BudgetExceededError:
-        if outer is not None and outer.remaining <= 0:
-            raise
-        return True
+    return attempt(STEADY_SECONDS, lambda: _vanishes(e, what), True)
 
 
 def _final(e: sp.Expr) -> sp.Expr:

@@ -21,7 +21,6 @@ import sympy as sp
 
 from .._value import Multipliers, cached_method
 from ..algebra import (
-    budget,
     compact,
     derivative,
     expect,
@@ -39,10 +38,10 @@ from ..algebra.internal import (
     COMPACT_TRY_OPS,
     UnsupportedExpression,
     as_flag,
+    attempt,
     budgeted,
     canon,
     cramer_size_bound,
-    current_budget,
     tidy_affine,
     tree_gather_all,
     tree_subs,
@@ -364,14 +363,7 @@ class NonholonomicSystem(AdaptedIndices, DynamicsMethod):
         size = sum(op_count(g, COMPACT_TRY_OPS) for g in raw.Gamma)
         if not COMPACT_OPS < size <= COMPACT_TRY_OPS:  # canonical, or not tried (:func:`~frames.algebra.compact`)
             return False
-        outer = current_budget()
-        try:
-            with budget(seconds):
-                return self.field_size_bound() > size
-        except BudgetExceededError:
-            if outer is not None and outer.remaining <= 0:
-                raise
-            return True
+        return attempt(seconds, lambda: self.field_size_bound() > size, True)
 
     @cached_property
     def _compound_arguments(self) -> bool:
