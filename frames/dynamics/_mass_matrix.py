@@ -68,6 +68,7 @@ class MassMatrixForm:
         L = lagrangian.expr
         self.dLdu = [tree_derivative([L], {uk: 1})[0] for uk in self.u]
         self._H: dict[tuple[int, int], sp.Expr] = {}
+        self._Hnat: dict[tuple[int, int], sp.Expr] = {}
         self._E: dict[int, sp.Expr] = {}
         self._Enat: dict[int, sp.Expr] = {}
 
@@ -76,10 +77,15 @@ class MassMatrixForm:
         key = (min(k, l), max(k, l))
         if key not in self._H:
             checkpoint()
-            self._H[key] = tree_gather(
-                tree_subs(tree_derivative([self.dLdu[key[0]]], {self.u[key[1]]: 1}), self.on_C)[0]
-            )
+            self._H[key] = tree_gather(tree_subs([self._hessian(*key)], self.on_C)[0])
         return self._H[key]
+
+    def _hessian(self, k: int, l: int) -> sp.Expr:
+        """``∂²L/∂u^k∂u^l`` in natural coordinates ``(q, u)``, ``k ≤ l`` (taken once: :meth:`H` and
+        :attr:`_quadratic` read it)."""
+        if (k, l) not in self._Hnat:
+            self._Hnat[(k, l)] = tree_derivative([self.dLdu[k]], {self.u[l]: 1})[0]
+        return self._Hnat[(k, l)]
 
     @cached_property
     def _variation(self) -> tuple[bool, dict[tuple[int, int, int], sp.Expr]]:
@@ -162,7 +168,7 @@ class MassMatrixForm:
         u = set(self.u)
         if op_count(self.lagrangian.expr, COLLECT_OPS) > COLLECT_OPS:
             return False
-        second = [tree_derivative([self.dLdu[k]], {self.u[l]: 1})[0] for k in range(self.n) for l in range(k, self.n)]
+        second = [self._hessian(k, l) for k in range(self.n) for l in range(k, self.n)]
         return not any(x.free_symbols & u for x in tree_variables(second))
 
     def _on_C(self, e: sp.Expr) -> sp.Expr:
